@@ -1,0 +1,30 @@
+# Gatehouse: `make serve` sets up and starts the server; `make test` sets up
+# and runs the whole test suite. Both work on a fresh machine with python3.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+
+.PHONY: setup serve test bench screenshots clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+serve: setup
+	$(VENV)/bin/gatehouse serve
+
+test: setup
+	$(PY) -m pytest
+
+bench: setup
+	for script in bench/*.py; do echo "# $$script"; $(PY) $$script --quick || exit 1; done
+
+screenshots: setup
+	$(PY) scripts/screenshots.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

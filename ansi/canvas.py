@@ -1,0 +1,145 @@
+"""A cell canvas: what a screen should look like, with no escape codes.
+
+Screens and door views draw into a ``Canvas``; the session's diff renderer
+(``ansi.render``) compares it with what the caller already has and sends only
+the difference. Characters are Unicode; the renderer encodes them to CP437 or
+UTF-8 for each caller, so draw with glyphs that CP437 has (box drawing,
+blocks, card suits...).
+
+A cell is a tuple ``(char, fg, bg, blink)``: ``fg`` 0-15 (8-15 are the bright
+colours, sent as bold), ``bg`` 0-7, ``blink`` a bool.
+"""
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+__all__ = [
+    "BLACK", "RED", "GREEN", "BROWN", "BLUE", "MAGENTA", "CYAN", "GREY",
+    "DARK_GREY", "BRIGHT_RED", "BRIGHT_GREEN", "YELLOW", "BRIGHT_BLUE",
+    "BRIGHT_MAGENTA", "BRIGHT_CYAN", "WHITE", "Cell", "Canvas", "BOX_SINGLE",
+    "BOX_DOUBLE", "clean_text",
+]
+
+BLACK, RED, GREEN, BROWN, BLUE, MAGENTA, CYAN, GREY = range(8)
+DARK_GREY, BRIGHT_RED, BRIGHT_GREEN, YELLOW, BRIGHT_BLUE, BRIGHT_MAGENTA, \
+    BRIGHT_CYAN, WHITE = range(8, 16)
+
+BOX_SINGLE = "┌┐└┘─│"
+BOX_DOUBLE = "╔╗╚╝═║"
+
+
+class Cell(NamedTuple):
+    char: str = " "
+    fg: int = GREY
+    bg: int = BLACK
+    blink: bool = False
+
+
+BLANK = Cell()
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every control or escape character replaced by '?'.
+
+    Anything typed by one user and shown to another passes through here."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+class Canvas:
+    """A grid of cells. ``region()`` gives a clipped, offset view onto the
+    same cells, so a door view can draw in its own rectangle."""
+
+    def __init__(self, width: int = 80, height: int = 24,
+                 _cells: list[Cell] | None = None, _stride: int = 0,
+                 _ox: int = 0, _oy: int = 0):
+        self.width = width
+        self.height = height
+        self._stride = _stride or width
+        self._ox = _ox
+        self._oy = _oy
+        self.cells: list[Cell] = _cells if _cells is not None else [BLANK] * (width * height)
+
+    # ----- views ------------------------------------------------------------
+    def region(self, x: int, y: int, width: int, height: int) -> "Canvas":
+        """A view of the rectangle at (x, y), clipped to this canvas."""
+        width = max(0, min(width, self.width - x))
+        height = max(0, min(height, self.height - y))
+        return Canvas(width, height, self.cells, self._stride,
+                      self._ox + x, self._oy + y)
+
+    def _index(self, x: int, y: int) -> int:
+        return (self._oy + y) * self._stride + self._ox + x
+
+    def copy(self) -> "Canvas":
+        return Canvas(self.width, self.height,
+                      [self.get(x, y) for y in range(self.height) for x in range(self.width)])
+
+    # ----- reading ----------------------------------------------------------
+    def get(self, x: int, y: int) -> Cell:
+        return self.cells[self._index(x, y)]
+
+    def row_text(self, y: int) -> str:
+        return "".join(self.get(x, y).char for x in range(self.width))
+
+    def lines(self) -> list[str]:
+        return [self.row_text(y) for y in range(self.height)]
+
+    def __iter__(self) -> Iterator[Cell]:
+        for y in range(self.height):
+            for x in range(self.width):
+                yield self.get(x, y)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Canvas) and self.width == other.width
+                and self.height == other.height and list(self) == list(other))
+
+    # ----- drawing ----------------------------------------------------------
+    def put(self, x: int, y: int, char: str, fg: int = GREY, bg: int = BLACK,
+            blink: bool = False) -> None:
+        if 0 <= x < self.width and 0 <= y < self.height:
+            if len(char) != 1 or not char.isprintable():
+                char = "?" if char not in ("", " ") else " "
+            self.cells[self._index(x, y)] = Cell(char, fg & 15, bg & 7, blink)
+
+    def text(self, x: int, y: int, text: str, fg: int = GREY, bg: int = BLACK,
+             blink: bool = False) -> int:
+        """Write ``text`` from (x, y), clipped; returns the x after it."""
+        for ch in text:
+            self.put(x, y, ch, fg, bg, blink)
+            x += 1
+        return x
+
+    def center(self, y: int, text: str, fg: int = GREY, bg: int = BLACK) -> None:
+        self.text(max(0, (self.width - len(text)) // 2), y, text, fg, bg)
+
+    def fill(self, x: int = 0, y: int = 0, width: int | None = None,
+             height: int | None = None, char: str = " ", fg: int = GREY,
+             bg: int = BLACK) -> None:
+        width = self.width - x if width is None else width
+        height = self.height - y if height is None else height
+        for yy in range(max(0, y), min(self.height, y + height)):
+            for xx in range(max(0, x), min(self.width, x + width)):
+                self.cells[self._index(xx, yy)] = Cell(char, fg & 15, bg & 7, False)
+
+    def clear(self, fg: int = GREY, bg: int = BLACK) -> None:
+        self.fill(0, 0, self.width, self.height, " ", fg, bg)
+
+    def box(self, x: int, y: int, width: int, height: int, fg: int = GREY,
+            bg: int = BLACK, style: str = BOX_SINGLE, title: str = "") -> None:
+        """A frame; the inside is left as it is."""
+        if width < 2 or height < 2:
+            return
+        tl, tr, bl, br, hz, vt = style
+        self.text(x, y, tl + hz * (width - 2) + tr, fg, bg)
+        self.text(x, y + height - 1, bl + hz * (width - 2) + br, fg, bg)
+        for yy in range(y + 1, y + height - 1):
+            self.put(x, yy, vt, fg, bg)
+            self.put(x + width - 1, yy, vt, fg, bg)
+        if title:
+            self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
+
+    def blit(self, other: "Canvas", x: int = 0, y: int = 0) -> None:
+        for yy in range(other.height):
+            for xx in range(other.width):
+                c = other.get(xx, yy)
+                self.put(x + xx, y + yy, c.char, c.fg, c.bg, c.blink)

@@ -1,0 +1,346 @@
+"""The diff renderer: the bytes that turn a caller's screen into a canvas.
+
+``DiffRenderer`` remembers what it last sent (the *front* screen, the cursor
+position and the current SGR attributes) and, for each new canvas, sends only
+the changed cells, the way prompt_toolkit's ``_output_screen_diff`` does:
+
+* each run of changed cells is reached by the cheapest cursor move of CUP,
+  CUU/CUD/CUF/CUB, CR, LF, BS, or by re-printing a few unchanged cells whose
+  attributes match the current SGR;
+* SGR is sent only when the attributes change, as a delta against the
+  current ones; a reset (``ESC[0;...m``) is used when bold or blink must turn
+  off, or when it is simply shorter;
+* a row whose changed tail is blank in one background colour is finished
+  with EL (``ESC[K``) when that is cheaper than printing spaces.
+
+Only the ANSI.SYS subset is used (plus ``ESC[?25l``/``ESC[?25h`` for UTF-8
+terminals). The renderer is correct for both wrap behaviours found in the
+wild: after a character in the last column the cursor is "pending" and only
+printing on or an absolute CUP follows.
+
+Conventions, chosen to save bytes and to be safe:
+
+* The bottom-right cell is never printed (that would scroll some terminals).
+  It is shown as a blank in its canvas background, made with EL when needed.
+* A blank cell's foreground (and blink) can't be seen, so cells are compared
+  *normalised* (``normalize``): spaces have fg GREY and no blink.
+* ``cursor=(x, y)`` leaves the cursor there (and visible). With
+  ``cursor=None`` UTF-8 terminals get the cursor hidden and CP437 ones get
+  it parked on the bottom-right cell, which is always blank.
+* ``render`` returns b"" when nothing changed. ``frames`` counts calls,
+  ``bytes_sent`` the bytes returned.
+* The first render, and the first after ``invalidate()``, ``resize()`` or a
+  change of ``charset``, repaints fully: ``ESC[0m ESC[2J ESC[H`` then the
+  non-blank cells.
+
+A canvas larger than the renderer is clipped, a smaller one padded with
+blanks. The output may contain a bare CR; a telnet layer not in BINARY mode must
+send it as CR NUL.
+"""
+from __future__ import annotations
+
+from .canvas import BLANK, GREY, Canvas, Cell
+from .cp437 import CHARSETS, encode_char
+
+__all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
+           "move_cost"]
+
+Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
+DEFAULT_ATTR: Attr = (GREY, 0, False)
+REPRINT_MAX = 6                       # unchanged cells worth re-printing
+CLEAR = "\x1b[0m\x1b[2J\x1b[H"
+HIDE, SHOW = "\x1b[?25l", "\x1b[?25h"
+
+
+def normalize(cell: Cell) -> Cell:
+    """``cell`` as seen: a space's foreground and blink are invisible."""
+    if cell.char == " " and (cell.fg != GREY or cell.blink):
+        return Cell(" ", GREY, cell.bg, False)
+    return cell
+
+
+def sgr(cur: Attr | None, new: Attr) -> str:
+    """The shortest SGR sequence taking attributes ``cur`` (None: unknown)
+    to ``new``; "" when nothing changes."""
+    fg, bg, blink = new
+
+    def from_reset() -> list[str]:
+        p = ["0"]
+        if fg >= 8:
+            p.append("1")
+        if blink:
+            p.append("5")
+        if fg & 7 != 7:
+            p.append(f"3{fg & 7}")
+        if bg:
+            p.append(f"4{bg}")
+        return p
+
+    best = from_reset()
+    if cur is not None:
+        if cur == new:
+            return ""
+        cfg, cbg, cblink = cur
+        if not (cfg >= 8 > fg or (cblink and not blink)):
+            p = []
+            if fg >= 8 > cfg:
+                p.append("1")
+            if blink and not cblink:
+                p.append("5")
+            if fg & 7 != cfg & 7:
+                p.append(f"3{fg & 7}")
+            if bg != cbg:
+                p.append(f"4{bg}")
+            if len(";".join(p)) <= len(";".join(best)):
+                best = p
+    return "\x1b[" + ";".join(best) + "m"
+
+
+def cup(x: int, y: int) -> str:
+    """Absolute move to column ``x``, row ``y`` (0-based), shortest form."""
+    if x == 0:
+        return "\x1b[H" if y == 0 else f"\x1b[{y + 1}H"
+    return f"\x1b[{y + 1};{x + 1}H"
+
+
+def _rel(n: int, final: str, single: str) -> str:
+    """The shorter of ``single`` repeated n times and ``ESC[n<final>``."""
+    seq = f"\x1b[{n}{final}" if n > 1 else f"\x1b[{final}"
+    return single * n if single and n <= len(seq) else seq
+
+
+def _horizontal(cx: int, tx: int, reprint) -> str:
+    """Cheapest move along a row from column cx to tx (cx < width)."""
+    if cx == tx:
+        return ""
+    options = []
+    if tx > cx:
+        options.append(_rel(tx - cx, "C", ""))
+        r = reprint(cx, tx)
+        if r is not None:
+            options.append(r)
+    else:
+        options.append(_rel(cx - tx, "D", "\b"))
+        if tx == 0:
+            return "\r"
+        options.append("\r" + _rel(tx, "C", ""))
+        r = reprint(0, tx)
+        if r is not None:
+            options.append("\r" + r)
+    return min(options, key=len)
+
+
+def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
+              width: int, reprint=lambda y: (lambda a, b: None)) -> str:
+    """The cheapest sequence moving the cursor from ``cur`` to ``target``.
+
+    ``cur`` may be None (unknown) or have x == width (pending wrap).
+    ``reprint(y)`` returns a function (a, b) -> text re-printing the unchanged
+    cells a..b-1 of row y (or None when they can't be re-printed); the texts
+    returned here mix escape codes and such cells, as str."""
+    tx, ty = target
+    best = cup(tx, ty)
+    if cur is None:
+        return best
+    cx, cy = cur
+    if (cx, cy) == (tx, ty):
+        return ""
+    if cx >= width:                     # pending wrap: only print on
+        if ty == cy + 1:
+            r = "" if tx == 0 else reprint(ty)(0, tx)
+            if r is not None and len(r) < len(best):
+                best = r
+        return best
+    dy = ty - cy
+    vert = "" if dy == 0 else (_rel(dy, "B", "\n") if dy > 0 else _rel(-dy, "A", ""))
+    cand = vert + _horizontal(cx, tx, reprint(ty))
+    return cand if len(cand) < len(best) else best
+
+
+class DiffRenderer:
+    """Brings a caller's screen from what it last sent to a new canvas."""
+
+    def __init__(self, width: int = 80, height: int = 24, charset: str = "cp437"):
+        if charset not in CHARSETS:
+            raise ValueError(f"unknown charset {charset!r}")
+        self.width, self.height = width, height
+        self._charset = charset
+        self.bytes_sent = 0
+        self.frames = 0
+        self.invalidate()
+
+    # ----- state ------------------------------------------------------------
+    @property
+    def charset(self) -> str:
+        return self._charset
+
+    @charset.setter
+    def charset(self, value: str) -> None:
+        if value not in CHARSETS:
+            raise ValueError(f"unknown charset {value!r}")
+        if value != self._charset:
+            self._charset = value
+            self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget the caller's screen: the next render repaints fully."""
+        self._front: list[list[Cell]] | None = None
+        self._pos: tuple[int, int] | None = None
+        self._attr: Attr | None = None
+        self._visible: bool | None = None
+
+    def resize(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.invalidate()
+
+    def full(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
+        """A complete repaint of ``canvas`` (the renderer's state follows)."""
+        self.invalidate()
+        return self.render(canvas, cursor)
+
+    # ----- rendering --------------------------------------------------------
+    def _target_row(self, canvas: Canvas, y: int) -> list[Cell]:
+        w = self.width
+        if y < canvas.height:
+            row = [normalize(canvas.get(x, y)) if x < canvas.width else BLANK
+                   for x in range(w)]
+        else:
+            row = [BLANK] * w
+        if y == self.height - 1:
+            c = row[w - 1]
+            row[w - 1] = Cell(" ", GREY, c.bg, False) if c.char != " " else c
+        return row
+
+    def render(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
+        """The bytes bringing the screen from the last render to ``canvas``."""
+        w, h, cs = self.width, self.height, self._charset
+        out: list[str | bytes] = []
+        if self._front is None:
+            out.append(CLEAR)
+            self._front = [[BLANK] * w for _ in range(h)]
+            self._pos, self._attr = (0, 0), DEFAULT_ATTR
+        front = self._front
+
+        def reprint_fn(y: int):
+            row = front[y]
+
+            def reprint(a: int, b: int) -> str | None:
+                if b - a > REPRINT_MAX or self._attr is None:
+                    return None
+                fg, bg, blink = self._attr
+                text = []
+                for c in row[a:b]:
+                    if c.bg != bg or (c.char != " " and (c.fg, c.blink) != (fg, blink)):
+                        return None
+                    text.append(encode_char(c.char, cs).decode("latin-1"))
+                return "".join(text)
+            return reprint
+
+        def goto(x: int, y: int) -> None:
+            m = move_cost(self._pos, (x, y), w, reprint_fn)
+            if m:
+                out.append(m)
+            self._pos = (x, y)
+
+        def put(x: int, y: int, cell: Cell) -> None:
+            pos = self._pos
+            if not (pos == (x, y) or (x == 0 and pos == (w, y - 1))):
+                goto(x, y)
+            attr = self._attr
+            if cell.char == " " and attr is not None:
+                want = (attr[0], cell.bg, attr[2])
+            else:
+                want = (cell.fg, cell.bg, cell.blink)
+            s = sgr(attr, want)
+            if s:
+                out.append(s)
+                self._attr = want
+            out.append(encode_char(cell.char, cs))
+            front[y][x] = cell
+            self._pos = (x + 1, y)
+
+        for y in range(h):
+            new = self._target_row(canvas, y)
+            old = front[y]
+            if new == old:
+                continue
+            changed = [x for x in range(w) if new[x] != old[x]]
+            last_row = y == h - 1
+            # blank tail in one background: candidate for EL
+            el_from = None
+            tail_bg = new[w - 1].bg if new[w - 1].char == " " else None
+            if tail_bg is not None:
+                t = w
+                while t > 0 and new[t - 1].char == " " and new[t - 1].bg == tail_bg:
+                    t -= 1
+                in_tail = [x for x in changed if x >= t]
+                if in_tail:
+                    f, l = in_tail[0], in_tail[-1]
+                    if (last_row and l == w - 1) or l - f + 1 > 3:
+                        el_from = f
+            for x in changed:
+                if el_from is not None and x >= el_from:
+                    break
+                put(x, y, new[x])
+            if el_from is not None:
+                goto(el_from, y)
+                attr = self._attr
+                want = (attr[0], tail_bg, attr[2]) if attr else (GREY, tail_bg, False)
+                s = sgr(attr, want)
+                if s:
+                    out.append(s)
+                    self._attr = want
+                out.append("\x1b[K")
+                for x in range(el_from, w):
+                    front[y][x] = Cell(" ", GREY, tail_bg, False)
+
+        # the cursor
+        if cursor is not None:
+            cx = min(max(cursor[0], 0), w - 1)
+            cy = min(max(cursor[1], 0), h - 1)
+            goto(cx, cy)
+            if cs == "utf8" and self._visible is not True:
+                out.append(SHOW)
+                self._visible = True
+        elif cs == "utf8":
+            if self._visible is not False:
+                out.append(HIDE)
+                self._visible = False
+        else:
+            goto(w - 1, h - 1)
+
+        data = b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
+        self.frames += 1
+        self.bytes_sent += len(data)
+        return data
+
+
+def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> int:
+    """A baseline for the renderer: bytes of the changed cells' characters,
+    plus the cheapest plain cursor move (no re-printing) to each run of
+    changed cells (the first one from an unknown position: a CUP), plus the
+    SGR delta between consecutive changed cells (the first one free).
+
+    ``front`` is what the screen shows, ``back`` the new canvas; both are
+    compared normalised, the bottom-right cell excluded."""
+    w, h = back.width, back.height
+    total = 0
+    pos: tuple[int, int] | None = None
+    attr: Attr | None = None
+    for y in range(h):
+        for x in range(w):
+            if (x, y) == (w - 1, h - 1):
+                continue
+            new = normalize(back.get(x, y))
+            if new == normalize(front.get(x, y)):
+                continue
+            if not (pos == (x, y) or (x == 0 and pos == (w, y - 1))):
+                total += len(move_cost(pos, (x, y), w))
+            want = (new.fg, new.bg, new.blink)
+            if new.char == " " and attr is not None:
+                want = (attr[0], new.bg, attr[2])
+            total += len(sgr(attr, want)) if attr is not None else 0
+            attr = want
+            total += len(encode_char(new.char, charset))
+            pos = (x + 1, y)
+    return total

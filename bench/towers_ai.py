@@ -1,0 +1,65 @@
+"""Bench the Towers bots: the top level against random and against level 1.
+
+Plays N games against each opponent, sides (and who places first)
+alternated, and prints one figure per line as ``name: value unit``:
+win rates (a draw counts half), mean margin, and the top level's move time
+median and worst.
+
+    .venv/bin/python bench/towers_ai.py --games 4
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from doors._ai.random_bot import RandomBot  # noqa: E402
+from doors.towers.ai import make_bot  # noqa: E402
+from doors.towers.rules import TowersState  # noqa: E402
+
+
+def play(level: int, opponent: Callable[[int], Any], games: int,
+         times: list[float]) -> tuple[float, float]:
+    """Win rate and mean margin of ``level`` against ``opponent(seed)``."""
+    points, margins = 0.0, 0
+    for g in range(games):
+        side = g % 2
+        state = TowersState({"first": (g // 2) % 2})
+        bots = {side: make_bot(level, seed=g), 1 - side: opponent(1000 + g)}
+        while not state.is_terminal():
+            p = state.current_player()
+            start = time.monotonic()
+            action = bots[p].choose(state.observation(p), p)
+            if p == side:
+                times.append(time.monotonic() - start)
+            state.apply(p, action)
+        out = state.outcome()
+        margins += out.score[side] - out.score[1 - side]
+        points += 1.0 if out.winner == side else 0.5 if out.winner is None else 0.0
+    return points / games, margins / games
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per opponent")
+    parser.add_argument("--level", type=int, default=5, help="the level to bench")
+    args = parser.parse_args(argv)
+    times: list[float] = []
+    rate, margin = play(args.level, lambda seed: RandomBot(seed), args.games, times)
+    print(f"win_rate_vs_random: {rate:.2f} ratio")
+    print(f"margin_vs_random: {margin:.1f} points")
+    rate, margin = play(args.level, lambda seed: make_bot(1, seed), args.games, times)
+    print(f"win_rate_vs_level1: {rate:.2f} ratio")
+    print(f"margin_vs_level1: {margin:.1f} points")
+    print(f"move_time_median: {statistics.median(times):.2f} s")
+    print(f"move_time_worst: {max(times):.2f} s")
+    print(f"games: {2 * args.games} games")
+
+
+if __name__ == "__main__":
+    main()

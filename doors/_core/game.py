@@ -1,0 +1,202 @@
+"""The one game protocol every door implements.
+
+In the spirit of OpenSpiel's ``State``: a rules state knows who may act now,
+which actions are legal, how to apply one, when the game is over and how it
+ended, how to copy itself, what each player may see, and how to write each
+action as text for the record.
+
+Never assume players alternate: ``to_move()`` says who may act, and may name
+both players at once (Stratego's simultaneous setup) or the same player twice
+in a row (Awari's extra turn).
+
+A game is fully reproducible from ``options`` plus its history of
+``(player, action_to_str(action))`` pairs: that is what the store records and
+what replay and resume use.
+
+Rules modules import only the standard library and ``doors._core``.
+"""
+from __future__ import annotations
+
+import abc
+import dataclasses
+import enum
+from typing import Any, ClassVar, Hashable, Mapping, Sequence, TypeVar
+
+__all__ = [
+    "Player", "TERMINAL", "SIMULTANEOUS", "Termination", "Outcome",
+    "IllegalAction", "InvalidNotation", "GameState", "replay",
+]
+
+Player = int  # 0 = player 1 (the challenger), 1 = player 2
+TERMINAL: Player = -1
+SIMULTANEOUS: Player = -2
+
+A = TypeVar("A", bound=Hashable)
+S = TypeVar("S", bound="GameState")
+
+
+class Termination(enum.Enum):
+    RULES = "rules"            # the game's own rules ended it
+    RESIGN = "resign"
+    FORFEIT = "forfeit"        # a player left and did not come back in time
+    AGREED_DRAW = "agreed draw"
+    ABORTED = "aborted"
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``winner`` is None for a draw."""
+
+    winner: Player | None
+    termination: Termination
+    reason: str                                # human text: "flag captured"
+    score: tuple[int, int] | None = None       # points, stones, squares...
+
+    def returns(self) -> tuple[float, float]:
+        if self.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "termination": self.termination.value,
+                "reason": self.reason,
+                "score": list(self.score) if self.score is not None else None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
+        score = data.get("score")
+        return cls(data.get("winner"), Termination(data["termination"]),
+                   str(data.get("reason", "")),
+                   tuple(score) if score is not None else None)  # type: ignore[arg-type]
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse. ``str(err)`` is a short reason for the
+    status line ("That square is in a lake.")."""
+
+
+class InvalidNotation(ValueError):
+    """Text that is not an action of this game."""
+
+
+class GameState(abc.ABC):
+    """Base of every door's rules state.
+
+    Subclasses implement the private hooks (``_to_move``, ``_legal``,
+    ``_apply``, ``_outcome``...); the public methods guard invariants and keep
+    the history, as OpenSpiel's ``_legal_actions``/``_apply_action``.
+    """
+
+    key: ClassVar[str] = ""        # door key, e.g. "towers"
+    num_players: ClassVar[int] = 2
+
+    def __init__(self, options: Mapping[str, Any]):
+        self.options: dict[str, Any] = dict(options)
+        self.history: list[tuple[Player, Any]] = []
+
+    # ----- who acts ---------------------------------------------------------
+    @abc.abstractmethod
+    def _to_move(self) -> tuple[Player, ...]:
+        """Players who may act now (empty when the game is over)."""
+
+    def to_move(self) -> tuple[Player, ...]:
+        if self.is_terminal():
+            return ()
+        return self._to_move()
+
+    def current_player(self) -> Player:
+        movers = self.to_move()
+        if not movers:
+            return TERMINAL
+        if len(movers) > 1:
+            return SIMULTANEOUS
+        return movers[0]
+
+    # ----- actions ----------------------------------------------------------
+    @abc.abstractmethod
+    def _legal(self, player: Player) -> list[Any]:
+        """Legal actions of ``player`` in a deterministic order."""
+
+    def legal_actions(self, player: Player | None = None) -> list[Any]:
+        if player is None:
+            player = self.current_player()
+            if player == SIMULTANEOUS:
+                raise ValueError("several players may act: name one")
+        if player not in self.to_move():
+            return []
+        return self._legal(player)
+
+    def _why_illegal(self, player: Player, action: Any) -> str | None:
+        """Reason an action of a player whose turn it is would be refused.
+
+        The default checks membership in ``_legal``; doors override it with
+        specific reasons (and a faster check)."""
+        return None if action in self._legal(player) else "That move is not allowed."
+
+    def why_illegal(self, player: Player, action: Any) -> str | None:
+        """None if ``player`` may play ``action`` now, else a short reason."""
+        if self.is_terminal():
+            return "The game is over."
+        if player not in self.to_move():
+            return "It is not your turn."
+        return self._why_illegal(player, action)
+
+    @abc.abstractmethod
+    def _apply(self, player: Player, action: Any) -> None:
+        """Change the state; the action is known to be legal."""
+
+    def apply(self, player: Player, action: Any) -> None:
+        reason = self.why_illegal(player, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._apply(player, action)
+        self.history.append((player, action))
+
+    # ----- the end ----------------------------------------------------------
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The rules' outcome, or None while the game goes on."""
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def returns(self) -> tuple[float, float]:
+        out = self.outcome()
+        return out.returns() if out is not None else (0.0, 0.0)
+
+    # ----- copies and views -------------------------------------------------
+    @abc.abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy (history included)."""
+
+    def observation(self, player: Player | None) -> Any:
+        """What ``player`` may see (None: a spectator, who sees only what both
+        players see). Perfect-information games return a clone of the state;
+        hidden-information games return their own observation type."""
+        return self.clone()
+
+    # ----- notation and record ----------------------------------------------
+    @abc.abstractmethod
+    def action_to_str(self, action: Any) -> str:
+        """Text of an action for the record (round-trips with parse_action)."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """Action from its text; raises InvalidNotation."""
+
+    @classmethod
+    def from_options(cls: type[S], options: Mapping[str, Any]) -> S:
+        return cls(options)
+
+    def record(self) -> list[tuple[Player, str]]:
+        """The history as text, as the store keeps it."""
+        return [(p, self.action_to_str(a)) for p, a in self.history]
+
+
+def replay(cls: type[S], options: Mapping[str, Any],
+           moves: Sequence[tuple[Player, str]]) -> S:
+    """Rebuild a game from its options and recorded moves."""
+    state = cls.from_options(options)
+    for player, text in moves:
+        state.apply(player, state.parse_action(text))
+    return state

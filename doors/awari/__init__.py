@@ -1,0 +1,49 @@
+"""Awari: the "Awwari" variant (Stefan Zeiger, 1993) as a Gatehouse door."""
+from __future__ import annotations
+
+from doors._core.door import DoorInfo, OptionSpec
+
+from .ai import make_bot
+from .rules import AwariState
+from .view import AwariUI
+
+__all__ = ["INFO", "HELP_TEXT", "OPTIONS"]
+
+OPTIONS = (
+    OptionSpec("first", "Who begins",
+               ((0, "player 1 (the challenger)"), (1, "player 2"), ("random", "random")),
+               0),
+)
+
+HELP_TEXT = """\
+AWARI - the rules
+Each player owns a row of 6 holes (yours is at the bottom) and a home at the
+end of it (yours on the left). 3 stones start in each hole: 36 in all.
+Your turn: pick one of your non-empty holes (Enter, or its digit 1-6). All its
+stones are sown one by one into the following holes, clockwise: along your
+row into your home, through the other row and the other home, and round
+again - every hole gets one, even the emptied hole on a 14+ stone sowing.
+ * Last stone in your own home: you move again (but never a third time).
+ * Last stone into an empty hole (on either side) whose facing hole is not
+   empty: both holes go into your home - even your own hole facing it.
+ * Last stone in the other home: nothing special, the turn passes.
+The game ends when the player to move has no stones in their row, or at once
+when a home holds 19 or more. The fuller home wins (stones left in the rows
+do not count); equal homes are a tie.
+Keys: Left/Right choose a hole, Enter sows it, 1-6 sow that hole directly,
+a = auto finish: the computer plays both sides to the end (the other player
+must agree).
+"""
+
+INFO = DoorInfo(
+    key="awari",
+    title="Awari",
+    blurb="Sow stones round 14 holes; fill your home with 19 first. 1993 Amiga rules.",
+    state_class=AwariState,
+    ui_class=AwariUI,
+    make_bot=make_bot,
+    help_text=HELP_TEXT,
+    options=OPTIONS,
+    levels=(1, 5),
+    default_level=3,
+)

@@ -1,0 +1,144 @@
+"""The running server: configuration, the store, the nodes (sessions), the
+lobby chat, challenges and matches. Passed explicitly to every session; the
+only shared state, reached through its methods, and sessions hear from each
+other only through their inboxes."""
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import events as E
+from .chat import ChatLog, RateLimit, clean_chat
+from .config import Config
+from .store import Store
+
+if TYPE_CHECKING:
+    from .match import MatchManager
+    from .session import Session
+    from .terminal import Connection
+
+__all__ = ["App"]
+
+log = logging.getLogger("gatehouse")
+
+
+class App:
+    def __init__(self, config: Config):
+        self.config = config
+        self.store = Store(config.database)
+        self.sessions: dict[int, "Session"] = {}
+        self.lobby_chat = ChatLog()
+        self.challenges: dict[int, Any] = {}
+        self.sysop_available = False
+        self._next_challenge = 1
+        self._per_ip: collections.Counter[str] = collections.Counter()
+        self._servers: list[Any] = []
+        self._rlogin: Any = None
+        from .match import MatchManager
+        self.matches: "MatchManager" = MatchManager(self)
+        self.started = time.time()
+
+    # ----- life -------------------------------------------------------------
+    async def start(self) -> None:
+        from .telnet import start_telnet
+        await self.store.open()
+        await self.matches.restore()
+        server = await start_telnet(self.config.host, self.config.port, self.handle_connection,
+                                    self.config.telnet_timeout_minutes, self.config.connect_maxwait)
+        self._servers.append(server)
+        log.info("Gatehouse listening on %s port %s", self.config.host, self.port)
+        if self.config.rlogin_enabled:
+            from .streams import start_rlogin
+            self._rlogin = await start_rlogin(self)
+            log.info("RLogin listening on %s port %s", self.config.rlogin_host, self.rlogin_port)
+
+    @property
+    def rlogin_port(self) -> int:
+        return int(self._rlogin.sockets[0].getsockname()[1]) if self._rlogin else 0
+
+    @property
+    def port(self) -> int:
+        """The telnet port actually bound (useful with port 0)."""
+        server = self._servers[0]
+        inner = getattr(server, "_server", server)
+        return int(inner.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        for server in self._servers + ([self._rlogin] if self._rlogin else []):
+            server.close()
+        for session in list(self.sessions.values()):
+            session.send(E.Kick("the server is shutting down"))
+        await asyncio.sleep(0.1)
+        await self.matches.stop()
+        await self.store.close()
+
+    # ----- nodes ------------------------------------------------------------
+    async def handle_connection(self, conn: "Connection", origin: str = "telnet",
+                                handle: str | None = None) -> None:
+        """Run one caller's session from connect to goodbye."""
+        from .login import TitleScreen, enter_as
+        from .session import Session
+        if len(self.sessions) >= self.config.max_sessions:
+            conn.write(b"\r\nGatehouse is full right now. Please call again later.\r\n")
+            await conn.drain()
+            return
+        if self._per_ip[conn.peer] >= self.config.max_per_ip:
+            conn.write(b"\r\nToo many connections from your address.\r\n")
+            await conn.drain()
+            return
+        node = next(n for n in range(1, len(self.sessions) + 2) if n not in self.sessions)
+        session = Session(self, conn, node, origin)
+        self.sessions[node] = session
+        self._per_ip[conn.peer] += 1
+        try:
+            first = await enter_as(session, handle) if handle else TitleScreen(session)
+            await session.run(first)
+        finally:
+            self.sessions.pop(node, None)
+            self._per_ip[conn.peer] -= 1
+            if self._per_ip[conn.peer] <= 0:
+                del self._per_ip[conn.peer]
+            self.withdraw_challenges(session)
+            self.nodes_changed()
+
+    def online(self) -> list["Session"]:
+        return sorted((s for s in self.sessions.values() if s.handle and not s.closed),
+                      key=lambda s: s.node)
+
+    def find_session(self, handle: str) -> "Session | None":
+        key = handle.casefold()
+        return next((s for s in self.online() if s.handle.casefold() == key), None)
+
+    def nodes_changed(self) -> None:
+        for session in self.online():
+            session.send(E.NodesChanged())
+
+    # ----- lobby chat -------------------------------------------------------
+    def post_lobby(self, session: "Session", text: str, limit: RateLimit) -> str | None:
+        """Send a lobby chat line; returns a reason if refused."""
+        text = clean_chat(text)
+        if not text:
+            return None
+        if not limit.allow():
+            return "Slow down: at most 5 chat lines in 10 seconds."
+        self.lobby_chat.add(session.handle, text)
+        for other in self.online():
+            other.send(E.Chat("lobby", session.handle, text))
+        return None
+
+    # ----- challenges -------------------------------------------------------
+    def new_challenge_id(self) -> int:
+        self._next_challenge += 1
+        return self._next_challenge - 1
+
+    def withdraw_challenges(self, session: "Session") -> None:
+        for ch in list(self.challenges.values()):
+            if session.handle and session.handle in (ch.challenger, ch.target):
+                ch.state = "withdrawn"
+                self.challenges.pop(ch.id, None)
+                for other in (self.find_session(ch.challenger), self.find_session(ch.target)):
+                    if other is not None and other is not session:
+                        other.send(E.ChallengeEvent(ch))

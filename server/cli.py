@@ -1,0 +1,134 @@
+"""The ``gatehouse`` command: serve, games, replay (and the BBS helpers)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+import time
+from typing import Any
+
+from .config import Config, ConfigError, load_config
+
+__all__ = ["main"]
+
+
+def _config(args: argparse.Namespace) -> Config:
+    return load_config(getattr(args, "config", None),
+                       host=getattr(args, "host", None), port=getattr(args, "port", None),
+                       database=getattr(args, "db", None),
+                       forfeit_minutes=getattr(args, "forfeit_minutes", None),
+                       idle_minutes=getattr(args, "idle_minutes", None))
+
+
+async def _serve(config: Config) -> None:
+    from .app import App
+    app = App(config)
+    await app.start()
+    print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
+          f"(database {config.database}). CTRL-C stops it.", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await app.stop()
+
+
+async def _games(config: Config, status: str | None, limit: int) -> None:
+    from .store import Store
+    store = await Store(config.database).open()
+    try:
+        rows = await store.list_games(status, limit)
+        print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
+              f"{'started':<16}  result")
+        for g in rows:
+            if g.outcome:
+                winner = g.outcome.get("winner")
+                who = "draw" if winner is None else f"{g.players[winner]} won"
+                result = f"{who} ({g.outcome.get('reason', '')})"
+            else:
+                result = "unfinished"
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
+                  f"{g.moves:>5}  {started:<16}  {result}")
+        if not rows:
+            print("No games recorded yet.")
+    finally:
+        await store.close()
+
+
+async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
+    from .replay import replay_frames
+    from .store import Store
+    store = await Store(config.database).open()
+    try:
+        game = await store.get_game(game_id)
+        if game is None:
+            print(f"There is no game {game_id}.", file=sys.stderr)
+            return 1
+        moves = await store.moves(game_id)
+    finally:
+        await store.close()
+    for data in replay_frames(game, moves, charset):
+        out.write(data)
+        out.flush()
+        time.sleep(delay)
+    out.write(b"\r\n")
+    out.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gatehouse", description="Gatehouse telnet door server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--forfeit-minutes", type=float)
+    serve.add_argument("--idle-minutes", type=float)
+    games = sub.add_parser("games", help="list recorded games")
+    games.add_argument("--status", choices=["active", "finished"])
+    games.add_argument("--limit", type=int, default=50)
+    rep = sub.add_parser("replay", help="replay a recorded game on this terminal")
+    rep.add_argument("game_id", type=int)
+    rep.add_argument("--delay", type=float, default=0.7, help="seconds between moves")
+    rep.add_argument("--charset", choices=["utf8", "cp437"], default="utf8")
+    door = sub.add_parser("door", help="door mode: run by a BBS with a DOOR32.SYS drop file")
+    door.add_argument("dropfile", help="path of DOOR32.SYS")
+    door.add_argument("--stdio", action="store_true",
+                      help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
+    for p in (serve, games, rep, door):
+        p.add_argument("--config", help="path of gatehouse.toml")
+        p.add_argument("--db", help="sqlite database file")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.command == "serve" else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        config = _config(args)
+    except ConfigError as exc:
+        print(f"gatehouse: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "serve":
+        try:
+            asyncio.run(_serve(config))
+        except OSError as exc:
+            print(f"gatehouse: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    if args.command == "games":
+        asyncio.run(_games(config, args.status, args.limit))
+        return 0
+    if args.command == "door":
+        from .door_bridge import main as door_main
+        return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
+                         tag=config.rlogin_tag or None,
+                         max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio)
+    if args.command == "replay":
+        return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Messages that travel through session inboxes (sessions never share state
+any other way)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+__all__ = ["Key", "Resized", "Closed", "Chat", "ChallengeEvent", "MatchEvent",
+           "Notice", "NodesChanged", "Kick", "Tick"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Key:
+    name: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Resized:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Closed:
+    """The caller's connection ended."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Tick:
+    """Wake-up with nothing to say (timers, animations)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Chat:
+    channel: str          # "lobby" or "match:<id>"
+    who: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ChallengeEvent:
+    """A challenge was made, answered, or withdrawn (see Challenge.state)."""
+    challenge: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchEvent:
+    """Something happened in a match this session sits in or watches:
+    kind is "update", "start", "suspended", "resumed", "ended", "draw_offer",
+    "auto_finish_offer"."""
+    match: Any
+    kind: str
+    text: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Notice:
+    """A one-line message (sysop broadcast, system news)."""
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class NodesChanged:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Kick:
+    reason: str

@@ -1,0 +1,226 @@
+"""The lobby: who is online, the doors, challenges and the lobby chat."""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import TYPE_CHECKING, Any
+
+from ansi import keys as K
+from ansi.canvas import (BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, BRIGHT_BLUE,
+                         CYAN, Canvas, DARK_GREY, GREY, WHITE, YELLOW, BOX_DOUBLE)
+from ansi.widgets import ChatPane, LineInput
+from doors import registry
+
+from . import events as E
+from .chat import RateLimit
+from .screens import Pop, Push, Quit, Screen, Transition
+
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["LobbyScreen", "Challenge", "idle_text"]
+
+LOBBY_HELP = """\
+THE LOBBY
+
+  p   play: choose a door, an opponent (a caller or the computer) and the
+      options, and send the challenge
+  y/n accept or decline a challenge sent to you
+  x   withdraw the challenge you sent
+  c   chat with everybody in the lobby (ENTER sends, ESC closes)
+  s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
+  ?   this help          g   goodbye (log off)
+
+In every game:
+  c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
+  CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
+If your connection drops during a game, log in again to resume it."""
+
+
+def idle_text(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}"
+
+
+@dataclasses.dataclass
+class Challenge:
+    id: int
+    challenger: str
+    target: str
+    door: str
+    options: dict[str, Any]
+    state: str = "open"        # open, accepted, declined, withdrawn
+
+    def describe(self) -> str:
+        info = registry()[self.door]
+        opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
+                         for spec in info.options)
+        return f"{info.title}" + (f" ({opts})" if opts else "")
+
+
+class LobbyScreen(Screen):
+    location = "lobby"
+
+    def __init__(self, session: "Session"):
+        super().__init__(session)
+        self.chat = ChatPane(7)
+        for who, text in session.app.lobby_chat.lines:
+            self.chat.add(who, text)
+        self.chat_input: LineInput | None = None
+        self.limit = RateLimit()
+        self.message = ""
+
+    # ----- challenges addressed to or sent by me ----------------------------
+    def _incoming(self) -> list[Challenge]:
+        me = self.session.handle
+        return [c for c in self.session.app.challenges.values() if c.target == me and c.state == "open"]
+
+    def _outgoing(self) -> list[Challenge]:
+        me = self.session.handle
+        return [c for c in self.session.app.challenges.values()
+                if c.challenger == me and c.state == "open"]
+
+    async def on_key(self, key: str) -> Transition:
+        app = self.session.app
+        if self.chat_input is not None:
+            text = self.chat_input.handle(key)
+            if text is not None:
+                self.message = app.post_lobby(self.session, text, self.limit) or ""
+                self.chat_input = LineInput(120)
+            elif self.chat_input.cancelled:
+                self.chat_input = None
+            return None
+        self.message = ""
+        if key in ("c", "C", K.ENTER):
+            self.chat_input = LineInput(120)
+        elif key in ("p", "P"):
+            from .challenge import ChallengeScreen
+            return Push(ChallengeScreen(self.session))
+        elif key in ("y", "Y", "n", "N"):
+            incoming = self._incoming()
+            if incoming:
+                return await self._answer(incoming[0], key in ("y", "Y"))
+        elif key in ("x", "X"):
+            for ch in self._outgoing():
+                ch.state = "withdrawn"
+                app.challenges.pop(ch.id, None)
+                target = app.find_session(ch.target)
+                if target is not None:
+                    target.send(E.ChallengeEvent(ch))
+                self.message = "Challenge withdrawn."
+        elif key in ("s", "S"):
+            from .settings import SettingsScreen
+            return Push(SettingsScreen(self.session))
+        elif key == "?":
+            from .pager import PagerScreen
+            return Push(PagerScreen(self.session, LOBBY_HELP, "Help"))
+        elif key in ("g", "G"):
+            return Quit("Thanks for calling Gatehouse. Goodbye!")
+        return None
+
+    async def _answer(self, ch: Challenge, accept: bool) -> Transition:
+        app = self.session.app
+        app.challenges.pop(ch.id, None)
+        challenger = app.find_session(ch.challenger)
+        if not accept:
+            ch.state = "declined"
+            if challenger is not None:
+                challenger.send(E.ChallengeEvent(ch))
+            self.message = f"You declined {ch.challenger}'s challenge."
+            return None
+        if challenger is None or challenger.location != "lobby":
+            self.message = f"{ch.challenger} is no longer in the lobby."
+            return None
+        ch.state = "accepted"
+        from .match_screen import start_match
+        from .match import Seat
+        seats = [Seat(0, "human", challenger.handle), Seat(1, "human", self.session.handle)]
+        screen = await start_match(self.session, registry()[ch.door], ch.options, seats,
+                                   {0: challenger, 1: self.session})
+        return Push(screen)
+
+    async def on_result(self, result: Any) -> Transition:
+        """The challenge screen returned (or a game ended)."""
+        if isinstance(result, Challenge):
+            app = self.session.app
+            target = app.find_session(result.target)
+            if target is None or target.location != "lobby":
+                self.message = f"{result.target} is not in the lobby any more."
+                return None
+            app.challenges[result.id] = result
+            target.send(E.ChallengeEvent(result))
+            self.message = f"Challenge sent to {result.target}. Waiting for an answer (x withdraws)."
+        elif isinstance(result, str):
+            self.message = result
+        return None
+
+    async def on_event(self, event: Any) -> Transition:
+        if isinstance(event, E.Chat) and event.channel == "lobby":
+            self.chat.add(event.who, event.text)
+        elif isinstance(event, E.ChallengeEvent):
+            ch = event.challenge
+            if ch.target == self.session.handle and ch.state == "open":
+                self.session.terminal.bell()   # someone wants to play
+            elif ch.challenger == self.session.handle and ch.state == "declined":
+                self.message = f"{ch.target} declined your challenge."
+            elif ch.state == "withdrawn" and ch.target == self.session.handle:
+                self.message = f"{ch.challenger} withdrew the challenge."
+        elif isinstance(event, E.MatchEvent) and event.kind == "start":
+            from .match_screen import MatchScreen
+            player = event.match.seat_of(self.session)
+            if player is not None:
+                return Push(MatchScreen(self.session, event.match, player))
+        return None
+
+    # ----- drawing ----------------------------------------------------------
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        app = self.session.app
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
+        canvas.text(11, 0, "· Lobby", WHITE, BLUE)
+        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M')}"
+        canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
+        # who is online
+        canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
+        canvas.text(2, 2, "Node Handle               Where               Idle", DARK_GREY)
+        mono = time.monotonic()
+        people = app.online()
+        for i, other in enumerate(people[:8]):
+            colour = YELLOW if other is self.session else GREY
+            canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
+                                  f"{other.location[:19]:<19} {idle_text(other.idle_seconds(mono)):>4}",
+                        colour)
+        if len(people) > 8:
+            canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
+        # doors
+        canvas.box(50, 1, 30, 11, CYAN, title="Doors")
+        for i, info in enumerate(registry().values()):
+            canvas.text(52, 3 + i, f"{info.title}", BRIGHT_GREEN)
+        sysop = "available" if app.sysop_available else "not available"
+        canvas.text(52, 10, f"Sysop: {sysop}", DARK_GREY)
+        # challenges
+        row = 12
+        for ch in self._incoming()[:1]:
+            text = f" {ch.challenger} challenges you to {ch.describe()}  y accept · n decline "
+            canvas.text(0, row, text[:80], WHITE, BLUE)
+            row += 1
+        for ch in self._outgoing()[:1]:
+            canvas.text(1, row, f"Waiting for {ch.target} to answer: {ch.describe()}  (x withdraws)"[:78],
+                        BRIGHT_CYAN)
+            row += 1
+        # chat
+        canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
+        self.chat.draw(canvas.region(2, 15, 76, 7))
+        cursor = None
+        if self.chat_input is not None:
+            canvas.text(0, 23, "Say: ", YELLOW)
+            cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
+        elif self.message:
+            canvas.text(1, 23, self.message[:78], BRIGHT_RED)
+        else:
+            canvas.text(1, 23, "p play  c chat  y/n answer  s settings  ? help  g goodbye", DARK_GREY)
+        return cursor

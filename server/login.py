@@ -1,0 +1,195 @@
+"""Title screen, login and registration.
+
+Passwords are stored only as salted scrypt hashes (``store.hash_password``);
+hashing runs in a thread. Failed attempts are slowed (1 s, 2 s, 4 s) and the
+third failure hangs up.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ansi import keys as K
+from ansi.art import load_ans
+from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, Canvas, DARK_GREY, WHITE, YELLOW
+from ansi.widgets import LineInput
+
+from .screens import Quit, Replace, Screen, Transition
+from .store import check_password, hash_password
+
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login"]
+
+ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
+_HANDLE_RE = re.compile(r"^[A-Za-z0-9\[][A-Za-z0-9 _\-.\[\]]{1,19}$")
+RESERVED = {"computer", "sysop", "new", "all", "guest", "nobody"}
+MAX_FAILURES = 3
+
+
+def valid_handle(handle: str, sysop_name: str = "Sysop") -> str | None:
+    """None if ``handle`` is acceptable, else the reason."""
+    if not 2 <= len(handle) <= 20:
+        return "A handle is 2 to 20 characters."
+    if not _HANDLE_RE.match(handle) or "  " in handle or handle != handle.strip():
+        return "Use letters, digits, spaces and _ - . [ ] only."
+    if handle.casefold() in RESERVED | {sysop_name.casefold()}:
+        return "That handle is reserved."
+    return None
+
+
+_title_cache: list[Canvas] = []
+
+
+def title_canvas() -> Canvas:
+    if not _title_cache:
+        try:
+            art, _sauce = load_ans(ART)
+        except (OSError, ValueError):
+            art = Canvas(80, 22)
+            art.center(10, "G A T E H O U S E", WHITE)
+        _title_cache.append(art)
+    return _title_cache[0]
+
+
+class TitleScreen(Screen):
+    location = "logging in"
+
+    def __init__(self, session: "Session"):
+        super().__init__(session)
+        self.stage = "handle"
+        self.input = LineInput(20)
+        self.secret = False
+        self.handle = ""
+        self.password = ""
+        self.message = ""
+        self.failures = 0
+        self.user = None
+
+    def _prompt(self) -> str:
+        return {"handle": "Handle (new callers: pick one): ",
+                "password": "Password: ",
+                "register": f"No caller named {self.handle}. Register? (y/n) ",
+                "new_password": "Choose a password (6 or more characters): ",
+                "confirm": "Type it once more: "}[self.stage]
+
+    def _ask(self, stage: str, message: str = "") -> None:
+        self.stage = stage
+        self.message = message
+        secret = stage in ("password", "new_password", "confirm")
+        self.secret = secret
+        self.input = LineInput(64 if secret else 20)
+
+    async def on_key(self, key: str) -> Transition:
+        if self.stage == "register":
+            if key in ("y", "Y"):
+                self._ask("new_password")
+            elif key in ("n", "N", K.ESC):
+                self._ask("handle")
+            return None
+        result = self.input.handle(key)
+        if result is None:
+            if self.input.cancelled:
+                self._ask("handle")
+            return None
+        return await self._submit(result.strip() if self.stage == "handle" else result)
+
+    async def _submit(self, text: str) -> Transition:
+        store = self.session.app.store
+        if self.stage == "handle":
+            handle = " ".join(text.split())
+            reason = valid_handle(handle, self.session.app.config.sysop_name)
+            if reason:
+                self._ask("handle", reason)
+                return None
+            self.handle = handle
+            self.user = await store.get_user(handle)
+            self._ask("password" if self.user else "register")
+            if self.user:
+                self.handle = self.user.handle
+        elif self.stage == "password":
+            assert self.user is not None
+            ok = await asyncio.to_thread(check_password, text, self.user.pw_salt, self.user.pw_hash)
+            if ok:
+                return await self._logged_in()
+            self.failures += 1
+            if self.failures >= MAX_FAILURES:
+                return Quit("Too many failed attempts. Goodbye.")
+            await asyncio.sleep(self.session.app.config.login_fail_delay * 2 ** (self.failures - 1))
+            self._ask("handle", "Wrong password.")
+        elif self.stage == "new_password":
+            if len(text) < 6:
+                self._ask("new_password", "Too short: at least 6 characters.")
+                return None
+            self.password = text
+            self._ask("confirm")
+        elif self.stage == "confirm":
+            if text != self.password:
+                self._ask("new_password", "The two did not match. Try again.")
+                return None
+            if await store.get_user(self.handle) is not None:
+                self._ask("handle", "Somebody just took that handle.")
+                return None
+            salt, digest = await asyncio.to_thread(hash_password, text)
+            self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            return await self._logged_in()
+        return None
+
+    async def _logged_in(self) -> Transition:
+        assert self.user is not None
+        if self.session.app.find_session(self.user.handle) is not None:
+            self._ask("handle", f"{self.user.handle} is already logged in on another node.")
+            return None
+        await self.session.app.store.touch_login(self.user.id)
+        return await after_login(self.session, self.user)
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        art = title_canvas()
+        canvas.blit(art.region(0, 0, 80, 20))
+        canvas.fill(0, 20, 80, 4)
+        canvas.text(2, 20, "Welcome to Gatehouse: two-player door games by telnet.", BRIGHT_CYAN)
+        if self.message:
+            canvas.text(2, 21, self.message[:76], BRIGHT_RED)
+        prompt = self._prompt()
+        canvas.text(2, 22, prompt, YELLOW)
+        if self.stage == "register":
+            return (2 + len(prompt), 22)
+        x = 2 + len(prompt)
+        canvas.text(2, 23, f"Node {self.session.node}  charset {self.session.charset}", DARK_GREY)
+        if self.secret:    # a password never leaves the server, not even its letters
+            canvas.text(x, 22, "*" * len(self.input.text), WHITE)
+            return (x + self.input.pos, 22)
+        return self.input.draw(canvas, x, 22, 78 - x, WHITE, 0)
+
+
+async def after_login(session: "Session", user) -> Transition:
+    """Set the session up for ``user`` and go to the lobby (or resume)."""
+    from .lobby import LobbyScreen
+    from .resume import ResumeScreen
+    session.user = user
+    session.handle = user.handle
+    if user.charset and user.charset != session.charset:
+        session.set_charset(user.charset)
+    session.app.nodes_changed()
+    pending = session.app.matches.pending_for(user.handle)
+    if pending:
+        return Replace(ResumeScreen(session, pending))
+    return Replace(LobbyScreen(session))
+
+
+async def enter_as(session: "Session", handle: str) -> Screen:
+    """A caller handed over by a trusted BBS (RLogin): no password asked."""
+    store = session.app.store
+    user = await store.get_user(handle)
+    if user is None:
+        # a BBS caller never types a password here: store one nobody knows
+        salt, digest = await asyncio.to_thread(hash_password, secrets.token_hex(16))
+        user = await store.create_user(handle, salt, digest, session.charset)
+    transition = await after_login(session, user)
+    assert isinstance(transition, Replace)
+    return transition.screen
+

@@ -1,0 +1,372 @@
+"""The match: the only place where actions are applied.
+
+Seats are callers (sessions come and go) or the computer (a bot that thinks
+in a thread). Every action is checked by the rules, applied to a copy,
+committed to the store, and only then becomes the match's state and is
+announced, so the next turn is never offered before the move is on disk.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from doors import registry
+from doors._core.door import DoorInfo
+from doors._core.game import GameState, Outcome, Termination, replay
+
+from . import events as E
+from .chat import ChatLog, RateLimit, clean_chat
+
+if TYPE_CHECKING:
+    from .app import App
+    from .session import Session
+
+__all__ = ["Seat", "Match", "MatchManager", "seat_label", "parse_seat_label"]
+
+log = logging.getLogger("gatehouse.match")
+
+
+def seat_label(kind: str, handle: str, level: int) -> str:
+    """How a seat is written in the games table."""
+    return f"computer:{level}" if kind == "bot" else handle
+
+
+def parse_seat_label(label: str) -> tuple[str, str, int]:
+    if label.startswith("computer:"):
+        level = int(label.split(":", 1)[1] or 1)
+        return "bot", f"Computer ({level})", level
+    return "human", label, 0
+
+
+@dataclasses.dataclass
+class Seat:
+    player: int
+    kind: str                    # "human" or "bot"
+    name: str                    # handle, or "Computer (3)"
+    level: int = 0
+    session: "Session | None" = None
+    bot: Any = None
+    left_at: float | None = None  # monotonic time a human dropped
+
+    @property
+    def present(self) -> bool:
+        return self.kind == "bot" or self.session is not None
+
+
+class Match:
+    def __init__(self, app: "App", game_id: int, info: DoorInfo, state: GameState,
+                 seats: list[Seat]):
+        self.app = app
+        self.id = game_id
+        self.info = info
+        self.state = state
+        self.seats = seats
+        self.outcome: Outcome | None = state.outcome()
+        self.spectators: set["Session"] = set()
+        self.chat = ChatLog(30)
+        self.chat_limits: dict[int, RateLimit] = {0: RateLimit(), 1: RateLimit()}
+        self.draw_offer: int | None = None
+        self.auto_offer: int | None = None
+        self.autoplay = False
+        self._lock = asyncio.Lock()
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._forfeit_task: asyncio.Task[None] | None = None
+        for seat in seats:
+            if seat.kind == "bot":
+                seat.bot = info.make_bot(seat.level, random.randrange(1 << 30))
+
+    # ----- what screens read ------------------------------------------------
+    @property
+    def ended(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def suspended(self) -> bool:
+        return not self.ended and not all(s.present for s in self.seats)
+
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    def observation(self, player: int | None) -> Any:
+        return self.state.observation(player)
+
+    def last(self) -> tuple[int, Any] | None:
+        return self.state.history[-1] if self.state.history else None
+
+    def last_text(self) -> str:
+        last = self.last()
+        if last is None:
+            return ""
+        return f"{self.seats[last[0]].name}: {self.state.action_to_str(last[1])}"
+
+    def seat_of(self, session: "Session") -> int | None:
+        return next((s.player for s in self.seats if s.session is session), None)
+
+    def opponent_name(self, player: int) -> str:
+        return self.seats[1 - player].name
+
+    def absent(self) -> list[Seat]:
+        return [s for s in self.seats if not s.present]
+
+    # ----- announcements ----------------------------------------------------
+    def _audience(self) -> list["Session"]:
+        people = [s.session for s in self.seats if s.session is not None]
+        return people + [s for s in self.spectators if s not in people]
+
+    def notify(self, kind: str, text: str = "") -> None:
+        for session in self._audience():
+            session.send(E.MatchEvent(self, kind, text))
+
+    def post_chat(self, player: int | None, who: str, text: str) -> str | None:
+        text = clean_chat(text)
+        if not text:
+            return None
+        limit = self.chat_limits.get(player if player is not None else -1)
+        if limit is None:
+            limit = self.chat_limits[player if player is not None else -1] = RateLimit()
+        if not limit.allow():
+            return "Slow down: at most 5 chat lines in 10 seconds."
+        self.chat.add(who, text)
+        for session in self._audience():
+            session.send(E.Chat(f"match:{self.id}", who, text))
+        return None
+
+    # ----- actions ----------------------------------------------------------
+    async def submit(self, player: int, action: Any) -> str | None:
+        """Check, store and apply an action; returns a reason if refused."""
+        async with self._lock:
+            if self.ended:
+                return "The game is over."
+            if self.suspended:
+                names = ", ".join(s.name for s in self.absent())
+                return f"The game is suspended until {names} returns."
+            reason = self.state.why_illegal(player, action)
+            if reason is not None:
+                return reason
+            nxt = self.state.clone()
+            nxt.apply(player, action)
+            ply = len(nxt.history)
+            await self.app.store.add_move(self.id, ply, player, nxt.action_to_str(action))
+            self.state = nxt
+            self.draw_offer = None
+            outcome = nxt.outcome()
+        self.notify("update")
+        if outcome is not None:
+            await self._end(outcome)
+        else:
+            self._drive_bots()
+        return None
+
+    async def resign(self, player: int) -> None:
+        await self._end(Outcome(1 - player, Termination.RESIGN,
+                                f"{self.seats[player].name} resigned"))
+
+    async def offer_draw(self, player: int) -> str:
+        if self.ended:
+            return "The game is over."
+        if self.draw_offer == 1 - player:
+            await self._end(Outcome(None, Termination.AGREED_DRAW, "draw agreed"))
+            return "Draw agreed."
+        if self.seats[1 - player].kind == "bot":
+            return "The computer declines the draw."
+        self.draw_offer = player
+        self.notify("draw_offer", f"{self.seats[player].name} offers a draw: press = to accept.")
+        return "Draw offered."
+
+    async def request_auto_finish(self, player: int) -> str:
+        """Awari's auto finish: the computer plays both sides to the end."""
+        if self.ended:
+            return "The game is over."
+        other = self.seats[1 - player]
+        if other.kind == "human" and self.auto_offer != 1 - player:
+            self.auto_offer = player
+            self.notify("auto_finish_offer",
+                        f"{self.seats[player].name} asks for auto finish: press a to agree.")
+            return "Auto finish asked; waiting for your opponent to agree."
+        self.autoplay = True
+        self.notify("update", "The computer finishes the game.")
+        self._drive_bots()
+        return "The computer finishes the game."
+
+    async def _end(self, outcome: Outcome) -> None:
+        if self.ended:
+            return
+        self.outcome = outcome
+        for task in self._bot_tasks.values():
+            task.cancel()
+        if self._forfeit_task is not None:
+            self._forfeit_task.cancel()
+        await self.app.store.finish_game(self.id, outcome.to_json())
+        self.app.matches.finished(self)
+        self.notify("ended", outcome.reason)
+
+    # ----- bots -------------------------------------------------------------
+    def _bot_for(self, player: int) -> Any:
+        seat = self.seats[player]
+        if seat.kind == "bot":
+            return seat.bot
+        if self.autoplay:
+            if seat.bot is None:
+                seat.bot = self.info.make_bot(self.info.levels[1], random.randrange(1 << 30))
+            return seat.bot
+        return None
+
+    def _drive_bots(self) -> None:
+        if self.ended or self.suspended:
+            return
+        for player in self.state.to_move():
+            bot = self._bot_for(player)
+            task = self._bot_tasks.get(player)
+            if bot is not None and (task is None or task.done() or task is asyncio.current_task()):
+                self._bot_tasks[player] = asyncio.create_task(self._bot_turn(player, bot))
+
+    async def _bot_turn(self, player: int, bot: Any) -> None:
+        try:
+            await asyncio.sleep(self.app.config.bot_min_delay)
+            for _attempt in range(3):
+                if self.ended or self.suspended or player not in self.state.to_move():
+                    return
+                obs = self.state.observation(player)
+                try:
+                    action = await asyncio.to_thread(bot.choose, obs, player)
+                except Exception:
+                    log.exception("bot for %s in game %s failed", self.info.key, self.id)
+                    action = None
+                if action is None or self.state.why_illegal(player, action) is not None:
+                    legal = self.state.legal_actions(player)
+                    if not legal:
+                        return
+                    action = random.choice(legal)
+                if await self.submit(player, action) is None:
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    # ----- people coming and going ------------------------------------------
+    def attach(self, player: int, session: "Session") -> None:
+        seat = self.seats[player]
+        seat.session = session
+        seat.left_at = None
+        if self._forfeit_task is not None:
+            self._forfeit_task.cancel()
+            self._forfeit_task = None
+        if not self.suspended:
+            self.notify("resumed", f"{seat.name} is back: the game goes on.")
+            self._drive_bots()
+        else:
+            self._arm_forfeit()
+
+    def detach(self, session: "Session") -> None:
+        self.spectators.discard(session)
+        player = self.seat_of(session)
+        if player is None or self.ended:
+            return
+        seat = self.seats[player]
+        seat.session = None
+        seat.left_at = time.monotonic()
+        for task in self._bot_tasks.values():
+            task.cancel()
+        minutes = self.app.config.forfeit_minutes
+        self.notify("suspended", f"{seat.name} left: the game is suspended. If they do not "
+                                 f"return within {minutes:g} minutes, they forfeit.")
+        self._arm_forfeit()
+
+    def _arm_forfeit(self) -> None:
+        """Start the grace timer for the absent human while the other is here."""
+        absent = self.absent()
+        if len(absent) != 1 or self._forfeit_task is not None:
+            return
+        seat = absent[0]
+        if seat.left_at is None:
+            seat.left_at = time.monotonic()
+        self._forfeit_task = asyncio.create_task(self._forfeit_after(seat))
+
+    def forfeit_deadline(self) -> float | None:
+        absent = self.absent()
+        if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
+            return None
+        return absent[0].left_at + self.app.config.forfeit_seconds
+
+    async def _forfeit_after(self, seat: Seat) -> None:
+        try:
+            deadline = seat.left_at or time.monotonic()
+            await asyncio.sleep(max(0.0, deadline + self.app.config.forfeit_seconds - time.monotonic()))
+            if not seat.present and not self.ended:
+                minutes = self.app.config.forfeit_minutes
+                await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
+                                        f"{seat.name} left and did not return within {minutes:g} minutes"))
+        except asyncio.CancelledError:
+            pass
+
+    def stop(self) -> None:
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        if self._forfeit_task is not None:
+            self._forfeit_task.cancel()
+
+
+class MatchManager:
+    """Live and suspended matches, by game id."""
+
+    def __init__(self, app: "App"):
+        self.app = app
+        self.live: dict[int, Match] = {}
+
+    async def create(self, info: DoorInfo, options: dict[str, Any],
+                     seats: list[Seat]) -> Match:
+        state = info.state_class.from_options(options)
+        labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
+                  seat_label(seats[1].kind, seats[1].name, seats[1].level))
+        game_id = await self.app.store.create_game(info.key, state.options, labels)
+        match = Match(self.app, game_id, info, state, seats)
+        self.live[game_id] = match
+        return match
+
+    def start(self, match: Match) -> None:
+        match.notify("start")
+        match._drive_bots()
+
+    def finished(self, match: Match) -> None:
+        self.live.pop(match.id, None)
+
+    def pending_for(self, handle: str) -> list[Match]:
+        """Unfinished games in which ``handle`` holds an empty seat."""
+        key = handle.casefold()
+        return [m for m in self.live.values()
+                if not m.ended and any(s.kind == "human" and s.session is None
+                                       and s.name.casefold() == key for s in m.seats)]
+
+    def playing(self) -> list[Match]:
+        return [m for m in self.live.values() if not m.ended]
+
+    async def restore(self) -> None:
+        """After a restart: rebuild every unfinished game from its record."""
+        doors = registry()
+        for row in await self.app.store.list_games("active", limit=10_000):
+            info = doors.get(row.door)
+            if info is None:
+                continue
+            try:
+                state = replay(info.state_class, row.options, await self.app.store.moves(row.id))
+            except Exception as exc:
+                log.warning("game %s cannot be replayed: %s", row.id, exc)
+                await self.app.store.finish_game(row.id, Outcome(
+                    None, Termination.ABORTED, f"record could not be replayed: {exc}").to_json())
+                continue
+            seats = []
+            for player, label in enumerate(row.players):
+                kind, name, level = parse_seat_label(label)
+                seats.append(Seat(player, kind, name, level))
+            match = Match(self.app, row.id, info, state, seats)
+            if match.ended and match.outcome is not None:
+                await self.app.store.finish_game(row.id, match.outcome.to_json())
+                continue
+            self.live[row.id] = match
+
+    async def stop(self) -> None:
+        for match in self.live.values():
+            match.stop()

@@ -1,0 +1,69 @@
+"""After login: offer to resume the caller's unfinished games."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ansi.canvas import BLUE, Canvas, DARK_GREY, WHITE, YELLOW, BRIGHT_GREEN
+
+from .match import Match
+from .screens import Push, Replace, Screen, Transition
+
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["ResumeScreen"]
+
+
+class ResumeScreen(Screen):
+    location = "lobby"
+
+    def __init__(self, session: "Session", pending: list[Match]):
+        super().__init__(session)
+        self.pending = pending
+
+    def _current(self) -> Match | None:
+        while self.pending and (self.pending[0].ended or self.pending[0].seat_of(self.session) is not None):
+            self.pending.pop(0)
+        return self.pending[0] if self.pending else None
+
+    async def on_key(self, key: str) -> Transition:
+        from .lobby import LobbyScreen
+        from .match_screen import MatchScreen
+        match = self._current()
+        if match is None:
+            return Replace(LobbyScreen(self.session))
+        if key in ("y", "Y"):
+            handle = self.session.handle.casefold()
+            player = next(s.player for s in match.seats
+                          if s.kind == "human" and s.session is None and s.name.casefold() == handle)
+            match.attach(player, self.session)
+            self.pending.pop(0)
+            return Push(MatchScreen(self.session, match, player))
+        if key in ("n", "N"):
+            self.pending.pop(0)
+            if self._current() is None:
+                return Replace(LobbyScreen(self.session))
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        from .lobby import LobbyScreen
+        if self._current() is None:
+            return Replace(LobbyScreen(self.session))
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE · Welcome back", YELLOW, BLUE)
+        match = self._current()
+        if match is None:
+            return None
+        me = self.session.handle.casefold()
+        other = next((s.name for s in match.seats if s.name.casefold() != me), "?")
+        canvas.text(3, 4, f"You have an unfinished game of {match.info.title} against {other}",
+                    WHITE)
+        canvas.text(3, 5, f"({len(match.state.history)} moves so far).", WHITE)
+        canvas.text(3, 8, "Resume it now? (y/n)", BRIGHT_GREEN)
+        if len(self.pending) > 1:
+            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one.",
+                        DARK_GREY)
+        return (24, 8)

@@ -1,0 +1,231 @@
+"""One caller's session: its inbox, its terminal and its screen stack.
+
+The loop waits on the inbox (keys from the reader task, events from other
+sessions and matches), lets the top screen handle each item, then draws the
+top screen into a fresh canvas and hands it to the terminal, which sends the
+difference. Whatever happens, the session ends by closing every screen and
+freeing its node.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ansi import keys as K
+from ansi.canvas import Canvas, RED, WHITE, YELLOW
+
+from . import events as E
+from .screens import Pop, Push, Quit, Replace, Screen, Transition
+from .terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
+
+if TYPE_CHECKING:
+    from .app import App
+    from .store import UserRow
+    from .terminal import Connection
+
+__all__ = ["Session"]
+
+log = logging.getLogger("gatehouse.session")
+
+NOTICE_SECONDS = 8.0
+
+
+class Session:
+    def __init__(self, app: "App", conn: "Connection", node: int, origin: str = "telnet"):
+        self.app = app
+        self.conn = conn
+        self.node = node
+        self.origin = origin
+        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.user: "UserRow | None" = None
+        self.handle = ""
+        self.is_sysop = False
+        charset = charset_for_term(conn.term)
+        self.decoder = KeyDecoder(charset)
+        self.terminal = Terminal(conn, charset)
+        self.screens: list[Screen] = []
+        self.connected_at = time.monotonic()
+        self.last_key = time.monotonic()
+        self.notice: tuple[str, float] | None = None
+        self.closed = False
+        self._idle_warned = False
+        self._quit_message = ""
+        conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
+
+    # ----- what others see --------------------------------------------------
+    @property
+    def location(self) -> str:
+        return self.screens[-1].location if self.screens else "login"
+
+    def idle_seconds(self, now: float | None = None) -> float:
+        return (time.monotonic() if now is None else now) - self.last_key
+
+    def send(self, event: Any) -> None:
+        """Put an event in this session's inbox (the only way in)."""
+        if not self.closed:
+            self.inbox.put_nowait(event)
+
+    def show_notice(self, text: str) -> None:
+        self.notice = (text, time.monotonic() + NOTICE_SECONDS)
+
+    @property
+    def charset(self) -> str:
+        return self.terminal.charset
+
+    def set_charset(self, charset: str) -> None:
+        self.terminal.charset = charset
+        self.decoder.charset = charset
+        self.terminal.redraw()
+
+    # ----- the loop ---------------------------------------------------------
+    async def run(self, first: Screen) -> None:
+        self.terminal.start()
+        reader = asyncio.create_task(self._read_keys())
+        try:
+            await self._apply(Push(first))
+            while self.screens and not self.closed:
+                self._draw()
+                item = await self._next_item()
+                if item is None:
+                    continue
+                await self._handle(item)
+            if self._quit_message and not self.conn.is_closing():
+                self._draw(self._quit_message)
+                await asyncio.sleep(0.3)
+        finally:
+            self.closed = True
+            reader.cancel()
+            for screen in reversed(self.screens):
+                try:
+                    await screen.on_close()
+                except Exception:
+                    log.exception("closing screen %r", screen)
+            self.screens.clear()
+            await self.terminal.stop()
+
+    async def _read_keys(self) -> None:
+        try:
+            while True:
+                data = await self.conn.read()
+                if not data:
+                    break
+                for key in self.decoder.feed(data):
+                    self.inbox.put_nowait(E.Key(key))
+        finally:
+            self.inbox.put_nowait(E.Closed())
+
+    def _deadline(self, now: float) -> float:
+        due = [self.last_key + self.app.config.idle_seconds - (0 if self._idle_warned else 60),
+               now + 10.0]   # periodic refresh: idle times, clocks
+        for extra in (self.decoder.pending_deadline(),
+                      self.screens[-1].frame_due(now) if self.screens else None,
+                      self.notice[1] if self.notice else None):
+            if extra is not None:
+                due.append(extra)
+        return min(due)
+
+    async def _next_item(self) -> Any:
+        now = time.monotonic()
+        timeout = max(0.0, self._deadline(now) - now)
+        try:
+            return await asyncio.wait_for(self.inbox.get(), timeout)
+        except asyncio.TimeoutError:
+            now = time.monotonic()
+            for key in self.decoder.flush(now):
+                self.inbox.put_nowait(E.Key(key))
+            if self.notice and now >= self.notice[1]:
+                self.notice = None
+            idle = self.idle_seconds(now)
+            limit = self.app.config.idle_seconds
+            if idle >= limit:
+                self._quit_message = "You were idle too long. Goodbye."
+                self.closed = True
+            elif idle >= limit - 60 and not self._idle_warned:
+                self._idle_warned = True
+                self.show_notice("Are you there? You will be logged off in 60 s for idling.")
+            return E.Tick()
+
+    async def _handle(self, item: Any) -> None:
+        top = self.screens[-1]
+        if isinstance(item, E.Key):
+            key = item.name
+            self.last_key = time.monotonic()
+            self._idle_warned = False
+            if key == PAUSE:
+                self.terminal.pause()
+                return
+            if key == RESUME:
+                self.terminal.resume()
+                return
+            if key == K.CTRL_L:
+                self.terminal.redraw()
+            await self._apply(await top.on_key(key))
+        elif isinstance(item, E.Closed):
+            self.closed = True
+        elif isinstance(item, E.Resized):
+            self.terminal.redraw()
+        elif isinstance(item, E.Kick):
+            self._quit_message = f"Disconnected by the sysop: {item.reason}"
+            self.closed = True
+        elif isinstance(item, E.Notice):
+            self.show_notice(item.text)
+        else:
+            await self._apply(await top.on_event(item))
+
+    async def _apply(self, transition: Transition) -> None:
+        while transition is not None:
+            if isinstance(transition, Push):
+                self.screens.append(transition.screen)
+                self.app.nodes_changed()
+                transition = await transition.screen.on_start()
+            elif isinstance(transition, Replace):
+                if self.screens:
+                    self.screens.pop()
+                self.screens.append(transition.screen)
+                self.app.nodes_changed()
+                transition = await transition.screen.on_start()
+            elif isinstance(transition, Pop):
+                if self.screens:
+                    self.screens.pop()
+                self.app.nodes_changed()
+                transition = await self.screens[-1].on_result(transition.result) if self.screens else None
+            elif isinstance(transition, Quit):
+                self._quit_message = transition.message
+                self.closed = True
+                transition = None
+
+    # ----- drawing ----------------------------------------------------------
+    def _draw(self, farewell: str = "") -> None:
+        now = time.monotonic()
+        if self.terminal.too_small():
+            cols, rows = max(1, self.conn.cols), max(1, self.conn.rows)
+            if (self.terminal.renderer.width, self.terminal.renderer.height) != (cols, rows):
+                self.terminal.renderer.resize(cols, rows)
+            canvas = Canvas(cols, rows)
+            msg = (f"Your window is {cols}x{rows}. Gatehouse needs at least "
+                   f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
+            for i in range(0, len(msg), max(1, cols - 1)):
+                canvas.text(0, i // max(1, cols - 1), msg[i:i + cols - 1], YELLOW)
+            self.terminal.show(canvas, None)
+            return
+        if (self.terminal.renderer.width, self.terminal.renderer.height) != (MIN_COLS, MIN_ROWS):
+            self.terminal.renderer.resize(MIN_COLS, MIN_ROWS)
+        canvas = Canvas(MIN_COLS, MIN_ROWS)
+        cursor = None
+        if self.screens:
+            try:
+                cursor = self.screens[-1].draw(canvas, now)
+            except Exception:
+                log.exception("drawing %r", self.screens[-1])
+                canvas.clear()
+                canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
+        if farewell:
+            canvas.fill(0, 23, 80, 1)
+            canvas.text(1, 23, farewell[:78], WHITE)
+            cursor = None
+        elif self.notice:
+            canvas.fill(0, 0, 80, 1, " ", WHITE, RED)
+            canvas.text(1, 0, self.notice[0][:78], YELLOW, RED)
+        self.terminal.show(canvas, cursor)

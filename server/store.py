@@ -1,0 +1,238 @@
+"""The sqlite record (aiosqlite): users, games, moves, saved setups.
+
+WAL journal; a schema version with ordered migrations; every move is
+committed before the match offers the next turn, so killing the server at
+any moment loses no completed move.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+__all__ = ["Store", "UserRow", "GameRow", "hash_password", "check_password"]
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        handle TEXT NOT NULL,
+        handle_key TEXT NOT NULL UNIQUE,
+        pw_salt BLOB NOT NULL,
+        pw_hash BLOB NOT NULL,
+        charset TEXT,
+        created REAL NOT NULL,
+        last_login REAL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        door TEXT NOT NULL,
+        options TEXT NOT NULL,
+        player0 TEXT NOT NULL,
+        player1 TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active',
+        outcome TEXT,
+        created REAL NOT NULL,
+        ended REAL
+    );
+    CREATE INDEX games_status ON games(status);
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE TABLE setups (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        door TEXT NOT NULL,
+        name TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (user_id, door, name)
+    );
+    """,
+]
+
+SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
+
+
+def hash_password(password: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
+    """(salt, scrypt hash). Blocking (~50 ms): call it in a thread."""
+    salt = salt or os.urandom(16)
+    return salt, hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+
+
+def check_password(password: str, salt: bytes, expected: bytes) -> bool:
+    return hmac.compare_digest(hash_password(password, salt)[1], expected)
+
+
+@dataclass(frozen=True)
+class UserRow:
+    id: int
+    handle: str
+    pw_salt: bytes
+    pw_hash: bytes
+    charset: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    door: str
+    options: dict[str, Any]
+    players: tuple[str, str]
+    status: str
+    outcome: dict[str, Any] | None
+    created: float
+    ended: float | None
+    moves: int = 0
+
+
+def handle_key(handle: str) -> str:
+    return " ".join(handle.split()).casefold()
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db: aiosqlite.Connection | None = None
+
+    async def open(self) -> "Store":
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = await aiosqlite.connect(self.path)
+        await self.db.execute("PRAGMA journal_mode=WAL")
+        await self.db.execute("PRAGMA synchronous=FULL")
+        await self.db.execute("PRAGMA foreign_keys=ON")
+        await self._migrate()
+        return self
+
+    async def close(self) -> None:
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    async def _migrate(self) -> None:
+        assert self.db is not None
+        async with self.db.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()  # type: ignore[misc]
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            await self.db.executescript(f"BEGIN;{script};PRAGMA user_version={number};COMMIT;")
+
+    async def schema_version(self) -> int:
+        assert self.db is not None
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0])  # type: ignore[index]
+
+    # ----- users ------------------------------------------------------------
+    async def get_user(self, handle: str) -> UserRow | None:
+        assert self.db is not None
+        async with self.db.execute(
+                "SELECT id, handle, pw_salt, pw_hash, charset FROM users WHERE handle_key=?",
+                (handle_key(handle),)) as cur:
+            row = await cur.fetchone()
+        return UserRow(*row) if row else None
+
+    async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
+                          charset: str | None = None) -> UserRow:
+        assert self.db is not None
+        now = time.time()
+        cur = await self.db.execute(
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login)"
+            " VALUES (?,?,?,?,?,?,?)", (handle, handle_key(handle), salt, pw_hash, charset, now, now))
+        await self.db.commit()
+        return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset)
+
+    async def touch_login(self, user_id: int) -> None:
+        assert self.db is not None
+        await self.db.execute("UPDATE users SET last_login=? WHERE id=?", (time.time(), user_id))
+        await self.db.commit()
+
+    async def set_charset(self, user_id: int, charset: str) -> None:
+        assert self.db is not None
+        await self.db.execute("UPDATE users SET charset=? WHERE id=?", (charset, user_id))
+        await self.db.commit()
+
+    # ----- games and moves --------------------------------------------------
+    async def create_game(self, door: str, options: dict[str, Any],
+                          players: tuple[str, str]) -> int:
+        assert self.db is not None
+        cur = await self.db.execute(
+            "INSERT INTO games(door, options, player0, player1, created) VALUES (?,?,?,?,?)",
+            (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()))
+        await self.db.commit()
+        return int(cur.lastrowid or 0)
+
+    async def add_move(self, game_id: int, ply: int, player: int, action: str) -> None:
+        """Store one move and commit it before returning."""
+        assert self.db is not None
+        await self.db.execute("INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
+                              (game_id, ply, player, action, time.time()))
+        await self.db.commit()
+
+    async def finish_game(self, game_id: int, outcome: dict[str, Any]) -> None:
+        assert self.db is not None
+        await self.db.execute("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
+                              (json.dumps(outcome), time.time(), game_id))
+        await self.db.commit()
+
+    def _game(self, row: Any) -> GameRow:
+        return GameRow(row[0], row[1], json.loads(row[2]), (row[3], row[4]), row[5],
+                       json.loads(row[6]) if row[6] else None, row[7], row[8], row[9])
+
+    _GAME_SQL = ("SELECT g.id, g.door, g.options, g.player0, g.player1, g.status, g.outcome,"
+                 " g.created, g.ended, (SELECT COUNT(*) FROM moves m WHERE m.game_id=g.id)"
+                 " FROM games g")
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        assert self.db is not None
+        async with self.db.execute(self._GAME_SQL + " WHERE g.id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return self._game(row) if row else None
+
+    async def list_games(self, status: str | None = None, limit: int = 50) -> list[GameRow]:
+        assert self.db is not None
+        sql, args = self._GAME_SQL, ()
+        if status:
+            sql, args = sql + " WHERE g.status=?", (status,)
+        async with self.db.execute(sql + " ORDER BY g.id DESC LIMIT ?", (*args, limit)) as cur:
+            rows = await cur.fetchall()
+        return [self._game(r) for r in rows]
+
+    async def moves(self, game_id: int) -> list[tuple[int, str]]:
+        assert self.db is not None
+        async with self.db.execute("SELECT player, action FROM moves WHERE game_id=? ORDER BY ply",
+                                   (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [(int(p), str(a)) for p, a in rows]
+
+    # ----- saved setups (Stratego) ------------------------------------------
+    async def save_setup(self, user_id: int, door: str, name: str, data: str) -> None:
+        assert self.db is not None
+        await self.db.execute("INSERT OR REPLACE INTO setups(user_id, door, name, data) VALUES (?,?,?,?)",
+                              (user_id, door, name, data))
+        await self.db.commit()
+
+    async def load_setup(self, user_id: int, door: str, name: str) -> str | None:
+        assert self.db is not None
+        async with self.db.execute("SELECT data FROM setups WHERE user_id=? AND door=? AND name=?",
+                                   (user_id, door, name)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def setup_names(self, user_id: int, door: str) -> list[str]:
+        assert self.db is not None
+        async with self.db.execute("SELECT name FROM setups WHERE user_id=? AND door=? ORDER BY name",
+                                   (user_id, door)) as cur:
+            rows = await cur.fetchall()
+        return [str(r[0]) for r in rows]

@@ -1,0 +1,107 @@
+"""The telnet front: the only module that imports telnetlib3.
+
+``encoding=False``: the streams carry bytes and each caller's charset is
+ours (CP437 for BBS terminals, UTF-8 for the rest). telnetlib3's own idle
+timeout is set larger than ours, because it is reset only by input and would
+kill a caller who is just watching. A NAWS change mid-session reaches the
+session through ``Connection.on_resize``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable
+
+import telnetlib3
+from telnetlib3.server import TelnetServer
+
+__all__ = ["TelnetConnection", "start_telnet"]
+
+log = logging.getLogger("gatehouse.telnet")
+
+
+class _Protocol(TelnetServer):
+    """telnetlib3's server protocol with a hook for window-size changes."""
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        hook = getattr(self, "resize_hook", None)
+        if hook is not None:
+            hook()
+
+
+class TelnetConnection:
+    """A caller over telnet, as ``server.terminal.Connection``."""
+
+    def __init__(self, reader: Any, writer: Any):
+        self._reader = reader
+        self._writer = writer
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        self.peer = str(peer[0])
+        self.on_resize: Callable[[], None] | None = None
+        protocol = getattr(writer, "protocol", None)
+        if protocol is not None:
+            protocol.resize_hook = self._resized
+
+    def _resized(self) -> None:
+        if self.on_resize is not None:
+            self.on_resize()
+
+    @property
+    def term(self) -> str:
+        return str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or "")
+
+    @property
+    def cols(self) -> int:
+        return int(self._writer.get_extra_info("cols") or 0)
+
+    @property
+    def rows(self) -> int:
+        return int(self._writer.get_extra_info("rows") or 0)
+
+    async def read(self) -> bytes:
+        try:
+            data = await self._reader.read(4096)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return b""
+        return bytes(data or b"")
+
+    def write(self, data: bytes) -> None:
+        if not self.is_closing():
+            self._writer.write(data)
+
+    async def drain(self) -> None:
+        try:
+            await self._writer.drain()
+        except ConnectionError:
+            pass
+
+    def is_closing(self) -> bool:
+        transport = getattr(self._writer, "transport", None)
+        return transport is None or transport.is_closing()
+
+    def close(self) -> None:
+        try:
+            self._writer.close()
+        except Exception:  # pragma: no cover - already gone
+            pass
+
+
+async def start_telnet(host: str, port: int,
+                       on_connect: Callable[[TelnetConnection], Awaitable[None]],
+                       timeout_minutes: float, connect_maxwait: float) -> Any:
+    """Listen for telnet callers; ``on_connect`` runs one session."""
+
+    async def shell(reader: Any, writer: Any) -> None:
+        conn = TelnetConnection(reader, writer)
+        try:
+            await on_connect(conn)
+        except Exception:
+            log.exception("session from %s failed", conn.peer)
+        finally:
+            conn.close()
+
+    return await telnetlib3.create_server(
+        host=host, port=port, shell=shell, protocol_factory=_Protocol,
+        encoding=False, connect_maxwait=connect_maxwait,
+        timeout=int(timeout_minutes * 60), term="unknown", cols=0, rows=0)

@@ -1,0 +1,194 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ansi.canvas import Canvas
+from ansi.render import DiffRenderer, minimal_diff_cost, sgr
+from tests.ansi.screens import Emulators, visible
+
+W, H = 80, 24
+CHARS = " .#█▒░♥♣☺─│Aé日→"
+
+cell_op = st.tuples(st.just("put"), st.integers(0, W - 1), st.integers(0, H - 1),
+                    st.sampled_from(CHARS), st.integers(0, 15), st.integers(0, 7),
+                    st.booleans())
+fill_op = st.tuples(st.just("fill"), st.integers(0, W - 1), st.integers(0, H - 1),
+                    st.integers(1, 80), st.integers(1, 24), st.sampled_from(" ▒"),
+                    st.integers(0, 15), st.integers(0, 7))
+text_op = st.tuples(st.just("text"), st.integers(0, W - 1), st.integers(0, H - 1),
+                    st.text(CHARS, max_size=30), st.integers(0, 15), st.integers(0, 7))
+frame = st.tuples(st.lists(st.one_of(cell_op, cell_op, fill_op, text_op), max_size=12),
+                  st.one_of(st.none(), st.tuples(st.integers(0, W - 1), st.integers(0, H - 1))),
+                  st.booleans())
+
+
+def apply(canvas: Canvas, ops) -> None:
+    for op in ops:
+        if op[0] == "put":
+            canvas.put(*op[1:])
+        elif op[0] == "fill":
+            _, x, y, w, h, ch, fg, bg = op
+            canvas.fill(x, y, w, h, ch, fg, bg)
+        else:
+            canvas.text(*op[1:])
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(frame, min_size=1, max_size=8))
+def test_round_trip_through_two_emulators(charset, frames):
+    r = DiffRenderer(W, H, charset)
+    emu = Emulators(W, H, charset)
+    canvas = Canvas(W, H)
+    for ops, cursor, invalidate in frames:
+        apply(canvas, ops)
+        if invalidate:
+            r.invalidate()
+        emu.feed(r.render(canvas, cursor))
+        want = visible(canvas, charset)
+        assert emu.ours_canvas() == want
+        assert emu.pyte_canvas() == want
+        s = emu.screen
+        if cursor is not None:
+            assert (s.cursor.x, s.cursor.y) == cursor
+            assert (emu.interp.x, emu.interp.y) == cursor
+            assert not s.cursor.hidden
+        elif charset == "utf8":
+            assert s.cursor.hidden
+        else:
+            assert (s.cursor.x, s.cursor.y) == (W - 1, H - 1)
+
+
+def busy_canvas(seed: int = 1) -> Canvas:
+    rnd = random.Random(seed)
+    c = Canvas(W, H)
+    for y in range(H):
+        for x in range(W):
+            c.put(x, y, rnd.choice("▒░█#. "), rnd.randrange(16), rnd.randrange(8))
+    return c
+
+
+def test_first_render_and_after_invalidate_repaint_fully():
+    r = DiffRenderer()
+    c = busy_canvas()
+    first = r.render(c)
+    assert first.startswith(b"\x1b[0m\x1b[2J\x1b[H")
+    assert r.render(c) == b""
+    r.invalidate()
+    again = r.render(c)
+    assert again == first
+    assert r.full(c) == first
+    assert r.frames == 4 and r.bytes_sent == 3 * len(first)
+
+
+def test_resize_and_charset_change_repaint():
+    r = DiffRenderer()
+    c = Canvas(80, 24)
+    c.text(0, 0, "♥ hi")
+    assert b"\x03 hi" in r.render(c)
+    r.charset = "utf8"
+    out = r.render(c)
+    assert out.startswith(b"\x1b[0m\x1b[2J\x1b[H") and "♥ hi".encode() in out
+    r.resize(40, 10)
+    emu = Emulators(40, 10, "utf8")
+    emu.feed(r.render(c))
+    assert emu.pyte_canvas().row_text(0).startswith("♥ hi")
+
+
+def test_unchanged_frame_costs_nothing():
+    for cs in ("cp437", "utf8"):
+        r = DiffRenderer(charset=cs)
+        c = busy_canvas()
+        r.render(c)
+        assert r.render(c) == b""
+        assert r.render(c.copy()) == b""
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_one_changed_cell_is_cheap(seed):
+    rnd = random.Random(seed)
+    c = Canvas(W, H)
+    c.fill(0, 0, W, H, ".", 7, 0)
+    for cs, park in (("utf8", 0), ("cp437", 8)):
+        r = DiffRenderer(charset=cs)
+        r.render(c)
+        x, y = rnd.randrange(W - 1), rnd.randrange(H)
+        c.put(x, y, "#", 7, 0)                 # same colours as around it
+        assert len(r.render(c)) <= 10 + park
+        c.put(x, y, "#", 14, 0)                # a new colour: + its SGR
+        assert len(r.render(c)) <= 10 + 6 + park
+        c.put(x, y, ".", 7, 0)
+
+
+def test_no_sgr_when_colours_do_not_change():
+    r = DiffRenderer(charset="utf8")
+    c = Canvas()
+    c.text(5, 5, "ab", 12, 4)
+    out = r.render(c)
+    assert out.count(b"m") == 2                     # the reset, then 1;34;44
+    c.text(5, 5, "xy", 12, 4)
+    out = r.render(c)
+    assert b"m" not in out and b"xy" in out
+    c.text(5, 5, "xy", 12, 1)                      # background only
+    assert b"\x1b[41mxy" in r.render(c)
+
+
+def test_bold_and_blink_off_need_a_reset():
+    assert sgr((15, 0, False), (7, 0, False)) == "\x1b[0m"
+    assert sgr((15, 2, False), (3, 2, False)) == "\x1b[0;33;42m"
+    assert sgr((3, 0, True), (3, 0, False)) == "\x1b[0;33m"
+    assert sgr((7, 0, False), (15, 0, False)) == "\x1b[1m"
+    assert sgr((7, 0, False), (7, 0, True)) == "\x1b[5m"
+    assert sgr((1, 4, False), (7, 0, False)) == "\x1b[0m"          # shorter than 37;40
+    assert sgr(None, (7, 0, False)) == "\x1b[0m"
+    assert sgr((2, 3, False), (2, 3, False)) == ""
+
+
+def test_last_cell_never_scrolls_the_screen():
+    c = Canvas()
+    c.fill(char="X", fg=2, bg=1)
+    for cs in ("cp437", "utf8"):
+        emu = Emulators(W, H, cs)
+        emu.feed(DiffRenderer(charset=cs).render(c))
+        seen = emu.pyte_canvas()
+        assert seen.row_text(0) == "X" * W
+        assert seen.row_text(H - 1) == "X" * (W - 1) + " "
+        assert seen.get(W - 1, H - 1).bg == 1
+        assert emu.ours_canvas() == seen
+
+
+def test_blank_tail_uses_erase_line():
+    r = DiffRenderer()
+    c = busy_canvas()
+    r.render(c)
+    c.fill(10, 3, W - 10, 1, " ", 7, 0)
+    out = r.render(c)
+    assert b"\x1b[K" in out and len(out) < 30
+
+
+def test_small_gaps_are_reprinted_not_jumped():
+    r = DiffRenderer(charset="utf8")
+    c = Canvas()
+    c.text(0, 2, "abcdef")
+    r.render(c)
+    c.text(0, 2, "aBcDef")
+    out = r.render(c)
+    assert out == b"\raBcD"            # CR and re-print 'a' beats ESC[3;2H
+
+
+def test_renderer_close_to_minimal_diff_cost():
+    base = busy_canvas(2)
+    for seed in range(10):
+        rnd = random.Random(seed)
+        new = base.copy()
+        for _ in range(rnd.randrange(1, 40)):
+            new.put(rnd.randrange(W), rnd.randrange(H), rnd.choice("@*"), rnd.randrange(16), rnd.randrange(8))
+        r = DiffRenderer(charset="utf8")
+        r.render(base)
+        # the baseline's first SGR is free; the renderer pays for it
+        assert len(r.render(new)) <= minimal_diff_cost(base, new, "utf8") + 12
+    assert minimal_diff_cost(base, base.copy(), "cp437") == 0

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from ansi import keys
+from ansi.canvas import BLUE, YELLOW, Canvas
+from ansi.widgets import ChatPane, LineInput, Menu, Pager
+
+
+def typed(w: LineInput, text: str):
+    result = None
+    for ch in text:
+        result = w.handle(ch)
+    return result
+
+
+def test_line_input_editing():
+    w = LineInput(10)
+    typed(w, "helo")
+    w.handle(keys.LEFT)
+    w.handle("l")
+    assert (w.text, w.pos) == ("hello", 4)
+    w.handle(keys.HOME)
+    w.handle(keys.DELETE)
+    w.handle(keys.END)
+    w.handle(keys.BACKSPACE)
+    w.handle(keys.RIGHT)
+    assert (w.text, w.pos) == ("ell", 3)
+    typed(w, "o world!!!")
+    assert w.text == "ello world"                        # max_len 10
+    assert w.handle(keys.ENTER) == "ello world" and w.text == ""
+
+
+def test_line_input_escape_cancels():
+    w = LineInput(10, "abc")
+    assert w.handle(keys.ESC) is None
+    assert w.cancelled and w.text == ""
+    w.handle(keys.CTRL_C)
+    assert not w.cancelled and w.text == ""
+
+
+def test_line_input_draws_with_cursor():
+    c = Canvas(20, 2)
+    w = LineInput(30)
+    typed(w, "abcdefghijkl")
+    assert w.draw(c, 2, 1, 8) == (9, 1)                   # scrolled: cursor at the end
+    assert c.row_text(1) == "  fghijkl" + " " * 11
+    assert c.get(9, 1).bg == BLUE
+    w.handle(keys.HOME)
+    assert w.draw(c, 2, 1, 8) == (2, 1) and c.row_text(1)[2:10] == "abcdefgh"
+
+
+def test_chat_pane_wraps_and_keeps_newest_at_bottom():
+    pane = ChatPane(lines=3)
+    pane.add("ann", "hi")
+    pane.add("bob", "a fairly long message that wraps")
+    pane.add("ann", "bye\x1b[2J")
+    c = Canvas(20, 4)
+    pane.draw(c)
+    assert [line.rstrip() for line in c.lines()] == [
+        "ann: hi", "bob: a fairly long", "  message that wraps", "ann: bye?[2J"]
+    assert c.get(0, 0).fg == pane.colour("ann") != c.get(6, 0).fg
+    pane.add("cy", "four")                                 # ring buffer of 3
+    pane.draw(c)
+    assert "ann: hi" not in "".join(c.lines()) and c.lines()[-1].startswith("cy: four")
+
+
+def test_pager_pages_and_keys():
+    text = "\n".join(f"line {i}" for i in range(7)) + "\fsecond part"
+    p = Pager(text, 5)
+    assert len(p.pages) == 3
+    c = Canvas(40, 6)
+    p.draw(c)
+    assert c.row_text(0).startswith("line 0") and "1/3" in c.row_text(5)
+    assert p.handle(" ") and p.page == 1
+    p.draw(c)
+    assert c.row_text(0).startswith("line 5") and c.row_text(2).strip() == ""
+    assert p.handle(keys.PGDN) and p.page == 2
+    assert p.handle(keys.BACKSPACE) and p.page == 1
+    assert p.handle(keys.ENTER) and p.page == 2
+    assert not p.handle(keys.ENTER) and p.done
+    q = Pager("x", 5)
+    assert not q.handle("q")
+
+
+def test_menu_lightbar_and_hotkeys():
+    m = Menu(["Play", "Watch", ("x", "Exit")])
+    c = Canvas(20, 3)
+    m.draw(c, 0, 0, 10)
+    assert c.get(1, 0).bg == BLUE and c.get(1, 1).bg != BLUE
+    assert c.get(1, 1).fg == YELLOW and c.row_text(2).startswith(" Exit")
+    assert c.get(2, 2).fg == YELLOW                       # the x of Exit
+    assert m.handle(keys.UP) is None and m.selected == 2
+    assert m.handle(keys.DOWN) is None and m.selected == 0
+    m.handle(keys.DOWN)
+    assert m.handle(keys.ENTER) == 1
+    assert m.handle("X") == 2 and m.selected == 2
+    assert m.handle("z") is None

@@ -1,0 +1,154 @@
+"""Drive the real server over loopback telnet and read each caller's screen
+through a terminal emulator (pyte), as a caller would see it."""
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+
+import pyte
+import telnetlib3
+
+from ansi.cp437 import decode_cp437
+from server.app import App
+from server.config import Config
+
+__all__ = ["start_app", "Caller", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+
+UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
+ENTER, ESC = "\r", "\x1b"
+
+
+async def start_app(db: Path, **settings) -> App:
+    config = Config(port=0, database=str(db), bot_min_delay=0.02, login_fail_delay=0.01,
+                    connect_maxwait=0.5, **settings)
+    app = App(config)
+    await app.start()
+    return app
+
+
+class Caller:
+    """A telnet caller with an 80x24 pyte screen."""
+
+    def __init__(self, reader, writer, charset: str):
+        self.reader = reader
+        self.writer = writer
+        self.charset = charset
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+        self.received = bytearray()
+        self.closed = False
+        self._decoder = None
+        self._pump = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> "Caller":
+        reader, writer = await telnetlib3.open_connection(
+            "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
+            connect_minwait=0.05, connect_maxwait=1.0)
+        from server.terminal import charset_for_term
+        return cls(reader, writer, charset_for_term(term))
+
+    async def _read(self) -> None:
+        import codecs
+        utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        while True:
+            data = await self.reader.read(65536)
+            if not data:
+                self.closed = True
+                return
+            self.received += data
+            text = utf8.decode(data) if self.charset == "utf8" else decode_cp437(data)
+            self.stream.feed(text)
+
+    # ----- reading the screen ---------------------------------------------------
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def line(self, y: int) -> str:
+        return self.screen.display[y]
+
+    async def expect(self, pattern: str, timeout: float = 8.0, regex: bool = False) -> str:
+        """Wait until ``pattern`` is on screen; returns the screen text."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            if (re.search(pattern, text) if regex else pattern in text):
+                return text
+            if time.monotonic() > deadline or self.closed:
+                raise AssertionError(f"{pattern!r} never appeared; screen:\n{text}")
+            await asyncio.sleep(0.02)
+
+    async def expect_gone(self, pattern: str, timeout: float = 8.0) -> str:
+        deadline = time.monotonic() + timeout
+        while pattern in self.text():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} stayed on screen:\n{self.text()}")
+            await asyncio.sleep(0.02)
+        return self.text()
+
+    async def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> None:
+        """Wait until nothing has arrived for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        size = -1
+        while time.monotonic() < deadline:
+            if len(self.received) == size:
+                return
+            size = len(self.received)
+            await asyncio.sleep(quiet)
+
+    # ----- typing -----------------------------------------------------------------
+    def send(self, keys: str | bytes) -> None:
+        self.writer.write(keys.encode("utf-8") if isinstance(keys, str) else keys)
+
+    async def type(self, keys: str | bytes, pause: float = 0.0) -> None:
+        self.send(keys)
+        await asyncio.sleep(pause)
+
+    async def login(self, handle: str, password: str = "secret1", new: bool = True) -> None:
+        await self.expect("Handle")
+        self.send(handle + ENTER)
+        if new:
+            await self.expect("Register?")
+            self.send("y")
+            await self.expect("Choose a password")
+            self.send(password + ENTER)
+            await self.expect("once more")
+            self.send(password + ENTER)
+        else:
+            await self.expect("Password:")
+            self.send(password + ENTER)
+        await self.expect("Who's online")
+
+    async def close(self) -> None:
+        self.writer.close()
+        self._pump.cancel()
+        try:
+            await self._pump
+        except (asyncio.CancelledError, Exception):
+            pass
+
+
+def session_of(app: App, handle: str):
+    """The server's session of a caller (tests read it; they type through telnet)."""
+    session = app.find_session(handle)
+    assert session is not None, f"{handle} is not online"
+    return session
+
+
+def arrows_between(src: int, dst: int, size: int) -> str:
+    """Arrow keys that take a board cursor from square ``src`` to ``dst``
+    (squares numbered row * size + col, row 0 at the bottom, UP adds a row)."""
+    (sr, sc), (dr, dc) = divmod(src, size), divmod(dst, size)
+    vertical = (UP if dr > sr else DOWN) * abs(dr - sr)
+    horizontal = (RIGHT if dc > sc else LEFT) * abs(dc - sc)
+    return vertical + horizontal
+
+
+async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)

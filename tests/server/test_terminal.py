@@ -1,0 +1,89 @@
+"""Key decoding from a byte stream, as real telnet clients send it."""
+from hypothesis import given, settings, strategies as st
+
+from ansi import keys as K
+from server.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term
+
+
+def keys(data: bytes, now: float = 0.0) -> list[str]:
+    return KeyDecoder().feed(data, now)
+
+
+def test_enter_in_all_its_forms_is_one_key():
+    for data in (b"\r", b"\r\n", b"\r\x00", b"\n"):
+        assert keys(data) == [K.ENTER], data
+    assert keys(b"a\r\nb\r\x00c\n") == ["a", K.ENTER, "b", K.ENTER, "c", K.ENTER]
+
+
+def test_cr_lf_split_across_reads_is_still_one_enter():
+    dec = KeyDecoder()
+    assert dec.feed(b"x\r", 0) == ["x", K.ENTER]
+    assert dec.feed(b"\ny", 0) == ["y"]
+
+
+def test_arrows_in_both_forms_and_split_reads():
+    assert keys(b"\x1b[A\x1bOB\x1b[C\x1bOD") == [K.UP, K.DOWN, K.RIGHT, K.LEFT]
+    dec = KeyDecoder()
+    assert dec.feed(b"\x1b", 0) == []
+    assert dec.feed(b"[", 0.01) == []
+    assert dec.feed(b"A", 0.02) == [K.UP]
+
+
+def test_lone_escape_is_recognised_after_a_short_wait():
+    dec = KeyDecoder()
+    assert dec.feed(b"\x1b", 0.0) == []
+    assert dec.flush(0.1) == []
+    assert dec.flush(1.0) == [K.ESC]
+    assert dec.pending_deadline() is None
+
+
+def test_escape_then_letter_and_double_escape():
+    assert keys(b"\x1bx") == [K.ESC, "x"]
+    assert keys(b"\x1b\x1b[A") == [K.ESC, K.UP]
+
+
+def test_backspace_delete_and_tilde_keys():
+    assert keys(b"\x08\x7f\x1b[3~\x1b[5~\x1b[6~\x1b[1~\x1b[4~") == [
+        K.BACKSPACE, K.DELETE, K.DELETE, K.PGUP, K.PGDN, K.HOME, K.END]
+
+
+def test_flow_control_bytes_become_pause_and_resume():
+    assert keys(b"\x13a\x11") == [PAUSE, "a", RESUME]
+
+
+def test_garbage_and_other_controls_are_ignored():
+    assert keys(b"\x00\x01\x02\x05\x1b[99;99;99Zok") == ["o", "k"]
+    assert "q" in keys(b"\x1b[" + b"1;" * 40 + b"q")
+
+
+def test_utf8_split_across_reads():
+    dec = KeyDecoder("utf8")
+    data = "é".encode()
+    assert dec.feed(data[:1], 0) == []
+    assert dec.feed(data[1:], 0) == ["é"]
+
+
+def test_cp437_input_decodes_high_bytes():
+    assert KeyDecoder("cp437").feed(bytes([0x82]), 0) == ["é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=12), max_size=20))
+def test_any_bytes_decode_without_error_into_known_keys(chunks):
+    dec = KeyDecoder()
+    out = []
+    for i, chunk in enumerate(chunks):
+        out += dec.feed(chunk, i * 0.01)
+    out += dec.flush(100.0)
+    named = {K.UP, K.DOWN, K.LEFT, K.RIGHT, K.ENTER, K.ESC, K.BACKSPACE, K.DELETE, K.TAB,
+             K.HOME, K.END, K.PGUP, K.PGDN, K.INSERT, K.CTRL_L, K.CTRL_C, K.CTRL_D, K.F1,
+             PAUSE, RESUME}
+    for key in out:
+        assert key in named or (len(key) == 1 and key.isprintable())
+
+
+def test_charset_from_terminal_type():
+    for term in ("ANSI", "ansi-bbs", "PCANSI", "syncterm", "NetRunner"):
+        assert charset_for_term(term) == "cp437", term
+    for term in ("xterm", "xterm-256color", "linux", "screen", "tmux-256color", "putty", "vt100", "", None):
+        assert charset_for_term(term) == "utf8", term
