@@ -236,8 +236,13 @@ class DiffRenderer:
                 return "".join(text)
             return reprint
 
-        def goto(x: int, y: int) -> None:
-            m = move_cost(self._pos, (x, y), w, reprint_fn)
+        def goto(x: int, y: int, printing: bool = False) -> None:
+            """Move there; a pending wrap counts as the next row's start only
+            when a character is printed next (terminals differ otherwise)."""
+            pos = self._pos
+            if not printing and pos is not None and pos[0] >= w:
+                pos = None
+            m = move_cost(pos, (x, y), w, reprint_fn)
             if m:
                 out.append(m)
             self._pos = (x, y)
@@ -245,7 +250,7 @@ class DiffRenderer:
         def put(x: int, y: int, cell: Cell) -> None:
             pos = self._pos
             if not (pos == (x, y) or (x == 0 and pos == (w, y - 1))):
-                goto(x, y)
+                goto(x, y, printing=True)
             attr = self._attr
             if cell.char == " " and attr is not None:
                 want = (attr[0], cell.bg, attr[2])

@@ -8,7 +8,7 @@ import asyncio
 import collections
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from . import events as E
 from .chat import ChatLog, RateLimit, clean_chat
@@ -17,6 +17,7 @@ from .store import Store
 
 if TYPE_CHECKING:
     from .match import MatchManager
+    from .screens import Screen
     from .session import Session
     from .terminal import Connection
 
@@ -33,10 +34,12 @@ class App:
         self.lobby_chat = ChatLog()
         self.challenges: dict[int, Any] = {}
         self.sysop_available = False
+        self.pages: list[E.Page] = []
         self._next_challenge = 1
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._servers: list[Any] = []
         self._rlogin: Any = None
+        self._sysop: Any = None
         from .match import MatchManager
         self.matches: "MatchManager" = MatchManager(self)
         self.started = time.time()
@@ -54,6 +57,12 @@ class App:
             from .streams import start_rlogin
             self._rlogin = await start_rlogin(self)
             log.info("RLogin listening on %s port %s", self.config.rlogin_host, self.rlogin_port)
+        from .sysop import start_sysop_listener
+        try:
+            self._sysop = await start_sysop_listener(self)
+            log.info("Sysop console socket at %s", self.config.sysop_socket)
+        except OSError as exc:
+            log.error("no sysop console: cannot listen on %s: %s", self.config.sysop_socket, exc)
 
     @property
     def rlogin_port(self) -> int:
@@ -69,6 +78,9 @@ class App:
     async def stop(self) -> None:
         for server in self._servers + ([self._rlogin] if self._rlogin else []):
             server.close()
+        if self._sysop is not None:
+            from .sysop import stop_sysop_listener
+            stop_sysop_listener(self, self._sysop)
         for session in list(self.sessions.values()):
             session.send(E.Kick("the server is shutting down"))
         await asyncio.sleep(0.1)
@@ -77,8 +89,11 @@ class App:
 
     # ----- nodes ------------------------------------------------------------
     async def handle_connection(self, conn: "Connection", origin: str = "telnet",
-                                handle: str | None = None) -> None:
-        """Run one caller's session from connect to goodbye."""
+                                handle: str | None = None,
+                                first_screen: "Callable[[Session], Awaitable[Screen]] | None" = None,
+                                ) -> None:
+        """Run one caller's session from connect to goodbye. ``first_screen``
+        (the sysop console) builds the first screen instead of the login."""
         from .login import TitleScreen, enter_as
         from .session import Session
         if len(self.sessions) >= self.config.max_sessions:
@@ -94,7 +109,10 @@ class App:
         self.sessions[node] = session
         self._per_ip[conn.peer] += 1
         try:
-            first = await enter_as(session, handle) if handle else TitleScreen(session)
+            if first_screen is not None:
+                first = await first_screen(session)
+            else:
+                first = await enter_as(session, handle) if handle else TitleScreen(session)
             await session.run(first)
         finally:
             self.sessions.pop(node, None)
@@ -128,6 +146,23 @@ class App:
         for other in self.online():
             other.send(E.Chat("lobby", session.handle, text))
         return None
+
+    # ----- the sysop ---------------------------------------------------------
+    def sysop_sessions(self) -> list["Session"]:
+        return [s for s in self.online() if s.is_sysop]
+
+    def page_sysop(self, session: "Session", reason: str) -> str:
+        """A caller pages the sysop; returns what to tell the caller."""
+        reason = clean_chat(reason)[:60]
+        page = E.Page(session.handle, reason, time.time())
+        self.pages = (self.pages + [page])[-20:]
+        consoles = self.sysop_sessions()
+        for console in consoles:
+            console.send(page)
+        log.info("page from %s: %s", session.handle, reason)
+        if not consoles:
+            return "The sysop is not at the console; your page is kept for later."
+        return "The sysop has been paged."
 
     # ----- challenges -------------------------------------------------------
     def new_challenge_id(self) -> int:

@@ -15,10 +15,11 @@ from .screens import Pop, Replace, Screen, Transition
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["ChallengeScreen", "COMPUTER", "WATCH"]
+__all__ = ["ChallengeScreen", "COMPUTER", "WATCH", "SYSOP"]
 
 COMPUTER = "The computer"
 WATCH = "Watch the computer play itself"
+SYSOP = "The sysop"             # when a sysop console is open and available
 
 
 class ChallengeScreen(Screen):
@@ -43,8 +44,17 @@ class ChallengeScreen(Screen):
         app = self.session.app
         callers = [s.handle for s in app.online()
                    if s is not self.session and s.location == "lobby"]
-        self.opponents = [COMPUTER] + callers + [WATCH]
+        sysop = [SYSOP] if self._sysop() is not None else []
+        self.opponents = [COMPUTER] + callers + sysop + [WATCH]
         self.step, self.index = "opponent", 0
+
+    def _sysop(self) -> "Session | None":
+        """The sysop console to challenge, if the sysop is available."""
+        app = self.session.app
+        if not app.sysop_available:
+            return None
+        return next((s for s in app.sysop_sessions()
+                     if s is not self.session and s.location == "sysop console"), None)
 
     def _rows(self) -> list[tuple[str, Any]]:
         """The option rows: (label, spec or "level" or "go")."""
@@ -115,10 +125,12 @@ class ChallengeScreen(Screen):
                      Seat(1, "bot", f"Computer ({self.level})", self.level)]
             return Replace(await start_match(me, self.info, self.values, seats))
         app = me.app
-        if app.find_session(self.opponent) is None:
+        sysop = self._sysop() if self.opponent == SYSOP else None
+        target = sysop.handle if sysop is not None else self.opponent
+        if app.find_session(target) is None:
             self.message = f"{self.opponent} has left."
             return None
-        return Pop(Challenge(app.new_challenge_id(), me.handle, self.opponent, self.info.key,
+        return Pop(Challenge(app.new_challenge_id(), me.handle, target, self.info.key,
                              dict(self.values)))
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

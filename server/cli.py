@@ -1,4 +1,4 @@
-"""The ``gatehouse`` command: serve, games, replay (and the BBS helpers)."""
+"""The ``gatehouse`` command: serve, games, replay, sysop (and the BBS helpers)."""
 from __future__ import annotations
 
 import argparse
@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     door.add_argument("dropfile", help="path of DOOR32.SYS")
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
-    for p in (serve, games, rep, door):
+    sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
+    for p in (serve, games, rep, door, sysop):
         p.add_argument("--config", help="path of gatehouse.toml")
         p.add_argument("--db", help="sqlite database file")
     args = parser.parse_args(argv)
@@ -125,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
                          tag=config.rlogin_tag or None,
                          max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio)
+    if args.command == "sysop":
+        from .sysop_client import main as sysop_main
+        return sysop_main(config.sysop_socket)
     if args.command == "replay":
         return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))
     return 2

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 __all__ = ["Key", "Resized", "Closed", "Chat", "ChallengeEvent", "MatchEvent",
-           "Notice", "NodesChanged", "Kick", "Tick"]
+           "Notice", "NodesChanged", "Kick", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +61,23 @@ class Notice:
 @dataclasses.dataclass(frozen=True)
 class NodesChanged:
     pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """A caller pages the sysop."""
+    handle: str
+    reason: str
+    at: float
+
+
+@dataclasses.dataclass(frozen=True)
+class PushScreen:
+    """Open a screen on top of whatever the session shows (the sysop's
+    split-screen chat); ``factory(session)`` builds it in the receiving
+    session. When it closes, the previous screen is drawn again from its
+    own state."""
+    factory: Any
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ from .screens import Pop, Push, Quit, Screen, Transition
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["LobbyScreen", "Challenge", "idle_text"]
+__all__ = ["LobbyScreen", "Challenge", "idle_text", "send_challenge", "answer_challenge"]
 
 LOBBY_HELP = """\
 THE LOBBY
@@ -28,6 +28,7 @@ THE LOBBY
   y/n accept or decline a challenge sent to you
   x   withdraw the challenge you sent
   c   chat with everybody in the lobby (ENTER sends, ESC closes)
+  !   page the sysop, with a short reason
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
   ?   this help          g   goodbye (log off)
 
@@ -62,6 +63,45 @@ class Challenge:
         return f"{info.title}" + (f" ({opts})" if opts else "")
 
 
+# where a session can be challenged and answer (the sysop console counts)
+TAKES_CHALLENGES = ("lobby", "sysop console")
+
+
+def send_challenge(session: "Session", ch: Challenge) -> str:
+    """Register a challenge made by ``session`` and tell its target; returns
+    what to tell ``session`` (the lobby and the sysop console share this)."""
+    app = session.app
+    target = app.find_session(ch.target)
+    if target is None or target.location not in TAKES_CHALLENGES:
+        return f"{ch.target} is not in the lobby any more."
+    app.challenges[ch.id] = ch
+    target.send(E.ChallengeEvent(ch))
+    return f"Challenge sent to {ch.target}. Waiting for an answer (x withdraws)."
+
+
+async def answer_challenge(session: "Session", ch: Challenge,
+                           accept: bool) -> tuple[str, Screen | None]:
+    """``session`` accepts or declines ``ch``: (what to tell it, its match
+    screen if a match started)."""
+    app = session.app
+    app.challenges.pop(ch.id, None)
+    challenger = app.find_session(ch.challenger)
+    if not accept:
+        ch.state = "declined"
+        if challenger is not None:
+            challenger.send(E.ChallengeEvent(ch))
+        return f"You declined {ch.challenger}'s challenge.", None
+    if challenger is None or challenger.location not in TAKES_CHALLENGES:
+        return f"{ch.challenger} is no longer in the lobby.", None
+    ch.state = "accepted"
+    from .match_screen import start_match
+    from .match import Seat
+    seats = [Seat(0, "human", challenger.handle), Seat(1, "human", session.handle)]
+    screen = await start_match(session, registry()[ch.door], ch.options, seats,
+                               {0: challenger, 1: session})
+    return "", screen
+
+
 class LobbyScreen(Screen):
     location = "lobby"
 
@@ -71,6 +111,7 @@ class LobbyScreen(Screen):
         for who, text in session.app.lobby_chat.lines:
             self.chat.add(who, text)
         self.chat_input: LineInput | None = None
+        self.input_mode = "chat"          # or "page": what the input line is for
         self.limit = RateLimit()
         self.message = ""
 
@@ -88,7 +129,10 @@ class LobbyScreen(Screen):
         app = self.session.app
         if self.chat_input is not None:
             text = self.chat_input.handle(key)
-            if text is not None:
+            if text is not None and self.input_mode == "page":
+                self.message = app.page_sysop(self.session, text) if text.strip() else ""
+                self.chat_input = None
+            elif text is not None:
                 self.message = app.post_lobby(self.session, text, self.limit) or ""
                 self.chat_input = LineInput(120)
             elif self.chat_input.cancelled:
@@ -96,7 +140,9 @@ class LobbyScreen(Screen):
             return None
         self.message = ""
         if key in ("c", "C", K.ENTER):
-            self.chat_input = LineInput(120)
+            self.chat_input, self.input_mode = LineInput(120), "chat"
+        elif key == "!":
+            self.chat_input, self.input_mode = LineInput(60), "page"
         elif key in ("p", "P"):
             from .challenge import ChallengeScreen
             return Push(ChallengeScreen(self.session))
@@ -123,37 +169,13 @@ class LobbyScreen(Screen):
         return None
 
     async def _answer(self, ch: Challenge, accept: bool) -> Transition:
-        app = self.session.app
-        app.challenges.pop(ch.id, None)
-        challenger = app.find_session(ch.challenger)
-        if not accept:
-            ch.state = "declined"
-            if challenger is not None:
-                challenger.send(E.ChallengeEvent(ch))
-            self.message = f"You declined {ch.challenger}'s challenge."
-            return None
-        if challenger is None or challenger.location != "lobby":
-            self.message = f"{ch.challenger} is no longer in the lobby."
-            return None
-        ch.state = "accepted"
-        from .match_screen import start_match
-        from .match import Seat
-        seats = [Seat(0, "human", challenger.handle), Seat(1, "human", self.session.handle)]
-        screen = await start_match(self.session, registry()[ch.door], ch.options, seats,
-                                   {0: challenger, 1: self.session})
-        return Push(screen)
+        self.message, screen = await answer_challenge(self.session, ch, accept)
+        return Push(screen) if screen is not None else None
 
     async def on_result(self, result: Any) -> Transition:
         """The challenge screen returned (or a game ended)."""
         if isinstance(result, Challenge):
-            app = self.session.app
-            target = app.find_session(result.target)
-            if target is None or target.location != "lobby":
-                self.message = f"{result.target} is not in the lobby any more."
-                return None
-            app.challenges[result.id] = result
-            target.send(E.ChallengeEvent(result))
-            self.message = f"Challenge sent to {result.target}. Waiting for an answer (x withdraws)."
+            self.message = send_challenge(self.session, result)
         elif isinstance(result, str):
             self.message = result
         return None
@@ -186,13 +208,13 @@ class LobbyScreen(Screen):
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         # who is online
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-        canvas.text(2, 2, "Node Handle               Where               Idle", DARK_GREY)
+        canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
         mono = time.monotonic()
         people = app.online()
         for i, other in enumerate(people[:8]):
             colour = YELLOW if other is self.session else GREY
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{other.location[:19]:<19} {idle_text(other.idle_seconds(mono)):>4}",
+                                  f"{other.location[:16]:<16} {idle_text(other.idle_seconds(mono)):>4}",
                         colour)
         if len(people) > 8:
             canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
@@ -217,10 +239,11 @@ class LobbyScreen(Screen):
         self.chat.draw(canvas.region(2, 15, 76, 7))
         cursor = None
         if self.chat_input is not None:
-            canvas.text(0, 23, "Say: ", YELLOW)
-            cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
+            label = "Say: " if self.input_mode == "chat" else "Page the sysop, reason: "
+            canvas.text(0, 23, label, YELLOW)
+            cursor = self.chat_input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
         elif self.message:
             canvas.text(1, 23, self.message[:78], BRIGHT_RED)
         else:
-            canvas.text(1, 23, "p play  c chat  y/n answer  s settings  ? help  g goodbye", DARK_GREY)
+            canvas.text(1, 23, "p play  c chat  y/n answer  ! page sysop  s settings  ? help  g goodbye", DARK_GREY)
         return cursor

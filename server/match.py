@@ -72,6 +72,7 @@ class Match:
         self.draw_offer: int | None = None
         self.auto_offer: int | None = None
         self.autoplay = False
+        self._ending = False
         self._lock = asyncio.Lock()
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._forfeit_task: asyncio.Task[None] | None = None
@@ -139,7 +140,7 @@ class Match:
     async def submit(self, player: int, action: Any) -> str | None:
         """Check, store and apply an action; returns a reason if refused."""
         async with self._lock:
-            if self.ended:
+            if self.ended or self._ending:
                 return "The game is over."
             if self.suspended:
                 names = ", ".join(s.name for s in self.absent())
@@ -193,14 +194,17 @@ class Match:
         return "The computer finishes the game."
 
     async def _end(self, outcome: Outcome) -> None:
-        if self.ended:
+        """Record the result, then announce it (the record comes first)."""
+        if self.ended or self._ending:
             return
-        self.outcome = outcome
+        self._ending = True
         for task in self._bot_tasks.values():
-            task.cancel()
-        if self._forfeit_task is not None:
+            if task is not asyncio.current_task():
+                task.cancel()
+        if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
         await self.app.store.finish_game(self.id, outcome.to_json())
+        self.outcome = outcome
         self.app.matches.finished(self)
         self.notify("ended", outcome.reason)
 

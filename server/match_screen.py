@@ -169,6 +169,21 @@ class MatchScreen(Screen):
             pass   # challenges wait in the lobby
         return None
 
+    async def on_result(self, result: Any) -> Transition:
+        """Back from help or a sysop chat: draw again from the match's state."""
+        self._refresh()
+        if self.match.ended:
+            self.ui.outcome = self.match.outcome
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        """A screen on top (help, the sysop's chat) closed: events may have
+        gone to it, so catch up with the match."""
+        self._refresh()
+        if self.match.ended:
+            self.ui.outcome = self.match.outcome
+        return None
+
     async def on_close(self) -> None:
         self.match.detach(self.session)
 

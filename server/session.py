@@ -87,10 +87,12 @@ class Session:
             await self._apply(Push(first))
             while self.screens and not self.closed:
                 self._draw()
-                item = await self._next_item()
-                if item is None:
-                    continue
-                await self._handle(item)
+                await self._handle(await self._next_item())
+                # handle whatever else is already queued before drawing again
+                for _ in range(256):
+                    if self.inbox.empty() or self.closed or not self.screens:
+                        break
+                    await self._handle(self.inbox.get_nowait())
             if self._quit_message and not self.conn.is_closing():
                 self._draw(self._quit_message)
                 await asyncio.sleep(0.3)
@@ -112,7 +114,12 @@ class Session:
                 if not data:
                     break
                 for key in self.decoder.feed(data):
-                    self.inbox.put_nowait(E.Key(key))
+                    if key == PAUSE:          # flow control acts at once,
+                        self.terminal.pause()  # not behind queued keys
+                    elif key == RESUME:
+                        self.terminal.resume()
+                    else:
+                        self.inbox.put_nowait(E.Key(key))
         finally:
             self.inbox.put_nowait(E.Closed())
 
@@ -153,12 +160,6 @@ class Session:
             key = item.name
             self.last_key = time.monotonic()
             self._idle_warned = False
-            if key == PAUSE:
-                self.terminal.pause()
-                return
-            if key == RESUME:
-                self.terminal.resume()
-                return
             if key == K.CTRL_L:
                 self.terminal.redraw()
             await self._apply(await top.on_key(key))
@@ -171,6 +172,8 @@ class Session:
             self.closed = True
         elif isinstance(item, E.Notice):
             self.show_notice(item.text)
+        elif isinstance(item, E.PushScreen):
+            await self._apply(Push(item.factory(self)))
         else:
             await self._apply(await top.on_event(item))
 

@@ -192,3 +192,22 @@ def test_renderer_close_to_minimal_diff_cost():
         # the baseline's first SGR is free; the renderer pays for it
         assert len(r.render(new)) <= minimal_diff_cost(base, new, "utf8") + 12
     assert minimal_diff_cost(base, base.copy(), "cp437") == 0
+
+
+def test_erasing_the_row_after_a_full_width_row_moves_there_first():
+    """After printing the last column the cursor may still be on that row
+    (deferred wrap): an erase must not rely on the wrap having happened."""
+    import pyte
+    from ansi.canvas import Canvas
+    from ansi.render import DiffRenderer
+    first, second = Canvas(80, 24), Canvas(80, 24)
+    for y in range(24):
+        first.text(0, y, "#" * 80)
+    second.text(0, 11, "-" * 80)
+    renderer = DiffRenderer(80, 24, "utf8")
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    for canvas in (first, second):
+        stream.feed(renderer.render(canvas))
+    assert screen.display[11] == "-" * 80
+    assert screen.display[12].strip() == "" and screen.display[13].strip() == ""

@@ -1,0 +1,73 @@
+"""A caller who drops mid-game: the other is told, the game waits, the
+dropped caller resumes it after logging in again, or forfeits after the
+grace time."""
+import json
+import sqlite3
+
+from .harness import ENTER, Caller, session_of, start_app, wait_until
+from .test_two_callers import alice_challenges_bob, play, two_in_lobby
+
+
+async def test_drop_suspends_and_login_offers_resume(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    await play(alice, session_of(app, "Alice"), match, 0)
+    await play(bob, session_of(app, "Bob"), match, 1)
+    moves = len(match.state.history)
+    await bob.close()
+    text = await alice.expect("Bob left: the game is suspended")
+    assert "Waiting for Bob to return" in text
+    assert match.suspended
+    # Bob calls back
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    text = await bob.expect("unfinished game of Towers against Alice")
+    assert f"({moves} moves so far)" in text
+    bob.send("y")
+    await bob.expect("Alice to move")
+    await alice.expect("Bob is back")
+    assert not match.suspended and len(match.state.history) == moves
+    await play(alice, session_of(app, "Alice"), match, 0)
+    await bob.expect("Your move")
+    await alice.close()
+    await bob.close()
+
+
+async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_path):
+    app = await start_app(tmp_path / "g.db", forfeit_minutes=0.02)   # 1.2 seconds
+    try:
+        alice, bob = await two_in_lobby(app)
+        match = await alice_challenges_bob(app, alice, bob)
+        await bob.close()
+        await alice.expect("Bob left")
+        text = await alice.expect("GAME OVER", timeout=10)
+        assert "Alice wins" in text and "did not return" in text
+        (outcome,), = sqlite3.connect(app.config.database).execute(
+            "SELECT outcome FROM games WHERE id=?", (match.id,))
+        data = json.loads(outcome)
+        assert data["termination"] == "forfeit" and data["winner"] == 0
+        assert "Bob left and did not return within" in data["reason"]
+        await alice.close()
+    finally:
+        await app.stop()
+
+
+async def test_resign_asks_first_then_ends_the_game(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    bob.send("Q")
+    await bob.expect("Resign this game? (y/n)")
+    bob.send("n")
+    await bob.expect("You play on.")
+    assert not match.ended
+    bob.send("Q")
+    await bob.expect("Resign this game?")
+    bob.send("y")
+    text = await alice.expect("GAME OVER")
+    assert "Alice wins" in text and "Bob resigned" in text
+    await wait_until(lambda: match.ended)
+    await alice.close()
+    await bob.close()

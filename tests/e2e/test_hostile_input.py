@@ -1,0 +1,69 @@
+"""Bad input of any kind: nothing typed by one caller can put control or
+escape codes on another caller's screen, and garbage never breaks a session."""
+import asyncio
+
+from ansi.canvas import clean_text
+from server.chat import clean_chat
+
+from .harness import ENTER, Caller, session_of
+from .test_two_callers import two_in_lobby
+
+EVIL = "\x1b[2J\x1b]0;owned\x07\x07\x1b[31mred\x00\x1bc"
+
+
+async def test_escape_and_control_bytes_in_chat_never_reach_the_other_caller(app):
+    alice, bob = await two_in_lobby(app)
+    await bob.settle()
+    start = len(bob.received)
+    alice.send("c")
+    await alice.expect("Say:")
+    alice.send("one" + EVIL + "two" + ENTER)
+    await asyncio.sleep(0.3)
+    alice.send("marker" + ENTER)          # the chat line stays open after a line
+    await bob.expect("Alice: marker")
+    got = bytes(bob.received[start:])
+    for bad in (b"\x1b]", b"\x07", b"\x1bc", b"\x00", b"\x1b[2J"):   # OSC, bell, reset, clear
+        assert bad not in got, bad
+    # Bob's terminal shows exactly the screen the server drew for him
+    await bob.settle()
+    canvas, _cursor = session_of(app, "Bob").terminal._latest
+    assert [line.rstrip() for line in bob.screen.display] == [
+        line.rstrip() for line in canvas.lines()][:23] + [bob.screen.display[23].rstrip()]
+    await alice.close()
+    await bob.close()
+
+
+async def test_chat_lines_from_any_source_are_cleaned_and_limited():
+    assert clean_chat("a\x1b[2Jb\x07c\x9bd") == "a?[2Jb?c?d"
+    assert len(clean_chat("x" * 1000)) == 200
+    assert clean_text("\x1b") == "?"
+
+
+async def test_telnet_garbage_and_huge_lines_do_not_hurt_anyone(app):
+    alice, bob = await two_in_lobby(app)
+    alice.send(bytes(range(256)) * 4)            # every byte value, IAC included
+    alice.send(b"\x1b[" + b"9" * 5000)           # an endless escape sequence
+    alice.send("c" + "z" * 10000 + ENTER)        # an oversized chat line
+    await asyncio.sleep(0.5)
+    alice.send(b"\x1b\x1b")
+    bob.send("c")
+    await bob.expect("Say:")
+    bob.send("still fine" + ENTER)
+    await bob.expect("Bob: still fine")
+    alice.send(b"\x11")     # the garbage held a CTRL-S: release Alice's screen
+    await alice.expect("Bob: still fine")
+    assert session_of(app, "Alice") is not None
+    await alice.close()
+    await bob.close()
+
+
+async def test_handles_with_control_characters_are_refused(app):
+    caller = await Caller.connect(app.port)
+    await caller.expect("Handle")
+    caller.send("x" + ENTER)
+    await caller.expect("A handle is 2 to 20 characters.")
+    caller.send("Bad!Name" + ENTER)
+    await caller.expect("Use letters, digits, spaces and _ - . [ ] only.")
+    caller.send("Sysop" + ENTER)
+    await caller.expect("That handle is reserved.")
+    await caller.close()

@@ -1,0 +1,117 @@
+"""Two callers meet in the lobby, chat, and play Towers to the end."""
+import asyncio
+import sqlite3
+
+from doors.towers.rules import Move, Place
+
+from .harness import DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of, wait_until
+
+
+async def two_in_lobby(app):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    bob = await Caller.connect(app.port, term="ansi-bbs")   # a BBS terminal: CP437
+    await bob.login("Bob")
+    await alice.expect("Bob")
+    return alice, bob
+
+
+async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
+    alice.send("p")
+    await alice.expect("Choose a door")
+    alice.send("1")                     # Towers
+    await alice.expect("choose your opponent")
+    opponents = session_of(app, "Alice").screens[-1].opponents
+    alice.send(DOWN * opponents.index("Bob") + ENTER)
+    await alice.expect("Who places first")
+    alice.send(RIGHT * first_right)     # random -> challenger places first
+    alice.send(DOWN * 2 + ENTER)        # first, games, send
+    await alice.expect("Waiting for Bob")
+    await bob.expect("Alice challenges you to Towers")
+    bob.send("y")
+    await bob.expect("Towers")
+    await alice.expect("Your move")
+    return session_of(app, "Alice").screens[-1].match
+
+
+async def play(caller, session, match, me):
+    ui = session.screens[-1].ui
+    action = match.state.legal_actions(me)[-1]
+    before = len(match.state.history)
+    if isinstance(action, Place):
+        caller.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        caller.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
+        await wait_until(lambda: ui.selected == action.origin, what="selection")
+        caller.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(match.state.history) > before, what="move applied")
+
+
+async def test_lobby_shows_who_is_online_and_lobby_chat_reaches_the_other(app):
+    alice, bob = await two_in_lobby(app)
+    text = await bob.expect("Alice")
+    assert "lobby" in text and "Towers" in text
+    alice.send("c")
+    await alice.expect("Say:")
+    alice.send("hello bob" + ENTER)
+    await bob.expect("Alice: hello bob")
+    await alice.close()
+    await bob.close()
+
+
+async def test_a_declined_challenge_is_reported_to_the_challenger(app):
+    alice, bob = await two_in_lobby(app)
+    alice.send("p1")
+    await alice.expect("choose your opponent")
+    alice.send(DOWN + ENTER + DOWN * 2 + ENTER)
+    await bob.expect("Alice challenges you")
+    bob.send("n")
+    await alice.expect("Bob declined your challenge")
+    await alice.close()
+    await bob.close()
+
+
+async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    sessions = {0: session_of(app, "Alice"), 1: session_of(app, "Bob")}
+    callers = {0: alice, 1: bob}
+    await bob.expect("Alice to move")
+    # chat mid-game: the board stays on screen
+    bob.send("c")
+    await bob.expect("Say:")
+    bob.send("good luck" + ENTER + ESC)
+    text = await alice.expect("Bob: good luck")
+    assert "TOWERS" in text and " 8 │" in text      # the board is still there
+    # CTRL-S holds Bob's output while Alice moves; CTRL-Q sends the screen as it is now
+    bob.send(b"\x13")
+    await asyncio.sleep(0.2)
+    held = len(bob.received)
+    await play(alice, sessions[0], match, 0)
+    await asyncio.sleep(0.3)
+    assert len(bob.received) == held, "output was sent while paused"
+    bob.send(b"\x11")
+    await bob.expect("Your move")
+    # redraw: r repaints everything
+    before = len(bob.received)
+    bob.send("r")
+    await bob.settle()
+    assert len(bob.received) - before > 1000
+    # play on to the end
+    while not match.ended:
+        movers = match.state.to_move()
+        if not movers:
+            break
+        me = movers[0]
+        await play(callers[me], sessions[me], match, me)
+    for caller in (alice, bob):
+        text = await caller.expect("GAME OVER")
+        score = match.outcome.score
+        assert f"{score[0]}-{score[1]}" in text
+    db = sqlite3.connect(app.config.database)
+    rows = db.execute("SELECT player0, player1, status FROM games").fetchall()
+    assert rows == [("Alice", "Bob", "finished")]
+    assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == len(match.state.history)
+    await alice.close()
+    await bob.close()
