@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED,
-                         CYAN, DARK_GREY, GREEN, GREY, RED, WHITE, YELLOW,
-                         Canvas, clean_text)
+                         BROWN, CYAN, DARK_GREY, GREEN, GREY, RED, WHITE,
+                         YELLOW, Canvas, clean_text)
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 
@@ -31,7 +31,7 @@ UNMOVED, BUILT = "▐█▌", "▓▓▓"
 CELL_W = 5
 GRID_X, GRID_Y = 3, 0
 PANEL_X = 54
-GRID_FG = DARK_GREY
+GRID_FG = BROWN                 # an old wine barrel, as in the source
 
 
 def cell_x(col: int) -> int:
@@ -102,6 +102,7 @@ class TowersUI(DoorUI):
 
     def _draw_grid(self, canvas: Canvas) -> None:
         span = "─" * CELL_W
+
         def rule(left: str, mid: str, right: str) -> str:
             return left + mid.join([span] * SIZE) + right
         canvas.text(GRID_X, GRID_Y, rule("┌", "┬", "┐"), GRID_FG)
@@ -109,9 +110,8 @@ class TowersUI(DoorUI):
             y = GRID_Y + 1 + 2 * i
             canvas.text(GRID_X, y, ("│" + " " * CELL_W) * SIZE + "│", GRID_FG)
             canvas.text(GRID_X - 2, y, str(SIZE - i), GREY)
-            last = i == SIZE - 1
-            canvas.text(GRID_X, y + 1, rule("└", "┴", "┘") if last else rule("├", "┼", "┤"),
-                        GRID_FG)
+            below = rule("└", "┴", "┘") if i == SIZE - 1 else rule("├", "┼", "┤")
+            canvas.text(GRID_X, y + 1, below, GRID_FG)
         for col in range(SIZE):
             canvas.put(cell_x(col) + 2, GRID_Y + 2 * SIZE + 1, "abcdefgh"[col], GREY)
 

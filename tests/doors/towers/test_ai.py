@@ -150,3 +150,11 @@ def test_ordering_puts_the_best_immediate_gain_first():
     assert actions[0] == move("h4-h1")
     assert sorted(actions) == sorted(state.legal_actions(0))
     assert all(isinstance(a, Move) for a in actions)
+
+
+def test_generic_mcts_plays_legal_towers_moves():
+    from doors._ai.mcts import MCTSBot
+    state = random_playout(TowersState({}), random.Random(6), max_steps=17)
+    p = state.current_player()
+    action = MCTSBot(iterations=30, seed=0).choose(state.clone(), p)
+    assert state.why_illegal(p, action) is None

@@ -282,14 +282,15 @@ def test_cursor_selection_and_players_are_coloured():
     from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, GREEN, YELLOW
     state, ui = movement_ui()
     ui.cursor_sq = sq("h8")
-    keys(ui, "ENTER")                               # select h8 (Bob's)
-    keys(ui, "LEFT")                                # cursor on g8 (Alice's)
+    keys(ui, "ENTER")                               # select h8 (Bob's: ours)
+    keys(ui, "LEFT")                                # cursor on g8 (Bob's too)
     full = Canvas(80, 24)
     ui.draw(full.region(0, 0, 80, DOOR_ROWS), 0.0)
     row, col = divmod(sq("g8"), 8)
     x, y = cell_x(col), cell_y(row)
     assert full.get(x + 2, y).bg == BLUE                     # the cursor square
-    assert full.get(x + 2, y).fg == BRIGHT_RED               # Alice's tower
+    assert full.get(x + 2, y).fg == BRIGHT_CYAN              # Bob's tower
+    assert full.get(cell_x(0) + 2, cell_y(0)).fg == BRIGHT_RED   # Alice's a1
     assert full.get(x - 1, y).fg in (YELLOW, BRIGHT_GREEN)   # its frame
     hx = cell_x(7)
     assert full.get(hx + 2, y).fg == BRIGHT_CYAN and full.get(hx + 2, y).bg == GREEN
