@@ -223,10 +223,24 @@ class Match:
         if self.ended or self.suspended:
             return
         for player in self.state.to_move():
+            forced = self.state.forced_action(player)
+            if forced is not None and self._bot_for(player) is None:
+                task = self._bot_tasks.get(player)
+                if task is None or task.done() or task is asyncio.current_task():
+                    self._bot_tasks[player] = asyncio.create_task(self._forced(player, forced))
+                continue
             bot = self._bot_for(player)
             task = self._bot_tasks.get(player)
             if bot is not None and (task is None or task.done() or task is asyncio.current_task()):
                 self._bot_tasks[player] = asyncio.create_task(self._bot_turn(player, bot))
+
+    async def _forced(self, player: int, action: Any) -> None:
+        """Apply a move the rules make for a human (an automatic pass)."""
+        try:
+            await asyncio.sleep(self.app.config.bot_min_delay)
+            await self.submit(player, action)
+        except asyncio.CancelledError:
+            pass
 
     async def _bot_turn(self, player: int, bot: Any) -> None:
         try:

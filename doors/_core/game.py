@@ -152,6 +152,11 @@ class GameState(abc.ABC):
         self._apply(player, action)
         self.history.append((player, action))
 
+    def forced_action(self, player: Player) -> Any | None:
+        """An action the rules make for ``player`` (a pass when nothing else
+        is legal); the match applies it without asking. None by default."""
+        return None
+
     # ----- the end ----------------------------------------------------------
     @abc.abstractmethod
     def outcome(self) -> Outcome | None:

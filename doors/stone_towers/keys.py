@@ -1,0 +1,57 @@
+"""Stone Towers keys: arrows move the cursor, ENTER builds or fortifies
+(the square decides which), ``i`` cycles the influence overlay (the square
+under the cursor, every square, off), ``h`` brings the cursor to the centre.
+Any key during a cascade replay skips it. The server keeps c r ? Q = CTRL_L.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ansi.keys import ARROWS, ENTER, HOME
+from doors._core.door import Request, Submit
+
+from .rules import PASS
+
+if TYPE_CHECKING:
+    from .view import StoneTowersUI
+
+__all__ = ["handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
+
+OVERLAY_KEY = "i"
+CENTRE_KEYS = ("h", HOME)
+
+
+def handle_key(ui: "StoneTowersUI", key: str, now: float) -> Submit | Request | None:
+    state = ui.obs
+    if state is None:
+        return None
+    if ui.anim_step(now) is not None:
+        ui.skip_animation()
+        return None
+    size = state.size
+    if key in ARROWS:
+        dx, dy = ARROWS[key]
+        ui.cx = min(size - 1, max(0, ui.cx + dx))
+        ui.cy = min(size - 1, max(0, ui.cy + dy))
+        return None
+    if key in CENTRE_KEYS:
+        ui.cx = ui.cy = size // 2
+        return None
+    if key == OVERLAY_KEY:
+        ui.overlay = (ui.overlay + 1) % 3
+        return None
+    if key == ENTER:
+        if ui.me is None:
+            ui.message = "You are watching this game."
+            return None
+        if not state.is_terminal() and ui.me in state.to_move() \
+                and state.legal_actions(ui.me) == [PASS]:
+            return Submit(PASS)
+        square = ui.cy * size + ui.cx
+        reason = state.why_illegal(ui.me, square)
+        if reason is not None:
+            ui.message = reason
+            return None
+        ui.message = ""
+        return Submit(square)
+    return None
