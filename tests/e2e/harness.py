@@ -153,3 +153,20 @@ async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def challenge_computer(caller: "Caller", app: App, handle: str, title: str,
+                             option_keys: str = "") -> object:
+    """From the lobby: p, the door by its title, the computer, options typed
+    as keys on the options screen, then start. Returns the match."""
+    caller.send("p")
+    await caller.expect("Choose a door")
+    doors = [info.title for info in session_of(app, handle).screens[-1].doors]
+    caller.send(str(doors.index(title) + 1))
+    await caller.expect("choose your opponent")
+    caller.send("1")
+    await caller.expect("options")
+    screen = session_of(app, handle).screens[-1]
+    caller.send(option_keys + DOWN * (len(screen._rows()) - 1 - screen.index) + ENTER)
+    await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
+    return session_of(app, handle).screens[-1].match
