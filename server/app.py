@@ -39,6 +39,7 @@ class App:
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._servers: list[Any] = []
         self._rlogin: Any = None
+        self._nodes_timer: asyncio.TimerHandle | None = None
         self._sysop: Any = None
         from .match import MatchManager
         self.matches: "MatchManager" = MatchManager(self)
@@ -130,7 +131,17 @@ class App:
         key = handle.casefold()
         return next((s for s in self.online() if s.handle.casefold() == key), None)
 
+    NODES_DEBOUNCE = 0.25   # seconds: many joins at once make one broadcast
+
     def nodes_changed(self) -> None:
+        """Tell every session that the node list changed (at most one
+        broadcast per NODES_DEBOUNCE, so a rush of callers costs little)."""
+        if self._nodes_timer is None:
+            self._nodes_timer = asyncio.get_running_loop().call_later(
+                self.NODES_DEBOUNCE, self._broadcast_nodes)
+
+    def _broadcast_nodes(self) -> None:
+        self._nodes_timer = None
         for session in self.online():
             session.send(E.NodesChanged())
 

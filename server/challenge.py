@@ -10,7 +10,7 @@ from doors._core.door import DoorInfo, OptionSpec
 
 from .lobby import Challenge
 from .match import Seat
-from .screens import Pop, Replace, Screen, Transition
+from .screens import Pop, Push, Replace, Screen, Transition
 
 if TYPE_CHECKING:
     from .session import Session
@@ -59,7 +59,7 @@ class ChallengeScreen(Screen):
     def _rows(self) -> list[tuple[str, Any]]:
         """The option rows: (label, spec or "level" or "go")."""
         assert self.info is not None
-        rows: list[tuple[str, Any]] = [(spec.label, spec) for spec in self.info.options]
+        rows: list[tuple[str, Any]] = [(spec.label, spec) for spec in self.info.specs()]
         if self.opponent in (COMPUTER, WATCH):
             rows.append(("Computer level", "level"))
         rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
@@ -90,6 +90,10 @@ class ChallengeScreen(Screen):
         if self.step == "options" and key in (K.LEFT, K.RIGHT, " "):
             self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
             return None
+        if key == "e" and self.step == "door" and self.doors[self.index].editor is not None:
+            from .editor_screen import ToolScreen
+            info = self.doors[self.index]
+            return Push(ToolScreen(self.session, info.editor(), f"{info.title} board editor"))
         if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
             self.index = int(key) - 1
             key = K.ENTER
@@ -101,7 +105,7 @@ class ChallengeScreen(Screen):
         elif self.step == "opponent":
             self.opponent = self.opponents[self.index]
             assert self.info is not None
-            self.values = {spec.key: spec.default for spec in self.info.options}
+            self.values = {spec.key: spec.default for spec in self.info.specs()}
             self.level = self.info.default_level
             self.step, self.index = "options", 0
         else:
@@ -132,6 +136,10 @@ class ChallengeScreen(Screen):
             return None
         return Pop(Challenge(app.new_challenge_id(), me.handle, target, self.info.key,
                              dict(self.values)))
+
+    async def on_result(self, result: Any) -> Transition:
+        self.message = result or ""      # back from a door's tool
+        return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
@@ -166,7 +174,9 @@ class ChallengeScreen(Screen):
                 canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)
                 if value:
                     canvas.text(29, 5 + i * 2, f"< {value} >" if sel else f"  {value}", WHITE)
-        hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back",
+        editor = self.step == "door" and self.doors[self.index].editor is not None
+        hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
+                        + ("  e: board editor" if editor else ""),
                 "opponent": "UP/DOWN or a digit, ENTER to pick, ESC back",
                 "options": "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER on the last line to go"}
         canvas.text(2, 21, self.message, YELLOW)

@@ -24,6 +24,7 @@ def _config(args: argparse.Namespace) -> Config:
 
 async def _serve(config: Config) -> None:
     from .app import App
+    _raise_nofile()
     app = App(config)
     await app.start()
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
@@ -34,6 +35,17 @@ async def _serve(config: Config) -> None:
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await app.stop()
+
+
+def _raise_nofile() -> None:
+    """One descriptor per caller: lift the soft RLIMIT_NOFILE to the hard limit."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 async def _games(config: Config, status: str | None, limit: int) -> None:

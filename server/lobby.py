@@ -59,7 +59,7 @@ class Challenge:
     def describe(self) -> str:
         info = registry()[self.door]
         opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
-                         for spec in info.options)
+                         for spec in info.specs())
         return f"{info.title}" + (f" ({opts})" if opts else "")
 
 

@@ -176,14 +176,6 @@ class MatchScreen(Screen):
             self.ui.outcome = self.match.outcome
         return None
 
-    async def on_result(self, result: Any) -> Transition:
-        """A screen on top (help, the sysop's chat) closed: events may have
-        gone to it, so catch up with the match."""
-        self._refresh()
-        if self.match.ended:
-            self.ui.outcome = self.match.outcome
-        return None
-
     async def on_close(self) -> None:
         self.match.detach(self.session)
 

@@ -42,6 +42,7 @@ class Session:
         self.user: "UserRow | None" = None
         self.handle = ""
         self.is_sysop = False
+        self.idle_limit = app.config.idle_seconds   # the sysop console: never
         charset = charset_for_term(conn.term)
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
@@ -120,11 +121,13 @@ class Session:
                         self.terminal.resume()
                     else:
                         self.inbox.put_nowait(E.Key(key))
+                if self.decoder.pending_deadline() is not None:
+                    self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
         finally:
             self.inbox.put_nowait(E.Closed())
 
     def _deadline(self, now: float) -> float:
-        due = [self.last_key + self.app.config.idle_seconds - (0 if self._idle_warned else 60),
+        due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60),
                now + 10.0]   # periodic refresh: idle times, clocks
         for extra in (self.decoder.pending_deadline(),
                       self.screens[-1].frame_due(now) if self.screens else None,
@@ -145,7 +148,7 @@ class Session:
             if self.notice and now >= self.notice[1]:
                 self.notice = None
             idle = self.idle_seconds(now)
-            limit = self.app.config.idle_seconds
+            limit = self.idle_limit
             if idle >= limit:
                 self._quit_message = "You were idle too long. Goodbye."
                 self.closed = True

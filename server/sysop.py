@@ -135,6 +135,7 @@ async def open_console(session: "Session") -> Screen:
     from .login import enter_as
     app = session.app
     session.is_sysop = True
+    session.idle_limit = float("inf")    # the console is never logged off for idling
     name = app.config.sysop_name
     await enter_as(session, name)          # the user row, handle, charset
     taken = {s.handle.casefold() for s in app.online() if s is not session}

@@ -120,13 +120,22 @@ class DoorInfo:
     levels: tuple[int, int] = (1, 5)
     default_level: int = 3
     hidden_information: bool = False
+    # options whose choices change at run time (Kingdom's board files)
+    options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
+    # a door tool on the new-game screen (Kingdom's board editor): builds an
+    # object with on_key(key) -> None | "saved" | "cancel", draw(canvas), message
+    editor: Callable[[], Any] | None = None
+
+    def specs(self) -> tuple[OptionSpec, ...]:
+        """The options as they are now."""
+        return self.options_factory() if self.options_factory else self.options
 
     def resolve_options(self, chosen: Mapping[str, Any],
                         rng: random.Random | None = None) -> dict[str, Any]:
         """Defaults filled in, unknown keys dropped, "random" resolved."""
         rng = rng or random.Random()
         out: dict[str, Any] = {}
-        for spec in self.options:
+        for spec in self.specs():
             value = chosen.get(spec.key, spec.default)
             if value not in [v for v, _ in spec.choices]:
                 value = spec.default

@@ -166,7 +166,15 @@ async def challenge_computer(caller: "Caller", app: App, handle: str, title: str
     await caller.expect("choose your opponent")
     caller.send("1")
     await caller.expect("options")
+    caller.send(option_keys)
+    await caller.settle()
     screen = session_of(app, handle).screens[-1]
-    caller.send(option_keys + DOWN * (len(screen._rows()) - 1 - screen.index) + ENTER)
+    caller.send(DOWN * (len(screen._rows()) - 1 - screen.index) + ENTER)
     await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
     return session_of(app, handle).screens[-1].match
+
+
+def door_digit(title: str) -> str:
+    """The key that picks a door by its title on the new-game screen."""
+    from doors import registry
+    return str([info.title for info in registry().values()].index(title) + 1)

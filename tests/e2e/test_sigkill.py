@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .harness import DOWN, ENTER, RIGHT, Caller
+from .harness import DOWN, ENTER, RIGHT, Caller, door_digit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ async def test_sigkill_mid_game_then_resume(tmp_path):
         await caller.login("Kim")
         caller.send("p")
         await caller.expect("Choose a door")
-        caller.send("1")                      # the first door
+        caller.send(door_digit("Towers"))
         await caller.expect("choose your opponent")
         caller.send("1")                      # the computer
         await caller.expect("options")

@@ -3,7 +3,7 @@ import sqlite3
 
 from doors.towers.rules import Move, Place
 
-from .harness import DOWN, ENTER, RIGHT, Caller, arrows_between, session_of, wait_until
+from .harness import DOWN, ENTER, RIGHT, Caller, arrows_between, door_digit, session_of, wait_until
 
 
 async def play_my_turn(caller, session, match, me: int) -> None:
@@ -25,7 +25,7 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     await caller.login("Alice")
     caller.send("p")
     await caller.expect("Choose a door")
-    caller.send("1")
+    caller.send(door_digit("Towers"))
     await caller.expect("choose your opponent")
     caller.send("1")
     await caller.expect("Who places first")

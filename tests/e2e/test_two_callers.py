@@ -4,7 +4,8 @@ import sqlite3
 
 from doors.towers.rules import Move, Place
 
-from .harness import DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of, wait_until
+from .harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, door_digit, session_of,
+                      wait_until)
 
 
 async def two_in_lobby(app):
@@ -19,7 +20,7 @@ async def two_in_lobby(app):
 async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     alice.send("p")
     await alice.expect("Choose a door")
-    alice.send("1")                     # Towers
+    alice.send(door_digit("Towers"))
     await alice.expect("choose your opponent")
     opponents = session_of(app, "Alice").screens[-1].opponents
     alice.send(DOWN * opponents.index("Bob") + ENTER)
@@ -62,7 +63,7 @@ async def test_lobby_shows_who_is_online_and_lobby_chat_reaches_the_other(app):
 
 async def test_a_declined_challenge_is_reported_to_the_challenger(app):
     alice, bob = await two_in_lobby(app)
-    alice.send("p1")
+    alice.send("p" + door_digit("Towers"))
     await alice.expect("choose your opponent")
     alice.send(DOWN + ENTER + DOWN * 2 + ENTER)
     await bob.expect("Alice challenges you")

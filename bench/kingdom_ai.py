@@ -1,0 +1,80 @@
+"""Kingdom AI figures: the top level against a random player, and move times.
+
+    python bench/kingdom_ai.py [--games N] [--level L] [--board NAME] [--max-plies N]
+
+Prints ``name: value unit`` lines. The bot plays N games against a uniformly
+random player that never passes, sides alternated (the bot is player 1 in
+even games), boards cycled through the shipped ones unless --board is
+given. A game still running after --max-plies plies counts as not won.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from doors.kingdom.ai import make_bot  # noqa: E402
+from doors.kingdom.boards import list_boards  # noqa: E402
+from doors.kingdom.position import PASS  # noqa: E402
+from doors.kingdom.rules import KingdomState  # noqa: E402
+
+
+def play(level: int, board: str, bot_side: int, seed: int, max_plies: int,
+         times: list[float]) -> tuple[int | None, int]:
+    state = KingdomState({"board": board})
+    bot = make_bot(level, seed)
+    rng = random.Random(seed)
+    plies = 0
+    while not state.is_terminal() and plies < max_plies:
+        player = state.current_player()
+        if player == bot_side:
+            t0 = time.perf_counter()
+            action = bot.choose(state.observation(player), player)
+            times.append(time.perf_counter() - t0)
+        else:
+            action = rng.choice([a for a in state.legal_actions() if a != PASS])
+        state.apply(player, action)
+        plies += 1
+    out = state.outcome()
+    return (out.winner if out is not None else None), plies
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--level", type=int, default=5)
+    ap.add_argument("--board", default=None)
+    ap.add_argument("--max-plies", type=int, default=1000)
+    args = ap.parse_args()
+    boards = [args.board] if args.board else list_boards()
+    times: list[float] = []
+    wins = losses = 0
+    plies_all = []
+    t0 = time.perf_counter()
+    for g in range(args.games):
+        side = g % 2
+        winner, plies = play(args.level, boards[g % len(boards)], side, 1000 + g,
+                             args.max_plies, times)
+        wins += winner == side
+        losses += winner == 1 - side
+        plies_all.append(plies)
+    n = max(1, args.games)
+    times.sort()
+    print(f"games: {args.games} games")
+    print(f"level_{args.level}_vs_random_win_rate: {100.0 * wins / n:.1f} %")
+    print(f"level_{args.level}_vs_random_losses: {losses} games")
+    print(f"plies_per_game_median: {statistics.median(plies_all) if plies_all else 0:.0f} plies")
+    if times:
+        print(f"move_time_median: {statistics.median(times):.3f} s")
+        print(f"move_time_worst: {times[-1]:.3f} s")
+        print(f"moves_timed: {len(times)} moves")
+    print(f"wall_time: {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Kingdom board editor: place pieces and rocks with the cursor, check the
+board is playable and save it as a new board file.
+
+Keys: arrows move the cursor; ``K Q B N R C P`` put a player 1 piece
+(bottom, moves first), ``k q b n r c p`` a player 2 piece; ``#`` or ``o`` a
+rock; space, ``.``, DELETE or BACKSPACE clear the square; ``m`` mirrors
+player 1's half (ranks 1-9) onto player 2's half (a fair, symmetric board);
+``v`` checks the board; ``s`` asks for a name and saves (ENTER) - names are
+``[a-z0-9_-]{1,20}`` and must be new; ESC leaves the name prompt, or the
+editor (twice if there are unsaved changes).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ansi.canvas import (BLACK, BLUE, CYAN, DARK_GREY, GREY, WHITE, YELLOW,
+                         BRIGHT_CYAN, Canvas)
+from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC
+
+from .boards import (BOARD_DIR, NAME_RE, BoardFileError, board_problem,
+                     decode_layout, format_board, parse_board, symbol_code)
+from .position import EMPTY, FILES, KIND_LETTERS, NSQ, ROCK, SIZE, parse_square
+
+__all__ = ["BoardEditor"]
+
+PIECE_KEYS = "KQBNRCPkqbnrcp#o"
+HELP = [
+    "K Q B N R C P  player 1 piece (bottom)",
+    "k q b n r c p  player 2 piece (top)",
+    "# or o  rock     Space/Del  clear",
+    "m  mirror ranks 1-9 onto 11-19",
+    "v  check the board",
+    "s  save as a new board (name, Enter)",
+    "Esc  leave",
+]
+
+
+class BoardEditor:
+    def __init__(self, start_layout: str | None = None,
+                 directory: Path | str | None = None):
+        if start_layout:
+            self.board = decode_layout(start_layout)
+        else:
+            self.board = [EMPTY] * NSQ
+            self.board[parse_square("j1")] = symbol_code("K")
+            self.board[parse_square("j19")] = symbol_code("k")
+        self.directory = Path(directory) if directory is not None else BOARD_DIR
+        self.cur = parse_square("j10")
+        self.message = "Place pieces and rocks; s saves, Esc leaves."
+        self.naming = False
+        self.name = ""
+        self.dirty = False
+        self.esc_armed = False
+        self.saved_path: Path | None = None
+
+    # ----- keys -------------------------------------------------------------
+    def on_key(self, key: str) -> str | None:
+        if self.naming:
+            return self._name_key(key)
+        if key != ESC:
+            self.esc_armed = False
+        if key in ARROWS:
+            dx, dy = ARROWS[key]
+            f = min(SIZE - 1, max(0, self.cur % SIZE + dx))
+            r = min(SIZE - 1, max(0, self.cur // SIZE - dy))
+            self.cur = r * SIZE + f
+        elif len(key) == 1 and key in PIECE_KEYS:
+            self._set(self.cur, symbol_code(key))
+        elif key in (" ", ".", DELETE, BACKSPACE):
+            self._set(self.cur, EMPTY)
+        elif key == "m":
+            for r in range(SIZE // 2):
+                for f in range(SIZE):
+                    c = self.board[r * SIZE + f]
+                    if c and c != ROCK:
+                        c ^= 16
+                    self.board[(SIZE - 1 - r) * SIZE + f] = c
+            self.dirty = True
+            self.message = "Mirrored player 1's half onto player 2's."
+        elif key == "v":
+            problem = board_problem(self.board)
+            self.message = "The board is playable." if problem is None else problem[1] + "."
+        elif key == "s":
+            problem = board_problem(self.board)
+            if problem is not None:
+                self.message = f"Cannot save: {problem[1]}."
+                return None
+            self.naming, self.name = True, ""
+            self.message = "Name the board ([a-z0-9_-], up to 20), Enter saves, Esc returns."
+        elif key == ESC:
+            if self.dirty and not self.esc_armed:
+                self.esc_armed = True
+                self.message = "Unsaved changes: press Esc again to leave."
+                return None
+            return "cancel"
+        return None
+
+    def _set(self, sq: int, code: int) -> None:
+        self.board[sq] = code
+        self.dirty = True
+
+    def _name_key(self, key: str) -> str | None:
+        if key == ESC:
+            self.naming = False
+            self.message = "Not saved."
+        elif key in (BACKSPACE, DELETE):
+            self.name = self.name[:-1]
+        elif key == ENTER:
+            try:
+                self.saved_path = self.save(self.directory, self.name)
+            except (ValueError, OSError) as err:
+                self.message = str(err)
+                return None
+            self.naming = False
+            self.dirty = False
+            self.message = f"Saved as {self.name}."
+            return "saved"
+        elif len(key) == 1 and len(self.name) < 20 and NAME_RE.fullmatch(key):
+            self.name += key
+        return None
+
+    # ----- saving -----------------------------------------------------------
+    def save(self, directory: Path | str, name: str) -> Path:
+        """Write the board as ``directory/name.txt``; ValueError (with a
+        reason) for a bad or taken name or an unplayable board."""
+        if not NAME_RE.fullmatch(name):
+            raise ValueError("A name is 1-20 of a-z 0-9 _ -.")
+        path = Path(directory) / f"{name}.txt"
+        if path.exists():
+            raise ValueError(f"There is already a board called {name}.")
+        problem = board_problem(self.board)
+        if problem is not None:
+            raise BoardFileError(name, None, problem[1])
+        text = "; made with the Kingdom board editor\n" + format_board(self.board, name)
+        parse_board(text, str(path), name)          # never write what we cannot read
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as fh:
+            fh.write(text)
+        return path
+
+    # ----- drawing ----------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        canvas.clear()
+        for y in range(SIZE):
+            rank = SIZE - y
+            canvas.text(0, y, f"{rank:>2}", DARK_GREY)
+            for x in range(SIZE):
+                sq = (rank - 1) * SIZE + x
+                c = self.board[sq]
+                bg = BLUE if (x + y) % 2 else BLACK
+                if sq == self.cur:
+                    bg = CYAN
+                if c == ROCK:
+                    text, fg = "()", GREY
+                elif c:
+                    text, fg = KIND_LETTERS[c & 7] + " ", (YELLOW, BRIGHT_CYAN)[c >> 4]
+                else:
+                    text, fg = "  ", DARK_GREY
+                canvas.text(3 + 2 * x, y, text, fg, bg)
+        for x in range(SIZE):
+            canvas.put(3 + 2 * x, SIZE, FILES[x], DARK_GREY)
+        canvas.text(42, 0, "KINGDOM BOARD EDITOR", WHITE)
+        canvas.text(42, 1, "Player 1 (yellow) at the bottom", YELLOW)
+        canvas.text(42, 2, "Player 2 (cyan) at the top", BRIGHT_CYAN)
+        for i, line in enumerate(HELP):
+            canvas.text(42, 4 + i, line, GREY)
+        problem = board_problem(self.board)
+        canvas.text(42, 13, "Playable" if problem is None else f"Not playable:", WHITE)
+        if problem is not None:
+            canvas.text(42, 14, problem[1][:38], GREY)
+        if self.naming:
+            canvas.text(0, 21, f"Board name: {self.name}_", WHITE)
+        canvas.text(0, 22, self.message[:80], YELLOW)
+        f, r = self.cur % SIZE, self.cur // SIZE
+        canvas.text(0, 23, f"Cursor {FILES[f]}{r + 1}", DARK_GREY)

@@ -1,0 +1,53 @@
+"""Kingdom from a telnet caller: the board editor from the door menu, and a
+game against the computer played by arrow keys and Enter to its end."""
+import random
+
+from doors.kingdom.position import Move
+
+from .harness import ESC, ENTER, Caller, arrows_between, challenge_computer, door_digit, \
+    session_of, wait_until
+
+
+async def test_board_editor_is_reachable_from_the_door_menu(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Ed")
+    caller.send("p")
+    await caller.expect("Choose a door")
+    index = int(door_digit("Kingdom")) - 1
+    caller.send("\x1b[B" * index)
+    await caller.expect("e: board editor")
+    caller.send("e")
+    await caller.expect("Place pieces and rocks")
+    caller.send(ESC)
+    await caller.expect("Choose a door")
+    await caller.close()
+
+
+async def test_kingdom_game_against_the_computer_to_the_end(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Kai")
+    match = await challenge_computer(caller, app, "Kai", "Kingdom", option_keys="\x1b[B" * 2 + "\x1b[D")
+    assert match.seats[1].level == 2
+    await caller.expect("Your move")
+    ui = session_of(app, "Kai").screens[-1].ui
+    rng = random.Random(5)
+    while not match.ended:
+        await wait_until(lambda: match.ended or 0 in match.state.to_move(), timeout=30, what="my turn")
+        if match.ended:
+            break
+        simple = [m for m in match.state.legal_actions(0)
+                  if isinstance(m, Move) and m.mid < 0 and not m.promo]
+        move = rng.choice(simple)
+        before = len(match.state.history)
+        caller.send(arrows_between(ui.cur, move.frm, 19) + ENTER)
+        await wait_until(lambda: ui.selected == move.frm, what=f"selected {move}")
+        caller.send(arrows_between(move.frm, move.to, 19) + ENTER)
+        await wait_until(lambda: len(match.state.history) > before or ui.mid == move.to,
+                         what=f"played {move}")
+        if ui.mid == move.to:            # a knight: ENTER again to stop after one jump
+            caller.send(ENTER)
+        await wait_until(lambda: len(match.state.history) > before, what=f"played {move}")
+        assert len(match.state.history) < 400
+    text = await caller.expect("GAME OVER", timeout=10)
+    assert "Computer (2) wins" in text or "Kai wins" in text or "Draw" in text
+    await caller.close()

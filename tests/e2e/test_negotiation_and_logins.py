@@ -1,0 +1,42 @@
+"""Telnet negotiation as the server does it, and failed logins."""
+import asyncio
+
+from telnetlib3.telopt import DO, ECHO, LFLOW, SGA
+
+from .harness import ENTER, Caller, session_of, wait_until
+
+
+async def test_server_asks_for_character_mode_and_never_for_local_flow_control(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Flo")
+    writer = session_of(app, "Flo").conn._writer     # the server's side of the link
+    assert writer.local_option.enabled(SGA) and writer.local_option.enabled(ECHO)
+    # DO LFLOW was never sent: clients that accept it swallow CTRL-S/CTRL-Q
+    assert not writer.pending_option.enabled(DO + LFLOW)
+    assert not writer.remote_option.enabled(LFLOW)
+    caller.send(b"\x13")
+    await wait_until(lambda: session_of(app, "Flo").terminal.paused, what="CTRL-S arrives")
+    caller.send(b"\x11")
+    await wait_until(lambda: not session_of(app, "Flo").terminal.paused, what="CTRL-Q arrives")
+    await caller.close()
+
+
+async def test_three_wrong_passwords_hang_up(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Eve", "right-one")
+    await caller.close()
+    caller = await Caller.connect(app.port)
+    for attempt in range(3):
+        await caller.expect("Handle")
+        caller.send("Eve" + ENTER)
+        await caller.expect("Password:")
+        caller.send(f"wrong{attempt}" + ENTER)
+        if attempt < 2:
+            await caller.expect("Wrong password.")
+    await caller.expect("Too many failed attempts. Goodbye.")
+    for _ in range(50):
+        if caller.closed:
+            break
+        await asyncio.sleep(0.1)
+    assert caller.closed
+    await caller.close()

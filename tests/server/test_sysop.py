@@ -1,0 +1,228 @@
+"""The sysop console, driven as a real program (``gatehouse sysop``) on a
+pseudo-terminal, against the real server and real telnet callers."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import stat
+
+import pytest
+
+from doors.towers.rules import Move, Place
+from server import sysop_client
+from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of,
+                               start_app, wait_until)
+
+from .sysop_harness import Console
+
+
+@pytest.fixture
+async def app(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "run" / "sysop.sock"))
+    yield app
+    await app.stop()
+
+
+@pytest.fixture
+def config(tmp_path, app):
+    path = tmp_path / "gatehouse.toml"
+    path.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+    return path
+
+
+@pytest.fixture
+async def console(config):
+    console = Console(config)
+    await console.expect("Sysop console")
+    yield console
+    await console.close()
+
+
+def node_rows(console: Console) -> str:
+    return "\n".join(console.line(y) for y in range(2, 13))
+
+
+def masked(text: str) -> str:
+    """A lobby screen without what changes by itself (clock, idle times)."""
+    return re.sub(r"\b\d+[smh]\d*\b", "--", re.sub(r"\d\d:\d\d", "HH:MM", text))
+
+
+async def play(driver, session, match, me: int) -> None:
+    """One legal Towers move for seat ``me``, typed by ``driver``."""
+    ui = session.screens[-1].ui
+    action = match.state.legal_actions(me)[0]
+    before = len(match.state.history)
+    if isinstance(action, Place):
+        driver.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        driver.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
+        await wait_until(lambda: ui.selected == action.origin, what="selection")
+        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(match.state.history) > before, what="move applied")
+
+
+async def test_socket_is_owner_only_and_a_missing_server_is_explained(app, tmp_path, capsys):
+    mode = os.stat(app.config.sysop_socket).st_mode
+    assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o600
+    assert sysop_client.main(str(tmp_path / "nowhere.sock")) == 1
+    assert "no sysop socket at" in capsys.readouterr().err
+
+
+async def test_node_list_is_live_and_two_consoles_can_attach_and_detach(app, config, console):
+    assert "Sysop" in node_rows(console) and "sysop console" in node_rows(console)
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.login("Bob")
+    for row in (r"Alice\s+lobby\s+\d+s\s+xterm\s+80x24\s+utf8",
+                r"Bob\s+lobby\s+\d+s\s+ansi-bbs\s+80x24\s+cp437"):
+        await wait_until(lambda: re.search(row, node_rows(console)), what=f"{row} on the console")
+    assert "Alice: telnet from 127.0.0.1, xterm 80x24 utf8" in console.line(13)
+    # a second console at once gets its own handle
+    second = Console(config)
+    try:
+        await second.expect("Sysop#2")
+        await console.expect("Sysop#2")
+        # q detaches; nobody else notices
+        second.send("q")
+        assert await second.wait_exit() == 0
+    finally:
+        await second.close()
+    await wait_until(lambda: "Sysop#2" not in node_rows(console), what="second console gone")
+    await alice.expect("Who's online")
+    assert "Disconnected" not in alice.text()
+    # the console follows a resize of its terminal
+    console.resize(70, 20)
+    await console.expect("Your window is 70x20")
+    console.resize(80, 24)
+    await console.expect("Sysop console")
+    console.send("q")
+    assert await console.wait_exit() == 0
+    await wait_until(lambda: app.find_session("Sysop") is None, what="console gone")
+    assert app.find_session("Alice") is not None
+    await alice.close()
+    await bob.close()
+
+
+async def test_a_page_from_a_caller_rings_and_shows_on_the_console(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    alice.send("!")
+    await alice.expect("Page the sysop, reason:")
+    alice.send("help me please" + ENTER)
+    await alice.expect("The sysop has been paged.")
+    text = await console.expect("Page from Alice: help me please")
+    assert re.search(r"\d\d:\d\d:\d\d Alice: help me please", text)
+    assert b"\x07" in console.received
+    await alice.close()
+
+
+async def test_split_screen_chat_on_both_sides_and_the_caller_gets_the_lobby_back(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    await alice.settle()
+    before = masked(alice.text())
+    console.send("c")
+    await console.expect("Chat with Alice")
+    await alice.expect("The sysop is chatting with you")
+    console.send("hello alice" + ENTER)
+    await alice.expect("Sysop: hello alice")
+    top = "\n".join(alice.line(y) for y in range(2, 10))
+    assert "Sysop: hello alice" in top
+    alice.send("hi sysop" + ENTER)
+    await console.expect("Alice: hi sysop")
+    bottom = "\n".join(console.line(y) for y in range(12, 20))
+    assert "Alice: hi sysop" in bottom and "Sysop: hello alice" not in bottom
+    assert "Alice: hi sysop" in "\n".join(alice.line(y) for y in range(12, 20))
+    console.send(ESC)
+    await alice.expect_gone("chatting with you")
+    await alice.settle()
+    assert masked(alice.text()) == before
+    await console.expect("Sysop console")
+    await alice.close()
+
+
+async def test_the_sysop_plays_a_full_game_of_towers_against_a_caller(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    console.send("a")
+    await alice.expect("Sysop: available")
+    alice.send("p1")
+    await alice.expect("choose your opponent")
+    opponents = session_of(app, "Alice").screens[-1].opponents
+    alice.send(DOWN * opponents.index("The sysop") + ENTER)
+    await alice.expect("Who places first")
+    alice.send(RIGHT + DOWN * 2 + ENTER)        # random -> Alice places first; send
+    await alice.expect("Waiting for Sysop")
+    await console.expect("Alice challenges you to Towers")
+    console.send("y")
+    await alice.expect("Your move")
+    sysop = session_of(app, "Sysop")
+    match = sysop.screens[-1].match
+    assert match.names() == ("Alice", "Sysop")
+    await console.expect("Alice to move")
+    drivers = {0: (alice, session_of(app, "Alice")), 1: (console, sysop)}
+    while not match.ended:
+        await wait_until(lambda: match.ended or bool(match.state.to_move()), what="a turn")
+        if match.ended:
+            break
+        me = match.state.to_move()[0]
+        driver, session = drivers[me]
+        await play(driver, session, match, me)
+    score = match.outcome.score
+    for screen in (alice, console):
+        text = await screen.expect("GAME OVER")
+        assert f"{score[0]}-{score[1]}" in text
+    console.send(ESC)
+    await console.expect("Sysop console")
+    await alice.close()
+
+
+async def test_message_then_kick_shows_the_reason_to_the_caller(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    console.send("m")
+    await console.expect("Message:")
+    console.send("please behave" + ENTER)
+    await alice.expect("Sysop: please behave")
+    console.send("k")
+    await console.expect("Kick, reason:")
+    console.send("spamming the lobby" + ENTER)
+    await alice.expect("Disconnected by the sysop: spamming the lobby")
+    await wait_until(lambda: alice.closed, what="Alice hung up on")
+    await wait_until(lambda: "Alice" not in node_rows(console), what="Alice off the node list")
+    await alice.close()
+
+
+async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    console.send("p")
+    await console.expect("Choose a door")
+    console.send("1")                           # Towers; Alice is preselected
+    await console.expect("choose your opponent")
+    console.send(ENTER)
+    await console.expect("Towers against Alice: options")
+    console.send(DOWN * 2 + ENTER)
+    await console.expect("Challenge sent to Alice")
+    await alice.expect("Sysop challenges you to Towers")
+    alice.send("n")
+    await console.expect("Alice declined your challenge.")
+    # Alice plays the computer; the sysop watches
+    alice.send("p1")
+    await alice.expect("choose your opponent")
+    alice.send("1" + DOWN * 3 + ENTER)
+    await alice.expect("Your move")
+    console.send("w")
+    text = await console.expect("TOWERS")
+    assert "Alice" in text and "Computer (" in text and "ESC back to the lobby" in console.line(23)
+    alice.send(ENTER)                           # Alice places a tower: the sysop sees it
+    await console.expect("Last: Alice")
+    console.send(ESC)
+    await console.expect("Sysop console")
+    await alice.close()
