@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import sys
 import time
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from . import events as E
 from .chat import ChatLog, RateLimit, clean_chat
+from doors import registry
+
 from .config import Config
 from .store import Store
 
@@ -40,6 +43,7 @@ class App:
         self._servers: list[Any] = []
         self._rlogin: Any = None
         self._nodes_timer: asyncio.TimerHandle | None = None
+        self._background: list[asyncio.Task[None]] = []
         self._sysop: Any = None
         from .match import MatchManager
         self.matches: "MatchManager" = MatchManager(self)
@@ -54,6 +58,8 @@ class App:
                                     self.config.telnet_timeout_minutes, self.config.connect_maxwait)
         self._servers.append(server)
         log.info("Gatehouse listening on %s port %s", self.config.host, self.port)
+        if self.config.awari_build_endgame and "awari" in registry():
+            self._background.append(asyncio.create_task(self._build_awari_table()))
         if self.config.rlogin_enabled:
             from .streams import start_rlogin
             self._rlogin = await start_rlogin(self)
@@ -64,6 +70,23 @@ class App:
             log.info("Sysop console socket at %s", self.config.sysop_socket)
         except OSError as exc:
             log.error("no sysop console: cannot listen on %s: %s", self.config.sysop_socket, exc)
+
+    async def _build_awari_table(self) -> None:
+        """Build Awari's endgame table when it is missing or out of date, in a
+        low-priority child process (about two minutes on two cores)."""
+        from doors.awari import endgame
+        if await asyncio.to_thread(endgame.is_current):
+            return
+        log.info("building the Awari endgame table in the background")
+        proc = await asyncio.create_subprocess_exec(
+            "nice", "-n", "15", sys.executable, "-m", "doors.awari.endgame", "build",
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            await proc.wait()
+        except asyncio.CancelledError:
+            proc.kill()
+            raise
+        log.info("Awari endgame table build finished (exit %s)", proc.returncode)
 
     @property
     def rlogin_port(self) -> int:
@@ -85,6 +108,8 @@ class App:
         for session in list(self.sessions.values()):
             session.send(E.Kick("the server is shutting down"))
         await asyncio.sleep(0.1)
+        for task in self._background:
+            task.cancel()
         await self.matches.stop()
         await self.store.close()
 

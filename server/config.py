@@ -45,6 +45,8 @@ class Config:
     door_max_drop_age_hours: float = 12.0
     # [stratego]
     stratego_reveal_seconds: float = 3.0
+    # [awari]
+    awari_build_endgame: bool = True   # build the endgame table at start if missing
     # tests and benchmarks
     bot_min_delay: float = 0.4       # seconds a computer move is held back so it can be seen
     login_fail_delay: float = 1.0    # base delay after a failed login (doubles)
@@ -69,6 +71,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
     "stratego": {"reveal_seconds": "stratego_reveal_seconds"},
+    "awari": {"build_endgame": "awari_build_endgame"},
 }
 
 

@@ -41,8 +41,13 @@ _TABLE_CACHE: dict[str, Any] = {}
 
 def shared_table() -> endgame.EndgameTable | None:
     """The endgame table on disk, loaded once per process (None if absent)."""
-    if "table" not in _TABLE_CACHE:
-        _TABLE_CACHE["table"] = endgame.load()
+    try:
+        stamp = endgame.TABLE_PATH.stat().st_mtime
+    except OSError:
+        stamp = None
+    if _TABLE_CACHE.get("stamp", -1.0) != stamp:   # first use, or the file was (re)built
+        _TABLE_CACHE["table"] = endgame.load() if stamp is not None else None
+        _TABLE_CACHE["stamp"] = stamp
     return _TABLE_CACHE["table"]
 
 

@@ -14,8 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def start_server(db: Path):
+    config = db.parent / "gatehouse.toml"
+    config.write_text("[awari]\nbuild_endgame = false\n")
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(db),
+        "--config", str(config),
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     line = await asyncio.wait_for(proc.stdout.readline(), 30)
     port = int(re.search(rb"telnet://127\.0\.0\.1:(\d+)", line).group(1))
