@@ -27,6 +27,7 @@ THE LOBBY
       options, and send the challenge
   y/n accept or decline a challenge sent to you
   x   withdraw the challenge you sent
+  u   resume an unfinished game (also offered when you log in)
   c   chat with everybody in the lobby (ENTER sends, ESC closes)
   !   page the sysop, with a short reason
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
@@ -158,6 +159,13 @@ class LobbyScreen(Screen):
                 if target is not None:
                     target.send(E.ChallengeEvent(ch))
                 self.message = "Challenge withdrawn."
+        elif key in ("u", "U"):
+            pending = app.matches.pending_for(self.session.handle)
+            if not pending:
+                self.message = "You have no unfinished games."
+                return None
+            from .resume import ResumeScreen
+            return Push(ResumeScreen(self.session, pending, from_lobby=True))
         elif key in ("s", "S"):
             from .settings import SettingsScreen
             return Push(SettingsScreen(self.session))
@@ -245,5 +253,7 @@ class LobbyScreen(Screen):
         elif self.message:
             canvas.text(1, 23, self.message[:78], BRIGHT_RED)
         else:
-            canvas.text(1, 23, "p play  c chat  y/n answer  ! page sysop  s settings  ? help  g goodbye", DARK_GREY)
+            resume = "u resume  " if self.session.app.matches.pending_for(self.session.handle) else ""
+            canvas.text(1, 23, f"p play  c chat  y/n answer  {resume}! page sysop  s settings  ? help"
+                               "  g bye"[:78], DARK_GREY)
         return cursor

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ansi.keys import ESC
 from ansi.canvas import BLUE, Canvas, DARK_GREY, WHITE, YELLOW, BRIGHT_GREEN
 
 from .match import Match
-from .screens import Push, Replace, Screen, Transition
+from .screens import Pop, Push, Replace, Screen, Transition
 
 if TYPE_CHECKING:
     from .session import Session
@@ -17,9 +18,14 @@ __all__ = ["ResumeScreen"]
 class ResumeScreen(Screen):
     location = "lobby"
 
-    def __init__(self, session: "Session", pending: list[Match]):
+    def __init__(self, session: "Session", pending: list[Match], from_lobby: bool = False):
         super().__init__(session)
         self.pending = pending
+        self.from_lobby = from_lobby      # pop back to it, rather than open one
+
+    def _done(self) -> Transition:
+        from .lobby import LobbyScreen
+        return Pop(None) if self.from_lobby else Replace(LobbyScreen(self.session))
 
     def _current(self) -> Match | None:
         while self.pending and (self.pending[0].ended or self.pending[0].seat_of(self.session) is not None):
@@ -27,11 +33,10 @@ class ResumeScreen(Screen):
         return self.pending[0] if self.pending else None
 
     async def on_key(self, key: str) -> Transition:
-        from .lobby import LobbyScreen
         from .match_screen import MatchScreen
         match = self._current()
         if match is None:
-            return Replace(LobbyScreen(self.session))
+            return self._done()
         if key in ("y", "Y"):
             handle = self.session.handle.casefold()
             player = next(s.player for s in match.seats
@@ -39,16 +44,15 @@ class ResumeScreen(Screen):
             match.attach(player, self.session)
             self.pending.pop(0)
             return Push(MatchScreen(self.session, match, player))
-        if key in ("n", "N"):
+        if key in ("n", "N", ESC):
             self.pending.pop(0)
             if self._current() is None:
-                return Replace(LobbyScreen(self.session))
+                return self._done()
         return None
 
     async def on_result(self, result: Any) -> Transition:
-        from .lobby import LobbyScreen
         if self._current() is None:
-            return Replace(LobbyScreen(self.session))
+            return self._done()
         return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

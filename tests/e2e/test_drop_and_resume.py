@@ -71,3 +71,25 @@ async def test_resign_asks_first_then_ends_the_game(app):
     await wait_until(lambda: match.ended)
     await alice.close()
     await bob.close()
+
+
+async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    await bob.close()
+    await alice.expect("Bob left")
+    bob = await Caller.connect(app.port)
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    await bob.expect("Resume it now? (y/n)")
+    bob.send("n")
+    await bob.expect("u resume")
+    bob.send("u")
+    await bob.expect("unfinished game of Towers against Alice")
+    bob.send("y")
+    await bob.expect("Alice to move")
+    assert not match.suspended
+    await alice.close()
+    await bob.close()
