@@ -13,7 +13,7 @@ from ._core.door import DoorInfo
 
 __all__ = ["DOOR_KEYS", "registry", "find_door"]
 
-DOOR_KEYS: tuple[str, ...] = ("towers", "awari", "stone_towers", "kingdom")
+DOOR_KEYS: tuple[str, ...] = ("stratego", "awari", "stone_towers", "towers", "kingdom")
 
 
 @lru_cache(maxsize=1)

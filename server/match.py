@@ -98,11 +98,12 @@ class Match:
     def last(self) -> tuple[int, Any] | None:
         return self.state.history[-1] if self.state.history else None
 
-    def last_text(self) -> str:
-        last = self.last()
-        if last is None:
+    def last_text(self, viewer: int | None) -> str:
+        """The last action as ``viewer`` may see it."""
+        last = self.state.last_action_text(viewer)
+        if last is None or not last[1]:
             return ""
-        return f"{self.seats[last[0]].name}: {self.state.action_to_str(last[1])}"
+        return f"{self.seats[last[0]].name}: {last[1]}"
 
     def seat_of(self, session: "Session") -> int | None:
         return next((s.player for s in self.seats if s.session is session), None)

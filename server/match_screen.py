@@ -91,6 +91,8 @@ class MatchScreen(Screen):
             elif self.chat_input.cancelled:
                 self.chat_input = None
             return None
+        if getattr(self.ui, "text_input", False) and key != K.CTRL_L:
+            return await self._to_door(key)      # the door is taking a name: every key is text
         if self.confirm == "resign":
             self.confirm = None
             if key in ("y", "Y") and self.me is not None:
@@ -122,6 +124,9 @@ class MatchScreen(Screen):
         if key == "=":
             self.banner = await self.match.offer_draw(self.me)
             return None
+        return await self._to_door(key)
+
+    async def _to_door(self, key: str) -> Transition:
         result = self.ui.on_key(key, time.monotonic())
         if isinstance(result, Submit):
             reason = await self.match.submit(self.me, result.action)
@@ -143,6 +148,9 @@ class MatchScreen(Screen):
             self.ui.message = f"Setup saved as {name}."
         elif req.kind == "load_setup" and user is not None:
             data = await store.load_setup(user.id, door, str(req.data))
+            if data is None:
+                self.ui.message = f"There is no saved setup called {req.data}."
+                return
             result = self.ui.setup_loaded(str(req.data), data)
             if isinstance(result, Submit):
                 reason = await self.match.submit(self.me, result.action)
@@ -215,7 +223,7 @@ class MatchScreen(Screen):
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
         x = canvas.text(1, 20, text[:60], colour if colour != BRIGHT_RED else YELLOW, BLUE)
-        last = self.match.last_text()
+        last = self.match.last_text(self.me)
         if last and x < 60:
             last = f"Last: {last}"[:79 - x - 2]
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)

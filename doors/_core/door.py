@@ -56,8 +56,11 @@ class Request:
     """``DoorUI.on_key`` result: ask the server for something beyond an action.
 
     Known kinds: "auto_finish" (Awari: the computer plays both sides to the
-    end; the other human must agree), "save_setup" (data: name) and
-    "load_setup" (data: name) for Stratego's named setups."""
+    end; the other human must agree), "save_setup" (data: (name, setup
+    text)) and "load_setup" (data: name; the server answers with
+    ``ui.setup_loaded(name, text)``) for Stratego's named setups. The server
+    fills ``ui.saved_setups`` with the caller's setup names, and while
+    ``ui.text_input`` is true it passes every key (even its own) to the door."""
     kind: str
     data: Any = None
 

@@ -180,6 +180,15 @@ class GameState(abc.ABC):
         hidden-information games return their own observation type."""
         return self.clone()
 
+    def last_action_text(self, viewer: Player | None) -> tuple[Player, str] | None:
+        """(actor, text) of the last action as ``viewer`` may see it, for the
+        status line. Hidden-information games override it: their record
+        (Stratego's placements) names what the other side may not see."""
+        if not self.history:
+            return None
+        player, action = self.history[-1]
+        return player, self.action_to_str(action)
+
     # ----- notation and record ----------------------------------------------
     @abc.abstractmethod
     def action_to_str(self, action: Any) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from doors.towers.rules import Move, Place
 from server import sysop_client
-from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of,
+from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of, door_digit,
                                start_app, wait_until)
 
 from .sysop_harness import Console
@@ -150,7 +150,7 @@ async def test_the_sysop_plays_a_full_game_of_towers_against_a_caller(app, conso
     await alice.login("Alice")
     console.send("a")
     await alice.expect("Sysop: available")
-    alice.send("p1")
+    alice.send("p" + door_digit("Towers"))
     await alice.expect("choose your opponent")
     opponents = session_of(app, "Alice").screens[-1].opponents
     alice.send(DOWN * opponents.index("The sysop") + ENTER)
@@ -204,7 +204,7 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     await console.expect("Alice")
     console.send("p")
     await console.expect("Choose a door")
-    console.send("1")                           # Towers; Alice is preselected
+    console.send(door_digit("Towers"))          # Alice is preselected
     await console.expect("choose your opponent")
     console.send(ENTER)
     await console.expect("Towers against Alice: options")
@@ -214,7 +214,7 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     alice.send("n")
     await console.expect("Alice declined your challenge.")
     # Alice plays the computer; the sysop watches
-    alice.send("p1")
+    alice.send("p" + door_digit("Towers"))
     await alice.expect("choose your opponent")
     alice.send("1" + DOWN * 3 + ENTER)
     await alice.expect("Your move")

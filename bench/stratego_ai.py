@@ -1,0 +1,98 @@
+"""Benchmark the Stratego bots.
+
+Prints ``name: value unit`` lines: each level's win rate against a random
+mover, level 5 against level 1, and the median and worst time per move of
+each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
+
+    python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from doors.stratego.ai import make_bot  # noqa: E402
+from doors.stratego.rules import StrategoState  # noqa: E402
+
+MAX_PLIES = 4000
+
+
+class RandomMover:
+    """Random legal moves (a bot's setup, so only play is random)."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.setup = make_bot(1, seed)
+
+    def choose(self, obs, player):
+        if obs.phase == "setup":
+            return self.setup.choose(obs, player)
+        return self.rng.choice(obs.legal_actions())
+
+
+def play(bots, options, times):
+    """Play one game; returns the winner (None: draw or ply cap)."""
+    state = StrategoState(options)
+    while state.to_move() and state.ply < MAX_PLIES:
+        player = state.to_move()[0]
+        bot = bots[player]
+        t = time.perf_counter()
+        action = bot.choose(state.observation(player), player)
+        if state.phase == "play" and times[player] is not None:
+            times[player].append(time.perf_counter() - t)
+        state.apply(player, action)
+    out = state.outcome()
+    return None if out is None else out.winner
+
+
+def match(name, make_a, make_b, games, seed0, opt_rng):
+    wins = draws = 0
+    times: list[float] = []
+    for g in range(games):
+        side = g % 2
+        a, b = make_a(seed0 + g), make_b(seed0 + 1000 + g)
+        bots = {side: a, 1 - side: b}
+        tt = {side: times, 1 - side: None}
+        options = {"scout_strike": opt_rng.choice([1, 2]),
+                   "two_square": opt_rng.choice(["seed", "tournament"])}
+        winner = play(bots, options, tt)
+        wins += winner == side
+        draws += winner is None
+    print(f"{name} win rate: {100.0 * wins / games:.1f} % ({wins}/{games}, {draws} drawn/capped)",
+          flush=True)
+    return times
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--quick", action="store_true", help="4 games per match")
+    ap.add_argument("--levels", default="1,2,3,4,5")
+    ap.add_argument("--versus", type=int, default=None,
+                    help="games of level 5 vs level 1 (default: games // 4)")
+    args = ap.parse_args(argv)
+    games = 4 if args.quick else args.games
+    versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
+    levels = [int(x) for x in args.levels.split(",")]
+    opt_rng = random.Random(12345)
+    start = time.perf_counter()
+    for level in levels:
+        times = match(f"stratego L{level} vs random", lambda s, lv=level: make_bot(lv, s),
+                      RandomMover, games, 100 * level, opt_rng)
+        if times:
+            print(f"stratego L{level} median move time: {statistics.median(times):.3f} s")
+            print(f"stratego L{level} worst move time: {max(times):.3f} s", flush=True)
+    if versus:
+        match("stratego L5 vs L1", lambda s: make_bot(5, s), lambda s: make_bot(1, s),
+              versus, 777, opt_rng)
+    print(f"stratego bench wall time: {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

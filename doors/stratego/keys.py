@@ -1,0 +1,256 @@
+"""Stratego's keys (the seed's), on top of the view: ``StrategoUI``.
+
+Setup: arrows move the cursor over your four rows; 1-9, S, B, F place that
+piece on the empty square under the cursor (the cursor then moves on to the
+next empty square); DELETE/BACKSPACE removes the piece under the cursor; R
+fills the rest at random; W saves the setup under a name, L loads one; ENTER
+(all 40 placed) asks "Ready? y/n".
+Play: ENTER on your piece selects it, ENTER on the target moves or strikes;
+DELETE/BACKSPACE cancels the selection; h puts the cursor on the centre.
+The server keeps c, r, ?, Q, = and CTRL-L.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP, is_text
+from doors._core.door import Request, Submit
+
+from .pieces import COUNTS, MOVABLE, NAMES, Fill, Move, Place, Ready, Remove, setup_squares
+from .setup import SetupError, random_fill, setup_from_text, setup_to_text
+from .view import StrategoView
+
+__all__ = ["StrategoUI"]
+
+RANK_KEYS = {k: k for k in COUNTS} | {"s": "S", "b": "B", "f": "F"}
+
+
+class StrategoUI(StrategoView):
+    """One seat's (or a spectator's) Stratego screen and controller."""
+
+    def __init__(self, me, names, options, rng: random.Random | None = None):
+        super().__init__(me, names, options)
+        self.rng = rng or random.Random()
+        self._strike_seen: Any = None
+
+    @property
+    def text_input(self) -> bool:
+        """True while the setup-name prompt wants every printable key (a hint
+        for the server to pass c, r, Q, = and ? through)."""
+        return self.mode == "save"
+
+    # ----- server calls -----------------------------------------------------
+    def update(self, obs: Any, last: Any, now: float) -> None:
+        # never keep the opponent's setup actions (they name ranks)
+        self.obs = obs
+        self.last = last if last is not None and isinstance(last[1], Move) else None
+        st = obs.last_strike
+        if st is not None and st.ply == obs.ply and st != self._strike_seen:
+            self.reveal = st
+            self.reveal_until = now + self.REVEAL_SECONDS
+        self._strike_seen = st
+        if self.selected is not None:
+            seen = obs.squares[self.selected]
+            if seen is None or seen.owner != self.me or obs.phase != "play":
+                self.selected = None
+        if obs.phase != "setup" and self.mode is not None:
+            self.mode = None
+
+    def setup_loaded(self, name: str, text: str) -> Submit | None:
+        """The server's answer to Request("load_setup", name)."""
+        obs = self.obs
+        if self.me is None or obs is None or obs.phase != "setup" or obs.ready[self.me]:
+            self.message = "Too late to load a setup."
+            return None
+        try:
+            placements = setup_from_text(self.me, text)
+        except SetupError as err:
+            self.message = f"Setup {name!r} is not valid: {err}"
+            return None
+        self.message = f"Loaded setup {name!r}."
+        return Submit(Fill(placements))
+
+    def own_placements(self) -> list[tuple[int, str]]:
+        obs = self.obs
+        return [(sq, obs.squares[sq].rank) for sq in setup_squares(self.me)
+                if obs.squares[sq] is not None]
+
+    # ----- keys -------------------------------------------------------------
+    def on_key(self, key: str, now: float) -> Submit | Request | None:
+        obs = self.obs
+        if obs is None:
+            return None
+        if self.mode == "save":
+            return self.key_save(key)
+        if self.mode == "load":
+            return self.key_load(key)
+        if self.mode == "ready":
+            self.mode = None
+            if key in ("y", "Y"):
+                self.message = "Ready: waiting for your opponent."
+                return Submit(Ready())
+            self.message = "Not ready yet."
+            return None
+        if key in ARROWS:
+            self.move_cursor(*ARROWS[key])
+            return None
+        if key in ("h", "H"):
+            self.cur = self.square_at(4, 4)
+            self.clamp_cursor()
+            return None
+        if self.me is None or obs.outcome is not None:
+            return None
+        if obs.phase == "setup":
+            return self.key_setup(key)
+        return self.key_play(key, now)
+
+    def move_cursor(self, dx: int, dy: int) -> None:
+        drow = self.display_row(self.cur) + dy
+        col = self.cur % 10 + dx
+        drow = max(0, min(9, drow))
+        col = max(0, min(9, col))
+        self.cur = self.square_at(drow, col)
+        self.clamp_cursor()
+
+    def clamp_cursor(self) -> None:
+        if self.obs is None or self.obs.phase != "setup" or self.me is None:
+            return
+        rows = setup_squares(self.me)
+        row, col = divmod(self.cur, 10)
+        row = max(rows[0] // 10, min(rows[-1] // 10, row))
+        self.cur = row * 10 + col
+
+    def reading_order(self) -> list[int]:
+        order = sorted(setup_squares(self.me), key=lambda s: (self.display_row(s), s % 10))
+        return order
+
+    def key_setup(self, key: str) -> Submit | Request | None:
+        obs = self.obs
+        me = self.me
+        if obs.ready[me]:
+            self.message = "You are ready: waiting for your opponent."
+            return None
+        if key in RANK_KEYS:
+            rank = RANK_KEYS[key]
+            if obs.squares[self.cur] is not None:
+                self.message = "That square is taken: DELETE removes its piece."
+                return None
+            if obs.remaining(me)[rank] <= 0:
+                self.message = f"No {NAMES[rank]} left to place."
+                return None
+            action = Place(self.cur, rank)
+            order = self.reading_order()
+            i = order.index(self.cur)
+            for sq in order[i + 1:] + order[:i]:
+                if obs.squares[sq] is None:
+                    self.cur = sq
+                    break
+            self.message = ""
+            return Submit(action)
+        if key in (DELETE, BACKSPACE):
+            seen = obs.squares[self.cur]
+            if seen is None or seen.owner != me:
+                self.message = "No piece of yours there."
+                return None
+            return Submit(Remove(self.cur))
+        if key == "R":
+            return Submit(random_fill(me, self.own_placements(), self.rng))
+        if key == ENTER:
+            left = sum(obs.remaining(me).values())
+            if left:
+                self.message = f"Place all 40 pieces first ({left} left; R fills them)."
+                return None
+            self.mode = "ready"
+            self.message = "Ready? y/n"
+            return None
+        if key in ("W", "w"):
+            if sum(obs.remaining(me).values()):
+                self.message = "Place all 40 pieces before saving the setup."
+                return None
+            self.mode, self.buffer = "save", ""
+            self.message = "Name for this setup (ENTER saves, ESC cancels):"
+            return None
+        if key in ("L", "l"):
+            if not self.saved_setups:
+                self.message = "No saved setups yet (W saves one)."
+                return None
+            self.mode, self.load_index = "load", 0
+            self.message = "Choose a setup: arrows and ENTER, ESC cancels."
+            return None
+        return None
+
+    def key_save(self, key: str) -> Request | None:
+        if key == ESC:
+            self.mode = None
+            self.message = "Not saved."
+        elif key in (BACKSPACE, DELETE):
+            self.buffer = self.buffer[:-1]
+        elif key == ENTER:
+            name = self.buffer.strip()
+            if not name:
+                self.message = "Type a name first (ESC cancels)."
+                return None
+            self.mode = None
+            text = setup_to_text(self.me, self.own_placements())
+            self.message = f"Saving setup {name!r}."
+            return Request("save_setup", (name, text))
+        elif is_text(key) and len(self.buffer) < 20:
+            self.buffer += key
+        return None
+
+    def key_load(self, key: str) -> Request | None:
+        names = self.saved_setups
+        if key == ESC or not names:
+            self.mode = None
+            return None
+        if key == UP:
+            self.load_index = (self.load_index - 1) % len(names)
+        elif key == DOWN:
+            self.load_index = (self.load_index + 1) % len(names)
+        elif key.isdigit() and 1 <= int(key) <= min(9, len(names)):
+            self.load_index = int(key) - 1
+            key = ENTER
+        if key == ENTER:
+            self.mode = None
+            return Request("load_setup", names[self.load_index])
+        return None
+
+    def key_play(self, key: str, now: float) -> Submit | None:
+        obs = self.obs
+        me = self.me
+        if key in (DELETE, BACKSPACE):
+            if self.selected is not None:
+                self.selected = None
+                self.message = "Selection cancelled."
+            return None
+        if key != ENTER:
+            return None
+        if me not in obs.to_move:
+            self.message = "It is not your turn."
+            return None
+        if self.revealing(now):
+            self.message = "Wait: the strike is being shown."
+            return None
+        seen = obs.squares[self.cur]
+        if seen is not None and seen.owner == me and (self.selected is None or self.cur != self.selected):
+            if seen.rank not in MOVABLE:
+                self.message = "Bombs never move." if seen.rank == "B" else "The flag never moves."
+                return None
+            self.selected = self.cur
+            self.message = ""
+            return None
+        if self.selected is None:
+            self.message = "Put the cursor on one of your pieces and press ENTER."
+            return None
+        if self.cur == self.selected:
+            self.selected = None
+            return None
+        action = Move(self.selected, self.cur)
+        reason = obs.why_illegal(action)
+        if reason is not None:
+            self.message = reason
+            return None
+        self.selected = None
+        self.message = ""
+        return Submit(action)

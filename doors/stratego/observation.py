@@ -1,0 +1,163 @@
+"""What one player (or a spectator) may know of a Stratego game.
+
+An observation is built from the state but keeps only: every occupied square
+with its owner; the rank of the viewer's own pieces and of enemy pieces
+revealed by a strike (or a scout's long move); per piece whether it has
+moved and whether it is revealed; lost pieces (all revealed by strikes); the
+public move list; the last strike; phase, turn, ready flags and options.
+
+An unrevealed enemy rank is never stored, not even indirectly: hidden pieces
+are listed by square only, with no identity. Two games differing only in
+hidden ranks give equal observations (the tests check this, pickled).
+After the game ends everything is revealed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, NamedTuple
+
+from doors._core.game import Outcome
+
+from .pieces import (
+    COUNTS, RANKS, Fill, Move, Place, Ready, Remove, is_setup_square,
+    legal_moves, setup_squares, square_name, why_move_illegal,
+)
+
+__all__ = ["Seen", "StrategoObservation", "observe"]
+
+
+class Seen(NamedTuple):
+    owner: int
+    rank: str | None         # None: a hidden enemy piece
+    moved: bool              # has moved: not a bomb nor the flag
+    revealed: bool           # rank known to both players
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategoObservation:
+    viewer: int | None
+    phase: str                                # "setup", "play" or "over"
+    to_move: tuple[int, ...]
+    options: tuple[tuple[str, Any], ...]
+    squares: tuple[Seen | None, ...]          # 100 entries, index = square
+    ready: tuple[bool, bool]
+    lost: tuple[tuple[str, ...], tuple[str, ...]]   # per player, sorted by rank
+    moves: tuple[tuple[int, int, int], ...]   # last public moves (player, from, to)
+    ply: int                                  # play moves made so far
+    last_strike: Any                          # rules.Strike or None
+    outcome: Outcome | None
+
+    # ----- convenience ------------------------------------------------------
+    @property
+    def opts(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @property
+    def last_move(self) -> tuple[int, int, int] | None:
+        return self.moves[-1] if self.moves else None
+
+    def own_moves(self, player: int) -> list[tuple[int, int]]:
+        return [(a, b) for p, a, b in self.moves if p == player]
+
+    def remaining(self, player: int) -> dict[str, int]:
+        """Pieces ``player`` still has to place (known for one's own side)."""
+        counts = dict(COUNTS)
+        for sq in setup_squares(player):
+            seen = self.squares[sq]
+            if seen is not None and seen.rank is not None:
+                counts[seen.rank] -= 1
+        return counts
+
+    def placed_count(self, player: int) -> int:
+        return sum(1 for sq in setup_squares(player) if self.squares[sq] is not None)
+
+    def hidden_squares(self, player: int) -> list[int]:
+        """Squares of ``player``'s pieces whose rank this observer lacks."""
+        return [sq for sq, s in enumerate(self.squares)
+                if s is not None and s.owner == player and s.rank is None]
+
+    def legal_actions(self) -> list[Any]:
+        """The viewer's legal actions, computed from the observation alone
+        (``Remove`` and ``Fill`` are legal in setup but not listed)."""
+        me = self.viewer
+        if me is None or me not in self.to_move:
+            return []
+        if self.phase == "setup":
+            out: list[Any] = []
+            rem = self.remaining(me)
+            ranks = [r for r in RANKS if rem[r] > 0]
+            for sq in setup_squares(me):
+                if self.squares[sq] is None:
+                    out.extend(Place(sq, r) for r in ranks)
+            if not ranks:
+                out.append(Ready())
+            return out
+        return legal_moves(self.squares, me, self.opts, self.own_moves(me))
+
+    def why_illegal(self, action: Any) -> str | None:
+        """The reason the rules would refuse the viewer's action, or None."""
+        me = self.viewer
+        if self.outcome is not None:
+            return "The game is over."
+        if me is None or me not in self.to_move:
+            return "It is not your turn."
+        if self.phase == "setup":
+            if isinstance(action, Move):
+                return "The game has not started: finish your setup."
+            if isinstance(action, Place):
+                if not is_setup_square(me, action.square):
+                    return "Place your pieces in your own four rows."
+                if self.squares[action.square] is not None:
+                    return "That square is taken."
+                if self.remaining(me).get(action.rank, 0) <= 0:
+                    return "You have no more of that piece to place."
+                return None
+            if isinstance(action, Remove):
+                seen = self.squares[action.square]
+                return None if seen is not None and seen.owner == me else "There is no piece of yours there."
+            if isinstance(action, Ready):
+                return "Place all 40 pieces first." if any(self.remaining(me).values()) else None
+            if isinstance(action, Fill):
+                return None
+            return "That is not a Stratego action."
+        if not isinstance(action, Move):
+            return "The setup is over: move a piece."
+        return why_move_illegal(self.squares, me, self.opts, self.own_moves(me),
+                                action.frm, action.to)
+
+    def describe_last(self) -> str:
+        """Public text of the last play move (safe for any viewer)."""
+        if not self.moves:
+            return ""
+        p, a, b = self.moves[-1]
+        text = f"{square_name(a)}-{square_name(b)}"
+        st = self.last_strike
+        if st is not None and st.ply == self.ply:
+            text += f" strikes: {st.attacker} on {st.defender}"
+        return text
+
+
+def observe(state: Any, viewer: int | None) -> StrategoObservation:
+    over = state.outcome() is not None
+    squares: list[Seen | None] = []
+    for piece in state.board:
+        if piece is None:
+            squares.append(None)
+            continue
+        known = over or piece.revealed or piece.owner == viewer
+        squares.append(Seen(piece.owner, piece.rank if known else None,
+                            piece.moved, piece.revealed))
+    lost = tuple(tuple(sorted(state.lost[p], key=RANKS.index)) for p in (0, 1))
+    return StrategoObservation(
+        viewer=viewer,
+        phase="over" if over else state.phase,
+        to_move=state.to_move(),
+        options=tuple(sorted(state.options.items())),
+        squares=tuple(squares),
+        ready=(state.ready[0], state.ready[1]),
+        lost=lost,  # type: ignore[arg-type]
+        moves=tuple(state.moves[-12:]),
+        ply=len(state.moves),
+        last_strike=state.last_strike,
+        outcome=state.outcome(),
+    )

@@ -1,0 +1,40 @@
+"""Shared helpers for the Stratego tests."""
+from __future__ import annotations
+
+import random
+
+from doors.stratego.pieces import parse_square
+from doors.stratego.rules import Piece, StrategoState
+from doors.stratego.setup import random_fill
+
+
+def sq(name: str) -> int:
+    return parse_square(name)
+
+
+def position(pieces: dict[str, tuple[int, str]], turn: int = 0,
+             **options: object) -> StrategoState:
+    """A state in play with just these pieces ("A1": (owner, rank))."""
+    state = StrategoState(options)
+    for name, (owner, rank) in pieces.items():
+        state.board[sq(name)] = Piece(owner, rank)
+    state.phase = "play"
+    state.ready = [True, True]
+    state.turn = turn
+    return state
+
+
+def started(seed: int = 0, **options: object) -> StrategoState:
+    """A fresh game with both setups filled at random and both Ready."""
+    rng = random.Random(seed)
+    state = StrategoState(options)
+    for p in (0, 1):
+        state.apply(p, random_fill(p, (), rng))
+    state.apply(0, state.legal_actions(0)[-1])
+    state.apply(1, state.legal_actions(1)[-1])
+    return state
+
+
+def move(state: StrategoState, a: str, b: str, player: int | None = None) -> None:
+    from doors.stratego.pieces import Move
+    state.apply(state.turn if player is None else player, Move(sq(a), sq(b)))

@@ -1,0 +1,129 @@
+"""The Stratego bots: only observations, legal moves, sensible setups."""
+from __future__ import annotations
+
+import random
+
+from doors._core.game import SIMULTANEOUS
+from doors.stratego import INFO
+from doors.stratego.ai import Search, make_bot, make_setup, _all_free
+from doors.stratego.belief import R_OF, Belief, unknown_pool
+from doors.stratego.pieces import COUNTS, Fill, Move, Ready
+from doors.stratego.rules import StrategoState
+from doors.stratego.setup import board_row
+
+from .helpers import position, started
+from .test_props import scramble
+
+
+def test_setup_is_sensible_and_varied():
+    seen = set()
+    for seed in range(30):
+        for player in (0, 1):
+            fill = make_setup(player, random.Random(seed))
+            grid = dict(fill.placements)
+            assert sorted(grid.values()) == sorted(r for r, n in COUNTS.items() for _ in range(n))
+            flag = next(s for s, r in grid.items() if r == "F")
+            assert flag // 10 == board_row(player, 3), "flag on the back row"
+            assert _all_free(player, grid)
+            seen.add(tuple(sorted(grid.items())))
+    assert len(seen) == 60
+
+
+def test_bot_setup_then_ready():
+    s = StrategoState({})
+    bot = make_bot(3, 1)
+    a = bot.choose(s.observation(1), 1)
+    assert isinstance(a, Fill)
+    s.apply(1, a)
+    assert bot.choose(s.observation(1), 1) == Ready()
+    s.apply(1, Ready())
+
+
+def test_bot_sees_only_the_observation():
+    """The bot's choice depends on the observation only: with the same seed,
+    two games that differ only in hidden enemy ranks give the same move."""
+    for seed in range(3):
+        state = started(seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            state.apply(state.turn, rng.choice(state.legal_actions()))
+            if state.outcome():
+                break
+        if state.outcome():
+            continue
+        me = state.turn
+        twin = scramble(state, {1 - me}, random.Random(9))
+        for level in (1, 3):
+            a = make_bot(level, 5).choose(state.observation(me), me)
+            b = make_bot(level, 5).choose(twin.observation(me), me)
+            assert a == b and state.why_illegal(me, a) is None
+
+
+def test_make_bot_signature_and_determinism():
+    assert INFO.make_bot is make_bot
+    state = started(4)
+    a = make_bot(2, 3).choose(state.observation(0), 0)
+    b = make_bot(2, 3).choose(state.observation(0), 0)
+    assert a == b
+
+
+def test_bots_play_legal_games():
+    state = StrategoState({"scout_strike": 1, "two_square": "tournament"})
+    bots = {0: make_bot(2, 1), 1: make_bot(1, 2)}
+    plies = 0
+    while state.to_move() and state.ply < 150:
+        player = state.to_move()[0]
+        action = bots[player].choose(state.observation(player), player)
+        assert state.why_illegal(player, action) is None, action
+        state.apply(player, action)
+        plies += 1
+    assert state.phase in ("play",) or state.outcome() is not None
+    assert plies > 20
+
+
+def test_belief_respects_facts():
+    s = started(7)
+    rng = random.Random(1)
+    for _ in range(60):
+        if s.outcome():
+            break
+        s.apply(s.turn, rng.choice(s.legal_actions()))
+    obs = s.observation(0)
+    belief = Belief(obs, 0)
+    pool = unknown_pool(obs, 1)
+    assert len(pool) == len(obs.hidden_squares(1))
+    for k in range(20):
+        sample = belief.sample(random.Random(k))
+        assert sorted(sample) == sorted(obs.hidden_squares(1))
+        assert sorted(sample.values()) == sorted(pool)
+        for sq, rank in sample.items():
+            if obs.squares[sq].moved:
+                assert rank not in ("B", "F")
+
+
+def test_search_takes_the_flag_and_avoids_bombs():
+    s = position({"A1": (0, "F"), "E4": (0, "8"), "E5": (1, "F"), "D4": (1, "B"),
+                  "J10": (1, "B"), "A2": (0, "1"), "A3": (1, "B")})
+    s.board[44] = s.board[44]._replace(revealed=True)
+    obs = s.observation(0)
+    # the flag (revealed here) is taken at once
+    move = make_bot(3, 1).choose(obs, 0)
+    assert move == Move(34, 44)
+    cells = [-1] * 100
+    cells[0] = R_OF["F"]
+    cells[33] = R_OF["1"]
+    cells[34] = 16 + R_OF["B"]
+    cells[89] = 16 + R_OF["9"]
+    cells[99] = 16 + R_OF["F"]
+    search = Search(cells, 0, 2)
+    assert search.root_value(0, 33, 34, 2) < search.root_value(0, 33, 23, 2)
+
+
+def test_searching_bot_is_fast_enough():
+    import time
+    state = started(11)
+    bot = make_bot(5, 1)
+    t = time.perf_counter()
+    bot.choose(state.observation(0), 0)
+    assert time.perf_counter() - t < 5.0
+    assert state.current_player() != SIMULTANEOUS
