@@ -1,0 +1,78 @@
+"""Awari's computer-vs-computer watching and auto finish; Stone Towers
+against the computer to the end; each as a telnet caller sees it."""
+import time
+
+from .harness import DOWN, ENTER, Caller, door_digit, session_of, wait_until
+
+
+async def test_watch_the_computer_play_awari_against_itself(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Wanda")
+    caller.send("p" + door_digit("Awari"))
+    await caller.expect("choose your opponent")
+    screen = session_of(app, "Wanda").screens[-1]
+    caller.send(DOWN * screen.opponents.index("Watch the computer play itself") + ENTER)
+    await caller.expect("Computer level")
+    screen = session_of(app, "Wanda").screens[-1]
+    caller.send(DOWN * (len(screen._rows()) - 1) + ENTER)
+    await wait_until(lambda: hasattr(session_of(app, "Wanda").screens[-1], "match"))
+    match = session_of(app, "Wanda").screens[-1].match
+    assert match.seat_of(session_of(app, "Wanda")) is None and all(s.kind == "bot" for s in match.seats)
+    text = await caller.expect("GAME OVER", timeout=60)
+    assert "Computer (3) wins" in text or "Draw" in text
+    caller.send(ENTER)
+    await caller.expect("Who's online")
+    await caller.close()
+
+
+async def test_awari_auto_finish_lets_the_computer_end_the_game(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Otto")
+    caller.send("p" + door_digit("Awari"))
+    await caller.expect("choose your opponent")
+    caller.send("1")
+    await caller.expect("Computer level")
+    screen = session_of(app, "Otto").screens[-1]
+    caller.send(DOWN * (len(screen._rows()) - 1) + ENTER)
+    await caller.expect("Your move")
+    match = session_of(app, "Otto").screens[-1].match
+    caller.send("a")
+    text = await caller.expect("GAME OVER", timeout=60)
+    assert match.autoplay and match.ended
+    assert len(match.state.history) > 1 and "Computer (3)" in text
+    await caller.close()
+
+
+async def test_stone_towers_against_the_computer_to_the_end(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Sten")
+    caller.send("p" + door_digit("Stone Towers"))
+    await caller.expect("choose your opponent")
+    caller.send("1")
+    await caller.expect("Computer level")
+    screen = session_of(app, "Sten").screens[-1]
+    rows = screen._rows()
+    turns = [i for i, (label, _row) in enumerate(rows) if "urn" in label][0]
+    caller.send(DOWN * turns + "\x1b[D" * 3)          # fewer turns: 20 -> 5
+    await caller.settle()
+    screen = session_of(app, "Sten").screens[-1]
+    caller.send(DOWN * (len(rows) - 1 - screen.index) + ENTER)
+    await caller.expect("Your move")
+    match = session_of(app, "Sten").screens[-1].match
+    assert match.state.options["turns"] == 5
+    ui = session_of(app, "Sten").screens[-1].ui
+    while not match.ended:
+        await wait_until(lambda: match.ended or 0 in match.state.to_move(), timeout=20)
+        if match.ended:
+            break
+        await wait_until(lambda: ui.frame_due(time.monotonic()) is None, what="cascade shown")
+        before = len(match.state.history)
+        caller.send(ENTER)      # build or fortify under the cursor, or learn why not
+        await caller.settle(0.05)
+        if len(match.state.history) == before:
+            caller.send("\x1b[C")   # try the next square
+            await caller.settle(0.05)
+    text = await caller.expect("GAME OVER", timeout=20)
+    squares = match.outcome.score
+    assert f"{squares[0]}-{squares[1]}" in text
+    await caller.close()
