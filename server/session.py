@@ -158,6 +158,16 @@ class Session:
             return E.Tick()
 
     async def _handle(self, item: Any) -> None:
+        """Handle one inbox item; a failing screen is logged and the caller
+        told, and the session (and everyone else's) goes on."""
+        try:
+            await self._dispatch(item)
+        except Exception:
+            log.exception("session %s (%s) failed on %r", self.node, self.handle or "-", item)
+            self.show_notice("Sorry, that went wrong (the sysop can see why in the log).")
+            self.terminal.redraw()
+
+    async def _dispatch(self, item: Any) -> None:
         top = self.screens[-1]
         if isinstance(item, E.Key):
             key = item.name

@@ -67,3 +67,21 @@ async def test_handles_with_control_characters_are_refused(app):
     caller.send("Sysop" + ENTER)
     await caller.expect("That handle is reserved.")
     await caller.close()
+
+
+async def test_a_failing_screen_is_reported_and_the_session_goes_on(app):
+    alice, bob = await two_in_lobby(app)
+    lobby = session_of(app, "Alice").screens[-1]
+
+    async def broken(key):
+        raise RuntimeError("a bug in a screen")
+    lobby.on_key = broken
+    alice.send("x")
+    await alice.expect("Sorry, that went wrong")
+    del lobby.on_key                       # the bug is fixed: the same session carries on
+    alice.send("c")
+    await alice.expect("Say:")
+    alice.send("after the bug" + ENTER)
+    await bob.expect("Alice: after the bug")
+    await alice.close()
+    await bob.close()
