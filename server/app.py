@@ -19,7 +19,6 @@ from .config import Config
 from .store import Store
 
 if TYPE_CHECKING:
-    from .match import MatchManager
     from .screens import Screen
     from .session import Session
     from .terminal import Connection
@@ -46,7 +45,7 @@ class App:
         self._background: list[asyncio.Task[None]] = []
         self._sysop: Any = None
         from .match import MatchManager
-        self.matches: "MatchManager" = MatchManager(self)
+        self.matches = MatchManager(self)
         self.started = time.time()
 
     # ----- life -------------------------------------------------------------

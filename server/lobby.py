@@ -13,7 +13,7 @@ from doors import registry
 
 from . import events as E
 from .chat import RateLimit
-from .screens import Pop, Push, Quit, Screen, Transition
+from .screens import Push, Quit, Screen, Transition
 
 if TYPE_CHECKING:
     from .session import Session
@@ -101,6 +101,25 @@ async def answer_challenge(session: "Session", ch: Challenge,
     screen = await start_match(session, registry()[ch.door], ch.options, seats,
                                {0: challenger, 1: session})
     return "", screen
+
+
+def challenge_news(session: "Session", event: Any) -> tuple[str | None, Transition]:
+    """What a screen that takes challenges (the lobby, the sysop console)
+    does with challenge news and a match that starts: (message, transition)."""
+    if isinstance(event, E.ChallengeEvent):
+        ch = event.challenge
+        if ch.target == session.handle and ch.state == "open":
+            session.terminal.bell()           # someone wants to play
+        elif ch.challenger == session.handle and ch.state == "declined":
+            return f"{ch.target} declined your challenge.", None
+        elif ch.state == "withdrawn" and ch.target == session.handle:
+            return f"{ch.challenger} withdrew the challenge.", None
+    elif isinstance(event, E.MatchEvent) and event.kind == "start":
+        from .match_screen import MatchScreen
+        player = event.match.seat_of(session)
+        if player is not None:
+            return None, Push(MatchScreen(session, event.match, player))
+    return None, None
 
 
 class LobbyScreen(Screen):
@@ -191,19 +210,10 @@ class LobbyScreen(Screen):
     async def on_event(self, event: Any) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
-        elif isinstance(event, E.ChallengeEvent):
-            ch = event.challenge
-            if ch.target == self.session.handle and ch.state == "open":
-                self.session.terminal.bell()   # someone wants to play
-            elif ch.challenger == self.session.handle and ch.state == "declined":
-                self.message = f"{ch.target} declined your challenge."
-            elif ch.state == "withdrawn" and ch.target == self.session.handle:
-                self.message = f"{ch.challenger} withdrew the challenge."
-        elif isinstance(event, E.MatchEvent) and event.kind == "start":
-            from .match_screen import MatchScreen
-            player = event.match.seat_of(self.session)
-            if player is not None:
-                return Push(MatchScreen(self.session, event.match, player))
+        else:
+            message, transition = challenge_news(self.session, event)
+            self.message = message or self.message
+            return transition
         return None
 
     # ----- drawing ----------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, Canvas,
-                         DARK_GREY, GREY, RED, WHITE, YELLOW)
+                         DARK_GREY, RED, WHITE, YELLOW)
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, Submit
 

@@ -34,7 +34,7 @@ from ansi.widgets import ChatPane, LineInput
 from . import events as E
 from .challenge import ChallengeScreen
 from .chat import clean_chat
-from .lobby import Challenge, answer_challenge, idle_text, send_challenge
+from .lobby import Challenge, answer_challenge, challenge_news, idle_text, send_challenge
 from .rlogin import RloginInputFilter
 from .screens import Pop, Push, Quit, Replace, Screen, Transition
 from .streams import StreamConnection
@@ -288,20 +288,10 @@ class SysopScreen(Screen):
         if isinstance(event, E.Page):
             self.session.terminal.bell()
             self.message = f"Page from {event.handle}: {event.reason}"
-        elif isinstance(event, E.ChallengeEvent):
-            ch = event.challenge
-            if ch.target == self.session.handle and ch.state == "open":
-                self.session.terminal.bell()
-            elif ch.challenger == self.session.handle and ch.state == "declined":
-                self.message = f"{ch.target} declined your challenge."
-            elif ch.state == "withdrawn" and ch.target == self.session.handle:
-                self.message = f"{ch.challenger} withdrew the challenge."
-        elif isinstance(event, E.MatchEvent) and event.kind == "start":
-            from .match_screen import MatchScreen
-            player = event.match.seat_of(self.session)
-            if player is not None:
-                return Push(MatchScreen(self.session, event.match, player))
-        return None
+            return None
+        message, transition = challenge_news(self.session, event)
+        self.message = message or self.message
+        return transition
 
     async def on_result(self, result: Any) -> Transition:
         if isinstance(result, Challenge):

@@ -3,11 +3,14 @@ transposition table keyed by the position's Zobrist key, and move ordering
 (captures, crushes and conversions first, then the table's move, then the
 rest). The search budget is counted in nodes, not seconds, so a bot is
 deterministic given its seed (ties are broken by a seeded random order);
-level 5 spends about a second per move on a typical machine.
+level 5 spends about half a second per move on a typical machine. A time
+cap is the backstop on a busy machine: when it runs out first the move comes
+from the last finished depth (and may then differ from run to run).
 """
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from .position import (BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS, PAWN, QUEEN,
@@ -19,6 +22,10 @@ WIN = 100_000
 VALUE = [0, 0, 900, 330, 340, 420, 450, 100, 0]     # by kind: . K Q B N R C P #
 # nodes per move, and noise (centipawns) added to root scores, by level
 LEVELS = {1: (60, 300), 2: (400, 80), 3: (2500, 15), 4: (6000, 0), 5: (12000, 0)}
+# the time cap per move (seconds), by level: a backstop, the node budget
+# normally runs out well before it
+MAX_TIME = {1: 0.3, 2: 0.4, 3: 0.6, 4: 0.8, 5: 0.9}
+_CHECK_EVERY = 32          # nodes between two looks at the clock
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -101,11 +108,17 @@ class KingdomBot:
         self.level = max(1, min(5, level))
         self.rng = random.Random(seed)
         self.nodes_budget, self.noise = LEVELS[self.level]
+        self.max_time: float | None = MAX_TIME[self.level]
+        self.deadline = float("inf")
+        self.timed_out = False
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
         self.nodes = 0
         self.depth_reached = 0
 
     def choose(self, observation: Any, player: int) -> Move:
+        start = time.perf_counter()
+        self.deadline = start + self.max_time if self.max_time is not None else float("inf")
+        self.timed_out = False
         pos: Position = observation.pos.copy()
         moves = search_moves(pos)
         if not moves:
@@ -152,6 +165,9 @@ class KingdomBot:
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if self.nodes > self.nodes_budget:
+            raise _OutOfNodes
+        if not self.nodes % _CHECK_EVERY and time.perf_counter() > self.deadline:
+            self.timed_out = True
             raise _OutOfNodes
         if pos.winner is not None:
             return -(WIN - ply)          # the side to move has lost

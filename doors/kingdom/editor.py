@@ -165,7 +165,7 @@ class BoardEditor:
         for i, line in enumerate(HELP):
             canvas.text(42, 4 + i, line, GREY)
         problem = board_problem(self.board)
-        canvas.text(42, 13, "Playable" if problem is None else f"Not playable:", WHITE)
+        canvas.text(42, 13, "Playable" if problem is None else "Not playable:", WHITE)
         if problem is not None:
             canvas.text(42, 14, problem[1][:38], GREY)
         if self.naming:

@@ -454,7 +454,6 @@ class Position:
 
     def _apply_move(self, mv: Move) -> None:
         b = self.board
-        p = self.turn
         frm, t = mv.frm, mv.to
         code = b[frm]
         kind = code & 7

@@ -133,7 +133,6 @@ class StrategoView(DoorUI):
         y = BY + self.display_row(sq)
         if sq in LAKES:
             canvas.text(x, y, "≈≈≈", BRIGHT_CYAN, CYAN)
-            left = right = None
         else:
             seen = obs.squares[sq]
             blink = False

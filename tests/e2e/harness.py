@@ -179,3 +179,20 @@ def door_digit(title: str) -> str:
     """The key that picks a door by its title on the new-game screen."""
     from doors import registry
     return str([info.title for info in registry().values()].index(title) + 1)
+
+
+async def play_towers_move(driver: "Caller", session, match, me: int, pick: int = 0) -> None:
+    """One legal Towers move for seat ``me`` (legal action number ``pick``),
+    typed by ``driver`` with arrows and Enter as a person would."""
+    from doors.towers.rules import Move, Place
+    ui = session.screens[-1].ui
+    action = match.state.legal_actions(me)[pick]
+    before = len(match.state.history)
+    if isinstance(action, Place):
+        driver.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        driver.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
+        await wait_until(lambda: ui.selected == action.origin, what="selection")
+        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(match.state.history) > before, what="move applied")

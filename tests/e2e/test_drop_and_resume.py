@@ -4,15 +4,15 @@ grace time."""
 import json
 import sqlite3
 
-from .harness import ENTER, Caller, session_of, start_app, wait_until
-from .test_two_callers import alice_challenges_bob, play, two_in_lobby
+from .harness import ENTER, Caller, play_towers_move, session_of, start_app, wait_until
+from .test_two_callers import alice_challenges_bob, two_in_lobby
 
 
 async def test_drop_suspends_and_login_offers_resume(app):
     alice, bob = await two_in_lobby(app)
     match = await alice_challenges_bob(app, alice, bob)
-    await play(alice, session_of(app, "Alice"), match, 0)
-    await play(bob, session_of(app, "Bob"), match, 1)
+    await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
+    await play_towers_move(bob, session_of(app, "Bob"), match, 1, pick=-1)
     moves = len(match.state.history)
     await bob.close()
     text = await alice.expect("Bob left: the game is suspended")
@@ -30,7 +30,7 @@ async def test_drop_suspends_and_login_offers_resume(app):
     await bob.expect("Alice to move")
     await alice.expect("Bob is back")
     assert not match.suspended and len(match.state.history) == moves
-    await play(alice, session_of(app, "Alice"), match, 0)
+    await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
     await bob.expect("Your move")
     await alice.close()
     await bob.close()

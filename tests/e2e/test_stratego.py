@@ -3,7 +3,7 @@ keys, a scripted game to a flag capture, and the hidden-information
 property checked on what each caller's terminal actually received."""
 import asyncio
 
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, door_digit, session_of, start_app, \
+from .harness import DOWN, ENTER, LEFT, RIGHT, UP, door_digit, session_of, start_app, \
     wait_until
 from .test_two_callers import two_in_lobby
 
@@ -111,8 +111,8 @@ async def finish_with_flag_capture(app, match, red, blue):
     await wait_until(lambda: ui.selected == 30, what="scout selected")
     red.send(arrows(ui, 60) + ENTER)           # ... and strikes the flag
     for caller in (red, blue):
-        text = await caller.expect("GAME OVER")
-        assert "Alice wins" in text
+        text = await caller.expect("GAME OVER: Alice wins")
+        assert "GAME OVER: Red wins" in text         # the door's own header agrees
     assert "flag" in match.outcome.reason.lower()
     record = await app.store.moves(match.id)
     assert len(record) == 80 + 2 + 3            # placements, readies, three moves

@@ -1,23 +1,7 @@
 """A caller plays a whole game of Towers against the computer, by keys."""
 import sqlite3
 
-from doors.towers.rules import Move, Place
-
-from .harness import DOWN, ENTER, RIGHT, Caller, arrows_between, door_digit, session_of, wait_until
-
-
-async def play_my_turn(caller, session, match, me: int) -> None:
-    ui = session.screens[-1].ui
-    action = match.state.legal_actions(me)[0]
-    before = len(match.state.history)
-    if isinstance(action, Place):
-        caller.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
-    else:
-        assert isinstance(action, Move)
-        caller.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
-        await wait_until(lambda: ui.selected == action.origin, what="selection")
-        caller.send(arrows_between(action.origin, action.target, 8) + ENTER)
-    await wait_until(lambda: len(match.state.history) > before, what="my move applied")
+from .harness import DOWN, ENTER, RIGHT, Caller, door_digit, play_towers_move, session_of, wait_until
 
 
 async def test_full_game_against_the_computer_is_played_and_recorded(app):
@@ -40,7 +24,7 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
                          what=f"my turn ({match.state.to_move()}, {len(match.state.history)} moves, {match._bot_tasks})")
         if match.ended:
             break
-        await play_my_turn(caller, session, match, 0)
+        await play_towers_move(caller, session, match, 0)
     text = await caller.expect("GAME OVER")
     score = match.outcome.score
     assert f"{score[0]}-{score[1]}" in text

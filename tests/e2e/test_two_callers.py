@@ -2,10 +2,7 @@
 import asyncio
 import sqlite3
 
-from doors.towers.rules import Move, Place
-
-from .harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, door_digit, session_of,
-                      wait_until)
+from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of
 
 
 async def two_in_lobby(app):
@@ -33,20 +30,6 @@ async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     await bob.expect("Towers")
     await alice.expect("Your move")
     return session_of(app, "Alice").screens[-1].match
-
-
-async def play(caller, session, match, me):
-    ui = session.screens[-1].ui
-    action = match.state.legal_actions(me)[-1]
-    before = len(match.state.history)
-    if isinstance(action, Place):
-        caller.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
-    else:
-        assert isinstance(action, Move)
-        caller.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
-        await wait_until(lambda: ui.selected == action.origin, what="selection")
-        caller.send(arrows_between(action.origin, action.target, 8) + ENTER)
-    await wait_until(lambda: len(match.state.history) > before, what="move applied")
 
 
 async def test_lobby_shows_who_is_online_and_lobby_chat_reaches_the_other(app):
@@ -89,7 +72,7 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     bob.send(b"\x13")
     await asyncio.sleep(0.2)
     held = len(bob.received)
-    await play(alice, sessions[0], match, 0)
+    await play_towers_move(alice, sessions[0], match, 0, pick=-1)
     await asyncio.sleep(0.3)
     assert len(bob.received) == held, "output was sent while paused"
     bob.send(b"\x11")
@@ -105,7 +88,7 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
         if not movers:
             break
         me = movers[0]
-        await play(callers[me], sessions[me], match, me)
+        await play_towers_move(callers[me], sessions[me], match, me)
     for caller in (alice, bob):
         text = await caller.expect("GAME OVER")
         score = match.outcome.score

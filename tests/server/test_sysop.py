@@ -2,16 +2,14 @@
 pseudo-terminal, against the real server and real telnet callers."""
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import stat
 
 import pytest
 
-from doors.towers.rules import Move, Place
 from server import sysop_client
-from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, arrows_between, session_of, door_digit,
+from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of,
                                start_app, wait_until)
 
 from .sysop_harness import Console
@@ -46,21 +44,6 @@ def node_rows(console: Console) -> str:
 def masked(text: str) -> str:
     """A lobby screen without what changes by itself (clock, idle times)."""
     return re.sub(r"\b\d+[smh]\d*\b", "--", re.sub(r"\d\d:\d\d", "HH:MM", text))
-
-
-async def play(driver, session, match, me: int) -> None:
-    """One legal Towers move for seat ``me``, typed by ``driver``."""
-    ui = session.screens[-1].ui
-    action = match.state.legal_actions(me)[0]
-    before = len(match.state.history)
-    if isinstance(action, Place):
-        driver.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
-    else:
-        assert isinstance(action, Move)
-        driver.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
-        await wait_until(lambda: ui.selected == action.origin, what="selection")
-        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
-    await wait_until(lambda: len(match.state.history) > before, what="move applied")
 
 
 async def test_socket_is_owner_only_and_a_missing_server_is_explained(app, tmp_path, capsys):
@@ -171,7 +154,7 @@ async def test_the_sysop_plays_a_full_game_of_towers_against_a_caller(app, conso
             break
         me = match.state.to_move()[0]
         driver, session = drivers[me]
-        await play(driver, session, match, me)
+        await play_towers_move(driver, session, match, me)
     score = match.outcome.score
     for screen in (alice, console):
         text = await screen.expect("GAME OVER")

@@ -109,3 +109,14 @@ def test_evaluate_is_symmetric_on_symmetric_boards():
     t = s.clone()
     t.apply(0, PASS)
     assert evaluate(s.pos) == evaluate(t.pos) == 0
+
+
+def test_time_cap_is_a_backstop_that_still_gives_a_legal_move():
+    s = KingdomState({"board": "skirmish"})
+    bot = make_bot(5, 7)
+    bot.max_time = 0.0                  # out of time at the first look at the clock
+    mv = bot.choose(s.clone(), 0)
+    assert bot.timed_out and mv in s.legal_actions()
+    bot = make_bot(2, 7)                # a small node budget runs out first
+    bot.choose(s.clone(), 0)
+    assert not bot.timed_out
