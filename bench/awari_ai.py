@@ -1,6 +1,6 @@
 """Awari AI figures: the level ladder, level-5 move times, the endgame table.
 
-    python bench/awari_ai.py [--games N] [--quick] [--stones N] [--no-build]
+    python bench/awari_ai.py [--games N] [--pairs 2,3,4,5] [--quick] [--stones N] [--no-build]
 
 Prints ``name: value unit`` lines. Each level plays the level below over N
 games in pairs: both games of a pair start from the same random 4-ply
@@ -51,8 +51,9 @@ def play_game(levels: tuple[int, int], seed: int, times: dict[int, list[float]])
     return s.outcome()
 
 
-def ladder(games: int, times: dict[int, list[float]]) -> None:
-    for hi in range(2, 6):
+def ladder(games: int, times: dict[int, list[float]],
+           pairs: tuple[int, ...] = (2, 3, 4, 5)) -> None:
+    for hi in pairs:
         lo = hi - 1
         points = 0.0
         t0 = time.perf_counter()
@@ -61,6 +62,9 @@ def ladder(games: int, times: dict[int, list[float]]) -> None:
             levels = (hi, lo) if hi_seat == 0 else (lo, hi)
             out = play_game(levels, 2 * (1000 * hi + g // 2) + hi_seat, times)
             points += 0.5 if out.winner is None else float(out.winner == hi_seat)
+            if (g + 1) % 10 == 0:
+                print(f"  {hi}v{lo}: {points:g}/{g + 1} after "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         print(f"awari_level{hi}_vs_level{lo}_share: {points / games:.3f} points "
               f"({points:g}/{games}, {time.perf_counter() - t0:.1f} s)", flush=True)
 
@@ -71,12 +75,17 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--stones", type=int, default=None)
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--pairs", default="2,3,4,5",
+                    help="the upper level of each pair to play (level L plays L-1)")
     args = ap.parse_args()
     games = min(args.games, 4) if args.quick else args.games
     table = shared_table()
     print(f"awari_endgame_table_loaded: {table.stones if table else 0} stones")
     times: dict[int, list[float]] = {}
-    ladder(games, times)
+    pairs = tuple(int(x) for x in args.pairs.split(",") if x.strip())
+    if any(not 2 <= hi <= 5 for hi in pairs):
+        ap.error("--pairs takes upper levels 2-5")
+    ladder(games, times, pairs)
     t5 = times.get(5, [0.0])
     print(f"awari_level5_move_median: {statistics.median(t5) * 1000:.0f} ms")
     print(f"awari_level5_move_worst: {max(t5) * 1000:.0f} ms")

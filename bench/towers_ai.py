@@ -39,6 +39,8 @@ def play(level: int, opponent: Callable[[int], Any], games: int,
                 times.append(time.monotonic() - start)
             state.apply(p, action)
         out = state.outcome()
+        print(f"  game {g + 1}/{games}: winner {out.winner} (bench side {side})",
+              file=sys.stderr, flush=True)
         margins += out.score[side] - out.score[1 - side]
         points += 1.0 if out.winner == side else 0.5 if out.winner is None else 0.0
     return points / games, margins / games
@@ -50,8 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", type=int, default=5, help="the level to bench")
     args = parser.parse_args(argv)
     times: list[float] = []
+    t0 = time.monotonic()
     rate, margin = play(args.level, lambda seed: RandomBot(seed), args.games, times)
-    print(f"win_rate_vs_random: {rate:.2f} ratio")
+    print(f"win_rate_vs_random: {rate:.2f} ratio", flush=True)
     print(f"margin_vs_random: {margin:.1f} points")
     rate, margin = play(args.level, lambda seed: make_bot(1, seed), args.games, times)
     print(f"win_rate_vs_level1: {rate:.2f} ratio")
@@ -59,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"move_time_median: {statistics.median(times):.2f} s")
     print(f"move_time_worst: {max(times):.2f} s")
     print(f"games: {2 * args.games} games")
+    print(f"wall_time: {time.monotonic() - t0:.0f} s")
 
 
 if __name__ == "__main__":
