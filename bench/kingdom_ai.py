@@ -6,6 +6,9 @@ Prints ``name: value unit`` lines. The bot plays N games against a uniformly
 random player that never passes, sides alternated (the bot is player 1 in
 even games), boards cycled through the shipped ones unless --board is
 given. A game still running after --max-plies plies counts as not won.
+``moves_cut_by_time_cap`` counts the moves where the bot's time cap, not its
+node budget, ended the search (non-zero only on a busy machine; those moves
+are not reproducible).
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from doors.kingdom.rules import KingdomState  # noqa: E402
 
 
 def play(level: int, board: str, bot_side: int, seed: int, max_plies: int,
-         times: list[float]) -> tuple[int | None, int]:
+         times: list[float], capped: list[int]) -> tuple[int | None, int]:
     state = KingdomState({"board": board})
     bot = make_bot(level, seed)
     rng = random.Random(seed)
@@ -36,6 +39,7 @@ def play(level: int, board: str, bot_side: int, seed: int, max_plies: int,
             t0 = time.perf_counter()
             action = bot.choose(state.observation(player), player)
             times.append(time.perf_counter() - t0)
+            capped[0] += bot.timed_out
         else:
             action = rng.choice([a for a in state.legal_actions() if a != PASS])
         state.apply(player, action)
@@ -53,16 +57,19 @@ def main() -> None:
     args = ap.parse_args()
     boards = [args.board] if args.board else list_boards()
     times: list[float] = []
+    capped = [0]
     wins = losses = 0
     plies_all = []
     t0 = time.perf_counter()
     for g in range(args.games):
         side = g % 2
         winner, plies = play(args.level, boards[g % len(boards)], side, 1000 + g,
-                             args.max_plies, times)
+                             args.max_plies, times, capped)
         wins += winner == side
         losses += winner == 1 - side
         plies_all.append(plies)
+        print(f"  game {g + 1}/{args.games}: {wins} won, {losses} lost, "
+              f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     n = max(1, args.games)
     times.sort()
     print(f"games: {args.games} games")
@@ -73,6 +80,7 @@ def main() -> None:
         print(f"move_time_median: {statistics.median(times):.3f} s")
         print(f"move_time_worst: {times[-1]:.3f} s")
         print(f"moves_timed: {len(times)} moves")
+        print(f"moves_cut_by_time_cap: {capped[0]} moves")
     print(f"wall_time: {time.perf_counter() - t0:.0f} s")
 
 

@@ -56,6 +56,8 @@ class StrategoUI(StrategoView):
                 self.selected = None
         if obs.phase != "setup" and self.mode is not None:
             self.mode = None
+        if obs.phase == "play" and self.message.startswith("Ready"):
+            self.message = "The battle begins."     # the setup's last word is old news
 
     def setup_loaded(self, name: str, text: str) -> Submit | None:
         """The server's answer to Request("load_setup", name)."""
