@@ -209,6 +209,8 @@ class MatchScreen(Screen):
             left = f" (forfeit in {int(max(0, deadline - time.monotonic())) // 60}:" \
                    f"{int(max(0, deadline - time.monotonic())) % 60:02d})" if deadline else ""
             return f"Waiting for {absent} to return{left}. ESC: lobby", BRIGHT_RED
+        if self.ui.shows_turn:
+            return "", BRIGHT_GREEN
         movers = m.state.to_move()
         if self.me is not None and self.me in movers:
             return ("Your move" if len(movers) == 1 else "Both players move now"), BRIGHT_GREEN
@@ -223,7 +225,7 @@ class MatchScreen(Screen):
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
         x = canvas.text(1, 20, text[:60], colour if colour != BRIGHT_RED else YELLOW, BLUE)
-        last = self.match.last_text(self.me)
+        last = "" if self.ui.shows_turn else self.match.last_text(self.me)
         if last and x < 60:
             last = f"Last: {last}"[:79 - x - 2]
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)

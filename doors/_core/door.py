@@ -74,6 +74,10 @@ class DoorUI:
     (Awari's sowing, Stratego's strike reveal): the server redraws at that
     time."""
 
+    # True when the view itself shows whose turn it is and the last move: the
+    # server's status line then leaves them out (no update pays for them twice)
+    shows_turn = False
+
     def __init__(self, me: Player | None, names: tuple[str, str],
                  options: Mapping[str, Any]):
         self.me = me                  # None: spectator

@@ -46,6 +46,8 @@ def cell_y(row: int) -> int:
 class TowersUI(DoorUI):
     """One seat's (or a spectator's) Towers screen and controller."""
 
+    shows_turn = True          # the panel says whose turn and the last move
+
     def __init__(self, me: Player | None, names: tuple[str, str],
                  options: Mapping[str, Any]):
         super().__init__(me, names, options)

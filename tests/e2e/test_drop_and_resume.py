@@ -31,7 +31,7 @@ async def test_drop_suspends_and_login_offers_resume(app):
     await alice.expect("Bob is back")
     assert not match.suspended and len(match.state.history) == moves
     await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
-    await bob.expect("Your move")
+    await bob.expect("Your turn")
     await alice.close()
     await bob.close()
 

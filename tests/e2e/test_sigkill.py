@@ -42,7 +42,7 @@ async def test_sigkill_mid_game_then_resume(tmp_path):
         caller.send("1")                      # the computer
         await caller.expect("options")
         caller.send(RIGHT + DOWN * 3 + ENTER)
-        await caller.expect("Your move")
+        await caller.expect("Your turn")
         # place towers (Enter at the cursor, then one step right) until a few moves are stored
         while moves_on_disk(db) < 5:
             caller.send(ENTER)
@@ -67,7 +67,7 @@ async def test_sigkill_mid_game_then_resume(tmp_path):
         stored = moves_on_disk(db)
         assert f"({stored} moves so far)" in text
         caller.send("y")
-        await caller.expect("Your move")
+        await caller.expect("Your turn")
         await caller.close()
     finally:
         proc.send_signal(signal.SIGTERM)

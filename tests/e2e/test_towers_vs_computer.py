@@ -15,7 +15,7 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     await caller.expect("Who places first")
     caller.send(RIGHT)          # random -> challenger
     caller.send(DOWN * 3 + ENTER)
-    await caller.expect("Your move")
+    await caller.expect("Your turn")
     session = session_of(app, "Alice")
     match = session.screens[-1].match
     assert match.seats[1].kind == "bot"

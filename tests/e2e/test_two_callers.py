@@ -28,7 +28,7 @@ async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     await bob.expect("Alice challenges you to Towers")
     bob.send("y")
     await bob.expect("Towers")
-    await alice.expect("Your move")
+    await alice.expect("Your turn")
     return session_of(app, "Alice").screens[-1].match
 
 
@@ -76,7 +76,7 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     await asyncio.sleep(0.3)
     assert len(bob.received) == held, "output was sent while paused"
     bob.send(b"\x11")
-    await bob.expect("Your move")
+    await bob.expect("Your turn")
     # redraw: r repaints everything
     before = len(bob.received)
     bob.send("r")

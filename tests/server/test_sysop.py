@@ -142,7 +142,7 @@ async def test_the_sysop_plays_a_full_game_of_towers_against_a_caller(app, conso
     await alice.expect("Waiting for Sysop")
     await console.expect("Alice challenges you to Towers")
     console.send("y")
-    await alice.expect("Your move")
+    await alice.expect("Your turn")
     sysop = session_of(app, "Sysop")
     match = sysop.screens[-1].match
     assert match.names() == ("Alice", "Sysop")
@@ -200,12 +200,12 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     alice.send("p" + door_digit("Towers"))
     await alice.expect("choose your opponent")
     alice.send("1" + DOWN * 3 + ENTER)
-    await alice.expect("Your move")
+    await alice.expect("Your turn")
     console.send("w")
     text = await console.expect("TOWERS")
     assert "Alice" in text and "Computer (" in text and "ESC back to the lobby" in console.line(23)
     alice.send(ENTER)                           # Alice places a tower: the sysop sees it
-    await console.expect("Last: Alice")
+    await console.expect("red  to place 7")     # one of Alice's eight towers is down
     console.send(ESC)
     await console.expect("Sysop console")
     await alice.close()
