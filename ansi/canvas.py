@@ -17,7 +17,7 @@ __all__ = [
     "BLACK", "RED", "GREEN", "BROWN", "BLUE", "MAGENTA", "CYAN", "GREY",
     "DARK_GREY", "BRIGHT_RED", "BRIGHT_GREEN", "YELLOW", "BRIGHT_BLUE",
     "BRIGHT_MAGENTA", "BRIGHT_CYAN", "WHITE", "Cell", "Canvas", "BOX_SINGLE",
-    "BOX_DOUBLE", "clean_text",
+    "BOX_DOUBLE", "clean_text", "cell",
 ]
 
 BLACK, RED, GREEN, BROWN, BLUE, MAGENTA, CYAN, GREY = range(8)
@@ -36,6 +36,19 @@ class Cell(NamedTuple):
 
 
 BLANK = Cell()
+_CELLS: dict[tuple[str, int, int, bool], Cell] = {}
+
+
+def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cell:
+    """The one shared Cell for these values (screens hold thousands of cells:
+    sharing them keeps each session's buffers small)."""
+    key = (char, fg, bg, blink)
+    found = _CELLS.get(key)
+    if found is None:
+        if len(_CELLS) > 65536:      # never grows without bound
+            _CELLS.clear()
+        found = _CELLS[key] = Cell(char, fg, bg, blink)
+    return found
 
 
 def clean_text(text: str) -> str:
@@ -78,6 +91,11 @@ class Canvas:
     def get(self, x: int, y: int) -> Cell:
         return self.cells[self._index(x, y)]
 
+    def row_cells(self, y: int) -> list[Cell]:
+        """Row ``y``'s cells (a copy)."""
+        base = self._index(0, y)
+        return self.cells[base:base + self.width]
+
     def row_text(self, y: int) -> str:
         return "".join(self.get(x, y).char for x in range(self.width))
 
@@ -99,15 +117,23 @@ class Canvas:
         if 0 <= x < self.width and 0 <= y < self.height:
             if len(char) != 1 or not char.isprintable():
                 char = "?" if char not in ("", " ") else " "
-            self.cells[self._index(x, y)] = Cell(char, fg & 15, bg & 7, blink)
+            self.cells[self._index(x, y)] = cell(char, fg & 15, bg & 7, blink)
 
     def text(self, x: int, y: int, text: str, fg: int = GREY, bg: int = BLACK,
              blink: bool = False) -> int:
         """Write ``text`` from (x, y), clipped; returns the x after it."""
-        for ch in text:
-            self.put(x, y, ch, fg, bg, blink)
-            x += 1
-        return x
+        end = x + len(text)
+        if not 0 <= y < self.height:
+            return end
+        if not text.isprintable():
+            text = "".join(ch if ch.isprintable() else "?" for ch in text)
+        start, stop = max(x, 0), min(end, self.width)
+        if start < stop:
+            fg, bg = fg & 15, bg & 7
+            base = self._index(0, y)
+            self.cells[base + start:base + stop] = [
+                cell(ch, fg, bg, blink) for ch in text[start - x:stop - x]]
+        return end
 
     def center(self, y: int, text: str, fg: int = GREY, bg: int = BLACK) -> None:
         self.text(max(0, (self.width - len(text)) // 2), y, text, fg, bg)
@@ -117,9 +143,13 @@ class Canvas:
              bg: int = BLACK) -> None:
         width = self.width - x if width is None else width
         height = self.height - y if height is None else height
+        start, stop = max(0, x), min(self.width, x + width)
+        if start >= stop:
+            return
+        filler = [cell(char, fg & 15, bg & 7, False)] * (stop - start)
         for yy in range(max(0, y), min(self.height, y + height)):
-            for xx in range(max(0, x), min(self.width, x + width)):
-                self.cells[self._index(xx, yy)] = Cell(char, fg & 15, bg & 7, False)
+            base = self._index(0, yy)
+            self.cells[base + start:base + stop] = filler
 
     def clear(self, fg: int = GREY, bg: int = BLACK) -> None:
         self.fill(0, 0, self.width, self.height, " ", fg, bg)

@@ -185,6 +185,7 @@ class DiffRenderer:
     def invalidate(self) -> None:
         """Forget the caller's screen: the next render repaints fully."""
         self._front: list[list[Cell]] | None = None
+        self._raw: list[list[Cell] | None] = [None] * self.height   # canvas rows last seen
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
         self._visible: bool | None = None
@@ -265,6 +266,13 @@ class DiffRenderer:
             self._pos = (x + 1, y)
 
         for y in range(h):
+            if y < canvas.height and canvas.width == w:
+                raw = canvas.row_cells(y)
+                if raw == self._raw[y]:
+                    continue             # the very same cells as last time: nothing to do
+                self._raw[y] = raw
+            else:
+                self._raw[y] = None
             new = self._target_row(canvas, y)
             old = front[y]
             if new == old:

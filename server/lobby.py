@@ -124,6 +124,7 @@ def challenge_news(session: "Session", event: Any) -> tuple[str | None, Transiti
 
 class LobbyScreen(Screen):
     location = "lobby"
+    refresh_every = 20.0          # idle times and the clock
 
     def __init__(self, session: "Session"):
         super().__init__(session)

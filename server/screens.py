@@ -40,6 +40,9 @@ class Screen:
     """Base screen. ``location`` is what the who-list shows for the caller."""
 
     location = "lobby"
+    # seconds between redraws for what changes by itself (idle times, the
+    # clock); None: only events and frame_due redraw the screen
+    refresh_every: float | None = None
 
     def __init__(self, session: "Session"):
         self.session = session

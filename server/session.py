@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -127,8 +128,10 @@ class Session:
             self.inbox.put_nowait(E.Closed())
 
     def _deadline(self, now: float) -> float:
-        due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60),
-               now + 10.0]   # periodic refresh: idle times, clocks
+        due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60)]
+        every = self.screens[-1].refresh_every if self.screens else None
+        if every:   # spread over time, so two thousand lobbies don't redraw at once
+            due.append(now + every * (0.75 + 0.5 * random.random()))
         for extra in (self.decoder.pending_deadline(),
                       self.screens[-1].frame_due(now) if self.screens else None,
                       self.notice[1] if self.notice else None):

@@ -36,7 +36,7 @@ async def test_kingdom_game_against_the_computer_to_the_end(app):
         if match.ended:
             break
         simple = [m for m in match.state.legal_actions(0)
-                  if isinstance(m, Move) and m.mid < 0 and not m.promo]
+                  if isinstance(m, Move) and m.frm >= 0 and m.mid < 0 and not m.promo]
         move = rng.choice(simple)
         before = len(match.state.history)
         caller.send(arrows_between(ui.cur, move.frm, 19) + ENTER)
