@@ -1,0 +1,586 @@
+"""Sessions one Gatehouse process holds, and keystroke-to-screen latency at
+that load, beside a bare telnetlib3 echo server measured in the same run.
+
+1. Gatehouse (``python -m server.cli serve``) runs as a subprocess with
+   RLogin on 127.0.0.1 (port 0; the bound port is read from its log).
+   N RLogin callers connect the way a BBS hands callers over (the
+   ``server.rlogin.build_handshake`` handshake, the ``\\0`` ack), land in
+   the lobby and stay idle; each keeps reading and discarding its output.
+   Their users are created in the database beforehand (``--new-users``
+   lets the server register them, one scrypt hash each, as for first-time
+   BBS callers). The run checks that each received the lobby screen and
+   that a probe caller's who-list shows "and K more".
+2. A probe logs in over telnet (telnetlib3 + pyte) and times keys that
+   change its lobby screen: ``c`` (the chat line "Say:" opens), ``x``
+   (typed on it), BACKSPACE; then ESC closes the line (not timed: a lone
+   ESC waits ``KeyDecoder.ESC_WAIT``). Per key: time to the first byte of
+   the response and to the screen showing the change.
+3. ``bench/echo_server.py`` (bare telnetlib3, echo each read) gets the same
+   N idle telnet connections, and the probe times a key's echo.
+
+Also: the server's RSS (VmRSS) before and after, its CPU while ramping and
+while holding the sessions idle (the 10 s refresh every session does).
+
+Prints ``name: value unit`` lines.
+
+    python bench/session_load.py [--sessions 2000] [--samples 200] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import codecs
+import collections
+import os
+import random
+import re
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import pyte  # noqa: E402
+import telnetlib3  # noqa: E402
+
+from server.rlogin import build_handshake  # noqa: E402
+
+HOST = "127.0.0.1"
+CONNECT_CONCURRENCY = 50      # connections being set up at once (listen backlog is 100)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# ----- the processes ----------------------------------------------------------
+
+def raise_nofile() -> tuple[int, int]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK      # utime + stime
+
+
+def nofile_soft(pid: int) -> str:
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return line.split()[3]
+    return "?"
+
+
+class Child:
+    """A server subprocess whose output lines are read as they come (so its
+    pipes never fill); ``wait_for(regex)`` finds a line."""
+
+    def __init__(self, proc: asyncio.subprocess.Process):
+        self.proc = proc
+        self.lines: list[str] = []
+        self.errors = collections.Counter()
+        self._new = asyncio.Event()
+        self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr)]
+
+    @classmethod
+    async def start(cls, *args: str) -> "Child":
+        proc = await asyncio.create_subprocess_exec(
+            *args, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        return cls(proc)
+
+    async def _pump(self, stream: asyncio.StreamReader) -> None:
+        while True:
+            line = await stream.readline()
+            if not line:
+                return
+            text = line.decode("utf-8", "replace").rstrip()
+            if any(w in text for w in (" ERROR ", " WARNING ", "Traceback")):
+                self.errors[re.sub(r"^\S+ \S+ ", "", text)[:120]] += 1
+            if len(self.lines) < 200 or "listening" in text.lower():
+                self.lines.append(text)
+            self._new.set()
+
+    async def wait_for(self, pattern: str, timeout: float) -> re.Match:
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for line in self.lines[seen:]:
+                m = re.search(pattern, line)
+                if m:
+                    return m
+            seen = len(self.lines)
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.returncode is not None:
+                raise SystemExit(f"server never printed {pattern!r}:\n" + "\n".join(self.lines[-20:]))
+            self._new.clear()
+            try:
+                await asyncio.wait_for(self._new.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            try:
+                self.proc.terminate()
+            except ProcessLookupError:
+                pass
+            try:
+                await asyncio.wait_for(self.proc.wait(), 20)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        for t in self._tasks:
+            t.cancel()
+
+
+# ----- idle callers -----------------------------------------------------------
+
+class Idle(asyncio.Protocol):
+    """One idle caller: sends its greeting (an RLogin handshake or nothing),
+    then reads and discards, noting when ``marker`` went by."""
+
+    def __init__(self, greeting: bytes, marker: bytes | None):
+        loop = asyncio.get_running_loop()
+        self.greeting = greeting
+        self.marker = marker
+        self.first = loop.create_future()     # the first byte (the RLogin ack)
+        self.ready = loop.create_future()     # the marker (the lobby screen)
+        self.head = b""                       # the first bytes, for a refusal message
+        self.received = 0
+        self.transport: asyncio.Transport | None = None
+        self._tail = b""
+        if marker is None:
+            self.ready.set_result(True)
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        if self.greeting:
+            transport.write(self.greeting)
+
+    def data_received(self, data: bytes) -> None:
+        self.received += len(data)
+        if len(self.head) < 200:
+            self.head += data[:200]
+        if not self.first.done():
+            self.first.set_result(data[:1])
+        if not self.ready.done():
+            buf = self._tail + data
+            if self.marker in buf:
+                self.ready.set_result(True)
+                self._tail = b""
+            else:
+                self._tail = buf[-len(self.marker):]
+
+    def connection_lost(self, exc) -> None:
+        for fut in (self.first, self.ready):
+            if not fut.done():
+                fut.set_result(False if fut is self.ready else b"")
+
+
+async def open_idle(n: int, port: int, greeting, marker: bytes | None,
+                    wait_first: bool, timeout: float) -> tuple[list[Idle], collections.Counter]:
+    """Open ``n`` idle connections, ``CONNECT_CONCURRENCY`` at a time."""
+    loop = asyncio.get_running_loop()
+    sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    conns: list[Idle] = []
+    errors: collections.Counter[str] = collections.Counter()
+    deadline = time.monotonic() + timeout
+
+    async def one(i: int) -> None:
+        async with sem:
+            if time.monotonic() > deadline:
+                errors["not tried: out of time"] += 1
+                return
+            try:
+                _t, proto = await asyncio.wait_for(
+                    loop.create_connection(lambda: Idle(greeting(i), marker), HOST, port), 15)
+            except (OSError, asyncio.TimeoutError) as exc:
+                errors[f"connect: {type(exc).__name__} {getattr(exc, 'errno', '') or ''}"] += 1
+                return
+            conns.append(proto)
+            if wait_first:
+                try:
+                    first = await asyncio.wait_for(asyncio.shield(proto.first), 15)
+                except asyncio.TimeoutError:
+                    errors["no RLogin ack in 15 s"] += 1
+                    return
+                if first != b"\0":
+                    errors[f"no RLogin ack: {proto.head[:60]!r}"] += 1
+
+    await asyncio.gather(*(one(i) for i in range(n)))
+    return conns, errors
+
+
+async def wait_ready(conns: list[Idle], timeout: float) -> int:
+    pending = [c.ready for c in conns if not c.ready.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
+    return sum(1 for c in conns if c.ready.done() and c.ready.result() is True)
+
+
+def close_all(conns: list[Idle]) -> None:
+    for c in conns:
+        if c.transport is not None:
+            c.transport.close()
+
+
+# ----- the probe --------------------------------------------------------------
+
+class Probe:
+    """A telnet caller whose reads are timed (no background pump)."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self.raw = bytearray()
+
+    @classmethod
+    async def connect(cls, port: int) -> "Probe":
+        reader, writer = await asyncio.wait_for(telnetlib3.open_connection(
+            HOST, port, encoding=False, term="xterm", cols=80, rows=24,
+            connect_minwait=0.05, connect_maxwait=1.0), 30)
+        return cls(reader, writer)
+
+    async def read(self, timeout: float) -> bytes:
+        data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        if not data:
+            raise ConnectionError("the probe's connection closed")
+        self.raw += data
+        self.stream.feed(self._utf8.decode(bytes(data)))
+        return data
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def line(self, y: int) -> str:
+        return self.screen.display[y]
+
+    async def until(self, done, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"timed out; screen:\n{self.text()}")
+            await self.read(left)
+
+    async def expect(self, text: str, timeout: float = 30) -> None:
+        await self.until(lambda: text in self.text(), timeout)
+
+    async def quiet(self, seconds: float, limit: float = 10) -> None:
+        """Read until nothing arrives for ``seconds``."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            try:
+                await self.read(seconds)
+            except asyncio.TimeoutError:
+                return
+
+    def send(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def timed(self, key: bytes, done, timeout: float = 30) -> tuple[float, float]:
+        """(seconds to the first byte, seconds to ``done()``) after ``key``."""
+        started = time.perf_counter()
+        self.send(key)
+        first = None
+        deadline = time.monotonic() + timeout
+        while True:
+            await self.read(max(0.001, deadline - time.monotonic()))
+            if first is None:
+                first = time.perf_counter()
+            if done():
+                return first - started, time.perf_counter() - started
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def gatehouse_samples(probe: Probe, count: int) -> tuple[list[float], list[float]]:
+    first: list[float] = []
+    full: list[float] = []
+    say = lambda: probe.line(23).startswith("Say:")                     # noqa: E731
+    cycle = [(b"c", say),
+             (b"x", lambda: probe.line(23).rstrip() == "Say: x"),
+             (b"\x08", lambda: say() and probe.line(23).rstrip() == "Say:")]
+    while len(full) < count:
+        for key, done in cycle:
+            if len(full) >= count:
+                break
+            await asyncio.sleep(random.uniform(0.01, 0.04))
+            f, d = await probe.timed(key, done)
+            first.append(f)
+            full.append(d)
+        probe.send(b"\x1b")                     # close the chat line (not timed)
+        await probe.until(lambda: not say(), 10)
+    return first, full
+
+
+async def echo_samples(probe: Probe, count: int) -> list[float]:
+    out: list[float] = []
+    for i in range(count):
+        await asyncio.sleep(random.uniform(0.01, 0.04))
+        key = b"abcdefghijklmnopqrstuvwxyz"[i % 26:i % 26 + 1]
+        before = len(probe.raw)
+        _f, d = await probe.timed(key, lambda: key in probe.raw[before:])
+        out.append(d)
+    return out
+
+
+# ----- figures ----------------------------------------------------------------
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
+    return values[k]
+
+
+def ms(name: str, values: list[float]) -> None:
+    print(f"{name}_p50: {1000 * pct(values, 0.5):.2f} ms")
+    print(f"{name}_p99: {1000 * pct(values, 0.99):.2f} ms")
+    print(f"{name}_max: {1000 * max(values):.2f} ms")
+
+
+# ----- the phases -------------------------------------------------------------
+
+def write_config(tmp: Path, n: int) -> Path:
+    path = tmp / "gatehouse.toml"
+    path.write_text(f"""\
+[server]
+host = "{HOST}"
+port = 0
+max_sessions = {n + 20}
+max_per_ip = {n + 20}
+idle_minutes = 120
+connect_maxwait = 0.5
+
+[store]
+database = "{tmp / 'load.db'}"
+
+[sysop]
+socket = "{tmp / 'sysop.sock'}"
+
+[rlogin]
+enabled = true
+host = "{HOST}"
+port = 0
+allow = ["{HOST}"]
+""", encoding="utf-8")
+    return path
+
+
+def handle(i: int) -> str:
+    return f"load{i:05d}"
+
+
+async def seed_users(db: Path, n: int) -> None:
+    """Create the RLogin callers' users (as the server would, with one
+    shared hash of an unknown password: nobody logs in with it)."""
+    from server.store import Store, handle_key, hash_password
+    store = await Store(db).open()
+    await store.close()
+    salt, digest = hash_password(os.urandom(8).hex())
+    now = time.time()
+    con = sqlite3.connect(db)
+    with con:
+        con.executemany(
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login)"
+            " VALUES (?,?,?,?,?,?,?)",
+            [(handle(i), handle_key(handle(i)), salt, digest, "cp437", now, now) for i in range(n)])
+    con.close()
+
+
+async def run_gatehouse(args, tmp: Path) -> dict:
+    n = args.sessions
+    config = write_config(tmp, n)
+    if not args.new_users:
+        await seed_users(tmp / "load.db", n)
+    server = await Child.start(sys.executable, "-m", "server.cli", "serve", "--config", str(config))
+    out: dict = {}
+    try:
+        port = int((await server.wait_for(r"telnet://[\d.]+:(\d+)", 30)).group(1))
+        rport = int((await server.wait_for(r"RLogin listening on \S+ port (\d+)", 10)).group(1))
+        pid = server.proc.pid
+        out["server_nofile_soft"] = nofile_soft(pid)
+        await asyncio.sleep(1.0)
+        rss0, cpu0, t0 = rss_kib(pid), cpu_seconds(pid), time.perf_counter()
+
+        conns, errors = await open_idle(
+            n, rport, lambda i: build_handshake("bench", handle(i), "ansi-bbs/38400"),
+            b"Lobby", wait_first=True, timeout=args.ramp_seconds)
+        connected = time.perf_counter()
+        in_lobby = await wait_ready(conns, max(5.0, args.ramp_seconds - (connected - t0)))
+        ramp = time.perf_counter() - t0
+        out["connect_seconds"] = connected - t0
+        out["ramp_seconds"] = ramp
+        out["ramp_cpu_seconds"] = cpu_seconds(pid) - cpu0
+        out["sessions_connected"] = len(conns)
+        out["sessions_in_lobby"] = in_lobby
+        out["connect_errors"] = dict(errors)
+        missing = [c for c in conns if not (c.ready.done() and c.ready.result() is True)]
+        if missing:
+            heads = collections.Counter(c.head[:60] for c in missing)
+            out["not_in_lobby_heads"] = dict(heads.most_common(3))
+
+        # the probe: logs in over telnet and reads the who-list
+        probe = await Probe.connect(port)
+        await probe.expect("Handle")
+        probe.send(b"Probe\r")
+        await probe.expect("Register?")
+        probe.send(b"y")
+        await probe.expect("Choose a password")
+        probe.send(b"secret1\r")
+        await probe.expect("once more")
+        probe.send(b"secret1\r")
+        await probe.expect("Who's online")
+        await probe.quiet(0.5)                    # after the debounced node broadcast
+        m = re.search(r"and (\d+) more", probe.text())
+        out["who_list_online"] = (int(m.group(1)) + 8) if m else None   # includes the probe
+        out["sessions_held"] = min(in_lobby, (out["who_list_online"] or 1) - 1)
+
+        # holding them idle: the periodic refresh
+        await probe.quiet(0.5)
+        c1, w1 = cpu_seconds(pid), time.perf_counter()
+        idle_window = args.idle_seconds
+        end = time.monotonic() + idle_window
+        while time.monotonic() < end:
+            try:
+                await probe.read(max(0.01, end - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+        out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
+        bytes_before = sum(c.received for c in conns)
+
+        c2, w2 = cpu_seconds(pid), time.perf_counter()
+        first, full = await gatehouse_samples(probe, args.samples)
+        out["probe_cpu_percent"] = 100 * (cpu_seconds(pid) - c2) / (time.perf_counter() - w2)
+        out["first"], out["full"] = first, full
+        out["idle_bytes_per_session_per_minute"] = (
+            (sum(c.received for c in conns) - bytes_before) / max(1, len(conns))
+            * 60 / (time.perf_counter() - w2))
+        out["rss_kib_start"], out["rss_kib_held"] = rss0, rss_kib(pid)
+        out["still_open"] = sum(1 for c in conns if c.transport and not c.transport.is_closing())
+        probe.close()
+        close_all(conns)
+        await asyncio.sleep(0.5)
+    finally:
+        await server.stop()
+    out["server_log_errors"] = dict(server.errors.most_common(5))
+    return out
+
+
+async def run_echo(args) -> dict:
+    n = args.sessions
+    server = await Child.start(sys.executable, str(ROOT / "bench" / "echo_server.py"), "--serve",
+                               "--max-seconds", "900")
+    out: dict = {}
+    try:
+        port = int((await server.wait_for(r"^port: (\d+)", 30)).group(1))
+        pid = server.proc.pid
+        await asyncio.sleep(0.5)
+        rss0 = rss_kib(pid)
+        conns, errors = await open_idle(n, port, lambda i: b"", None, wait_first=False,
+                                        timeout=args.ramp_seconds)
+        await asyncio.sleep(1.0)            # past the server's connect_maxwait: shells run
+        out["sessions_connected"] = len(conns)
+        out["connect_errors"] = dict(errors)
+        probe = await Probe.connect(port)
+        await asyncio.sleep(1.0)
+        await probe.quiet(0.3)
+        c2, w2 = cpu_seconds(pid), time.perf_counter()
+        out["full"] = await echo_samples(probe, args.samples)
+        out["probe_cpu_percent"] = 100 * (cpu_seconds(pid) - c2) / (time.perf_counter() - w2)
+        out["rss_kib_start"], out["rss_kib_held"] = rss0, rss_kib(pid)
+        out["still_open"] = sum(1 for c in conns if c.transport and not c.transport.is_closing())
+        probe.close()
+        close_all(conns)
+        await asyncio.sleep(0.3)
+    finally:
+        await server.stop()
+    return out
+
+
+async def main_async(args) -> None:
+    soft, hard = raise_nofile()
+    print(f"nofile_limit_bench: {soft} files")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gatehouse-load-") as tmp:
+        g = await run_gatehouse(args, Path(tmp))
+    e = await run_echo(args)
+    n = args.sessions
+    print(f"sessions_requested: {n} sessions")
+    print(f"nofile_limit_server: {g['server_nofile_soft']} files")
+    print(f"sessions_connected: {g['sessions_connected']} sessions")
+    print(f"sessions_in_lobby: {g['sessions_in_lobby']} sessions")
+    print(f"who_list_online: {g['who_list_online']} sessions")
+    print(f"sessions_held: {g['sessions_held']} sessions")
+    print(f"sessions_still_open_after_samples: {g['still_open']} sessions")
+    print(f"connect_seconds: {g['connect_seconds']:.1f} s")
+    print(f"ramp_seconds: {g['ramp_seconds']:.1f} s")
+    print(f"ramp_server_cpu: {g['ramp_cpu_seconds']:.1f} s")
+    print(f"idle_server_cpu: {g['idle_cpu_percent']:.1f} %")
+    print(f"probing_server_cpu: {g['probe_cpu_percent']:.1f} %")
+    print(f"idle_output_per_session: {g['idle_bytes_per_session_per_minute']:.0f} bytes/min")
+    print(f"server_rss_start: {g['rss_kib_start'] / 1024:.1f} MiB")
+    print(f"server_rss: {g['rss_kib_held'] / 1024:.1f} MiB")
+    per = (g['rss_kib_held'] - g['rss_kib_start']) / max(1, g['sessions_in_lobby'])
+    print(f"memory_per_session: {per:.1f} KiB")
+    ms("gatehouse_first_byte", g["first"])
+    ms("gatehouse_latency", g["full"])
+    print(f"echo_sessions_connected: {e['sessions_connected']} sessions")
+    print(f"echo_server_rss: {e['rss_kib_held'] / 1024:.1f} MiB")
+    print(f"echo_memory_per_session: "
+          f"{(e['rss_kib_held'] - e['rss_kib_start']) / max(1, e['sessions_connected']):.1f} KiB")
+    ms("echo_latency", e["full"])
+    print(f"latency_ratio_p50: {pct(g['full'], 0.5) / pct(e['full'], 0.5):.2f} x")
+    print(f"latency_ratio_p99: {pct(g['full'], 0.99) / pct(e['full'], 0.99):.2f} x")
+    print(f"first_byte_ratio_p99: {pct(g['first'], 0.99) / pct(e['full'], 0.99):.2f} x")
+    print(f"samples: {len(g['full'])} keys")
+    print(f"bench_seconds: {time.perf_counter() - started:.0f} s")
+    for what, value in (("gatehouse connect errors", g["connect_errors"]),
+                        ("echo connect errors", e["connect_errors"]),
+                        ("not in the lobby, first bytes", g.get("not_in_lobby_heads")),
+                        ("server log errors", g["server_log_errors"])):
+        if value:
+            print(f"# {what}: {value}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=2000)
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="200 sessions, 50 samples")
+    parser.add_argument("--new-users", action="store_true",
+                        help="let the server create the RLogin users (one scrypt hash each)")
+    parser.add_argument("--ramp-seconds", type=float, default=300.0,
+                        help="give up waiting for the sessions after this long")
+    parser.add_argument("--idle-seconds", type=float, default=20.0,
+                        help="how long the server's idle CPU is measured")
+    args = parser.parse_args()
+    if args.quick:
+        args.sessions, args.samples, args.idle_seconds = 200, 50, 10.0
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
