@@ -1,0 +1,156 @@
+"""Pictures of the real screens for the README, from the bytes the server
+actually sent.
+
+Runs the real server in-process and drives CP437 (``ansi-bbs``) telnet
+callers through the lobby and the doors. Every byte the server sends a
+caller goes into a terminal emulator (pyte); at each moment worth showing,
+that terminal's screen is written out as plain ANSI art and turned into a
+PNG with Debian's ``ansilove``. Run it with ``make screenshots``; it writes docs/screens/.
+"""
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ansi.cp437 import encode  # noqa: E402
+from tests.e2e.harness import (DOWN, ENTER, RIGHT, Caller, challenge_computer,  # noqa: E402
+                               play_towers_move, session_of, start_app, wait_until)
+from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
+
+OUT = ROOT / "docs" / "screens"
+
+
+COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
+
+
+def screen_as_ans(caller: Caller) -> bytes:
+    """The caller's screen, as its terminal (pyte, fed with every byte the
+    server sent) shows it, written out as plain 80-column ANSI art."""
+    out = bytearray(b"\x1b[0m")
+    for y in range(24):
+        row = caller.screen.buffer[y]
+        for x in range(80 if y < 23 else 79):
+            char = row[x]
+            fg = COLOURS.index(char.fg) if char.fg in COLOURS else 7
+            bg = COLOURS.index(char.bg) if char.bg in COLOURS else 0
+            out += f"\x1b[0;{'1;' if char.bold else ''}{30 + fg};{40 + bg}m".encode()
+            out += encode(char.data or " ", "cp437")
+    return bytes(out)
+
+
+async def picture(caller: Caller, name: str) -> Path:
+    """A PNG of what the caller's terminal shows now."""
+    await caller.settle()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        ans = Path(tmp) / f"{name}.ans"
+        ans.write_bytes(screen_as_ans(caller))
+        png = OUT / f"{name}.png"
+        subprocess.run(["ansilove", "-q", "-c", "80", "-o", str(png), str(ans)], check=True)
+    print(f"wrote {png.relative_to(ROOT)}")
+    return png
+
+
+async def main() -> int:
+    if shutil.which("ansilove") is None:
+        print("screenshots need Debian's ansilove: apt-get install ansilove", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        app = await start_app(Path(tmp) / "g.db")
+        try:
+            await shoot(app)
+        finally:
+            await app.stop()
+    return 0
+
+
+async def shoot(app) -> None:
+    title = await Caller.connect(app.port, term="ansi-bbs")
+    await title.expect("Handle")
+    await picture(title, "title")
+    await title.close()
+
+    alice = await Caller.connect(app.port, term="ansi-bbs")
+    await alice.login("Alice")
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.login("Bob")
+    alice.send("c")
+    alice.send("Anyone for a game of Towers?" + ENTER)
+    bob.send("c")
+    bob.send("Sure, challenge me!" + ENTER + "\x1b")
+    await alice.expect("Bob: Sure")
+    alice.send("\x1b")
+    await alice.settle()
+    await picture(alice, "lobby")
+
+    match = await alice_challenges_bob(app, alice, bob)
+    sessions = {0: session_of(app, "Alice"), 1: session_of(app, "Bob")}
+    callers = {0: alice, 1: bob}
+    for _ in range(22):
+        me = match.state.to_move()[0]
+        await play_towers_move(callers[me], sessions[me], match, me, pick=-1)
+    bob.send("c")
+    bob.send("Nice move." + ENTER + "\x1b")
+    await alice.expect("Bob: Nice move.")
+    await alice.settle()
+    await picture(alice, "towers-game")
+    while not match.ended:
+        movers = match.state.to_move()
+        if not movers:
+            break
+        await play_towers_move(callers[movers[0]], sessions[movers[0]], match, movers[0], pick=-1)
+    await alice.expect("GAME OVER")
+    await alice.settle()
+    await picture(alice, "towers-end")
+    alice.send(ENTER)
+    bob.send(ENTER)
+    await alice.expect("Who's online")
+    await bob.expect("Who's online")
+
+    # Stratego: Alice sets up against the computer (random fill), then plays
+    match = await challenge_computer(alice, app, "Alice", "Stratego")
+    await alice.expect("SETUP")
+    alice.send("R")
+    await alice.settle()
+    await picture(alice, "stratego-setup")
+    alice.send(ENTER + "y")
+    await wait_until(lambda: match.state.to_move() == (0,), timeout=20, what="play")
+    await alice.settle()
+    await picture(alice, "stratego-play")
+    alice.send("Q")
+    alice.send("y")
+    await alice.expect("GAME OVER")
+    alice.send(ENTER)
+    await alice.expect("Who's online")
+
+    for door, name in (("Awari", "awari"), ("Stone Towers", "stone-towers"), ("Kingdom", "kingdom")):
+        match = await challenge_computer(bob, app, "Bob", door)
+        await bob.expect("Your move" if door != "Stone Towers" else "Your move")
+        if door == "Awari":
+            bob.send("3")
+            await wait_until(lambda: len(match.state.history) >= 2, timeout=20)
+        elif door == "Stone Towers":
+            for _ in range(3):
+                bob.send(RIGHT + DOWN + ENTER)
+                await wait_until(lambda: 0 in match.state.to_move(), timeout=20)
+            bob.send("i")
+        await bob.settle(0.5)
+        await picture(bob, name)
+        bob.send("Q")
+        bob.send("y")
+        await bob.expect("GAME OVER")
+        bob.send(ENTER)
+        await bob.expect("Who's online")
+    await alice.close()
+    await bob.close()
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
