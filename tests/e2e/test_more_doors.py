@@ -2,7 +2,7 @@
 against the computer to the end; each as a telnet caller sees it."""
 import time
 
-from .harness import DOWN, ENTER, Caller, door_digit, session_of, wait_until
+from .harness import DOWN, ENTER, Caller, challenge_computer, door_digit, session_of, wait_until
 
 
 async def test_watch_the_computer_play_awari_against_itself(app):
@@ -28,14 +28,8 @@ async def test_watch_the_computer_play_awari_against_itself(app):
 async def test_awari_auto_finish_lets_the_computer_end_the_game(app):
     caller = await Caller.connect(app.port)
     await caller.login("Otto")
-    caller.send("p" + door_digit("Awari"))
-    await caller.expect("choose your opponent")
-    caller.send("1")
-    await caller.expect("Computer level")
-    screen = session_of(app, "Otto").screens[-1]
-    caller.send(DOWN * (len(screen._rows()) - 1) + ENTER)
+    match = await challenge_computer(caller, app, "Otto", "Awari")
     await caller.expect("Your move")
-    match = session_of(app, "Otto").screens[-1].match
     caller.send("a")
     text = await caller.expect("GAME OVER", timeout=60)
     assert match.autoplay and match.ended
@@ -46,19 +40,9 @@ async def test_awari_auto_finish_lets_the_computer_end_the_game(app):
 async def test_stone_towers_against_the_computer_to_the_end(app):
     caller = await Caller.connect(app.port)
     await caller.login("Sten")
-    caller.send("p" + door_digit("Stone Towers"))
-    await caller.expect("choose your opponent")
-    caller.send("1")
-    await caller.expect("Computer level")
-    screen = session_of(app, "Sten").screens[-1]
-    rows = screen._rows()
-    turns = [i for i, (label, _row) in enumerate(rows) if "urn" in label][0]
-    caller.send(DOWN * turns + "\x1b[D" * 3)          # fewer turns: 20 -> 5
-    await caller.settle()
-    screen = session_of(app, "Sten").screens[-1]
-    caller.send(DOWN * (len(rows) - 1 - screen.index) + ENTER)
+    # the options: size, then turns: three steps left, 20 -> 5
+    match = await challenge_computer(caller, app, "Sten", "Stone Towers", DOWN + "\x1b[D" * 3)
     await caller.expect("Your move")
-    match = session_of(app, "Sten").screens[-1].match
     assert match.state.options["turns"] == 5
     ui = session_of(app, "Sten").screens[-1].ui
     while not match.ended:
