@@ -19,7 +19,8 @@ that load, beside a bare telnetlib3 echo server measured in the same run.
    N idle telnet connections, and the probe times a key's echo.
 
 Also: the server's RSS (VmRSS) before and after, its CPU while ramping and
-while holding the sessions idle (the 10 s refresh every session does).
+while holding the sessions idle (the lobby's periodic refresh, ``refresh_every``).
+The bench's config turns off the Awari endgame-table build at start.
 
 Prints ``name: value unit`` lines.
 
@@ -385,6 +386,9 @@ enabled = true
 host = "{HOST}"
 port = 0
 allow = ["{HOST}"]
+
+[awari]
+build_endgame = false
 """, encoding="utf-8")
     return path
 

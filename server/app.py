@@ -42,6 +42,7 @@ class App:
         self._servers: list[Any] = []
         self._rlogin: Any = None
         self._nodes_timer: asyncio.TimerHandle | None = None
+        self._online: list["Session"] | None = None
         self._background: list[asyncio.Task[None]] = []
         self._sysop: Any = None
         from .match import MatchManager
@@ -125,7 +126,9 @@ class App:
             conn.write(b"\r\nGatehouse is full right now. Please call again later.\r\n")
             await conn.drain()
             return
-        if self._per_ip[conn.peer] >= self.config.max_per_ip:
+        if origin == "telnet" and self._per_ip[conn.peer] >= self.config.max_per_ip:
+            # (a BBS hands over many callers from one address: RLogin is
+            # limited by its allow-list instead)
             conn.write(b"\r\nToo many connections from your address.\r\n")
             await conn.drain()
             return
@@ -148,8 +151,12 @@ class App:
             self.nodes_changed()
 
     def online(self) -> list["Session"]:
-        return sorted((s for s in self.sessions.values() if s.handle and not s.closed),
-                      key=lambda s: s.node)
+        """Logged-in sessions by node (sorted once per change of the node
+        list, not on every lobby draw)."""
+        if self._online is None:
+            self._online = sorted((s for s in self.sessions.values() if s.handle),
+                                  key=lambda s: s.node)
+        return [s for s in self._online if not s.closed]
 
     def find_session(self, handle: str) -> "Session | None":
         key = handle.casefold()
@@ -160,6 +167,7 @@ class App:
     def nodes_changed(self) -> None:
         """Tell every session that the node list changed (at most one
         broadcast per NODES_DEBOUNCE, so a rush of callers costs little)."""
+        self._online = None
         if self._nodes_timer is None:
             self._nodes_timer = asyncio.get_running_loop().call_later(
                 self.NODES_DEBOUNCE, self._broadcast_nodes)
