@@ -5,6 +5,7 @@ mover, level 5 against level 1, and the median and worst time per move of
 each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
+        [--versus N] [--ladder N] [--minutes M]
 """
 from __future__ import annotations
 
@@ -51,10 +52,15 @@ def play(bots, options, times):
     return None if out is None else out.winner
 
 
-def match(name, make_a, make_b, games, seed0, opt_rng):
-    wins = draws = 0
+def match(name, make_a, make_b, games, seed0, opt_rng, minutes=None):
+    """Play ``games`` games, sides alternated; with ``minutes``, start no new
+    game after that long (the figure then says how many were played)."""
+    wins = draws = played = 0
     times: list[float] = []
+    t0 = time.perf_counter()
     for g in range(games):
+        if minutes is not None and played >= 2 and time.perf_counter() - t0 > 60 * minutes:
+            break
         side = g % 2
         a, b = make_a(seed0 + g), make_b(seed0 + 1000 + g)
         bots = {side: a, 1 - side: b}
@@ -62,10 +68,12 @@ def match(name, make_a, make_b, games, seed0, opt_rng):
         options = {"scout_strike": opt_rng.choice([1, 2]),
                    "two_square": opt_rng.choice(["seed", "tournament"])}
         winner = play(bots, options, tt)
+        played += 1
         wins += winner == side
         draws += winner is None
-    print(f"{name} win rate: {100.0 * wins / games:.1f} % ({wins}/{games}, {draws} drawn/capped)",
-          flush=True)
+    print(f"{name} win rate: {100.0 * wins / played:.1f} % ({wins}/{played} games, "
+          f"{draws} drawn/capped)", flush=True)
+    print(f"{name} games: {played} games", flush=True)
     return times
 
 
@@ -76,6 +84,10 @@ def main(argv=None):
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--versus", type=int, default=None,
                     help="games of level 5 vs level 1 (default: games // 4)")
+    ap.add_argument("--ladder", type=int, default=0,
+                    help="games of each level n+1 against level n (default 0: none)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="per match against random or ladder: start no new game after this many minutes")
     args = ap.parse_args(argv)
     games = 4 if args.quick else args.games
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
@@ -84,13 +96,17 @@ def main(argv=None):
     start = time.perf_counter()
     for level in levels:
         times = match(f"stratego L{level} vs random", lambda s, lv=level: make_bot(lv, s),
-                      RandomMover, games, 100 * level, opt_rng)
+                      RandomMover, games, 100 * level, opt_rng, args.minutes)
         if times:
             print(f"stratego L{level} median move time: {statistics.median(times):.3f} s")
             print(f"stratego L{level} worst move time: {max(times):.3f} s", flush=True)
     if versus:
         match("stratego L5 vs L1", lambda s: make_bot(5, s), lambda s: make_bot(1, s),
               versus, 777, opt_rng)
+    for low in range(1, 5) if args.ladder else ():
+        match(f"stratego L{low + 1} vs L{low}", lambda s, lv=low + 1: make_bot(lv, s),
+              lambda s, lv=low: make_bot(lv, s), args.ladder, 555 + 10 * low, opt_rng,
+              args.minutes)
     print(f"stratego bench wall time: {time.perf_counter() - start:.0f} s")
 
 

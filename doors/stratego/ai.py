@@ -10,16 +10,22 @@ and blocks (the server runs it in a thread). In setup it returns one ``Fill``
 (a sensible, varied setup: flag on the back row, usually guarded by bombs,
 scouts forward, strong pieces spread, miners back) and then ``Ready``.
 
-In play, level 1 moves almost at random (but takes sure wins and avoids sure
-losses against revealed pieces). Levels 2-5 sample determinizations of the
+In play, level 1 moves almost at random (but leans forward, takes sure wins
+and avoids sure losses against revealed pieces). Levels 2-5 sample determinizations of the
 hidden enemy pieces from a belief (``belief.py``), search each with
 alpha-beta on a compact board (material by rank value, a pull towards enemy
 pieces and the likely enemy flag, danger near the own flag) and play the
-root move with the best average value.
+root move with the best average value. A sampled flag capture (or loss) is
+capped at the root (``ROOT_WIN``/``ROOT_LOSS``) so that a guess right in
+one sample of twelve does not send the marshal into a bomb; striking a
+hidden piece with the marshal, general or a colonel pays ``REVEAL_COST``
+(its rank becomes known). The node budget bounds each move; ``TIME_CAP``
+is only a safety net on a slow machine.
 """
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from .belief import R_OF, Belief
@@ -35,6 +41,14 @@ LEVELS = {1: (0, 0, 0.0, 0), 2: (3, 2, 8.0, 20000), 3: (8, 2, 3.0, 40000),
           4: (6, 3, 1.0, 35000), 5: (12, 3, 0.5, 50000)}
 WIDE = 28        # more root moves than this: search one ply less
 WIN = 100000.0
+# A sampled line that takes (or loses) a flag counts this much at the root, so
+# one lucky guess in a dozen samples cannot outweigh sure material: a flag
+# guess is worth risking a scout or a miner for, not the marshal.
+ROOT_WIN, ROOT_LOSS = 400.0, -1500.0
+# Striking a hidden piece shows it our rank: a cost for the strong pieces
+# (the spy, or a bomb, waits for a revealed marshal).
+REVEAL_COST = {10: 30.0, 9: 15.0, 8: 5.0}
+TIME_CAP = 0.85  # seconds: no new sample is started that would likely pass it
 # value by search rank index: F S 9 8 7 6 5 4 3 2 1 B
 VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0)
 SCOUT, MINER, SPY, MARSHAL, BOMB, FLAG = 2, 3, 1, 10, 11, 0
@@ -299,7 +313,12 @@ class StrategoBot:
                 ok.append(m)
         if good and self.rng.random() < 0.7:
             return self.rng.choice(good)
-        return self.rng.choice(ok or legal)
+        pool = ok or legal
+        if self.rng.random() < 0.5:      # lean forward, towards the enemy
+            ahead = [m for m in pool if (m.to // 10 - m.frm // 10) * (1 if me == 0 else -1) > 0]
+            if ahead:
+                return self.rng.choice(ahead)
+        return self.rng.choice(pool)
 
     def choose_search(self, obs: Any, me: int, legal: list[Move]) -> Move:
         belief = Belief(obs, me)
@@ -313,9 +332,12 @@ class StrategoBot:
         samples = self.samples if belief.hidden else 1
         depth = self.depth - 1 if self.depth > 2 and len(legal) > WIDE else self.depth
         done = 0
+        t0 = time.perf_counter()
         for _ in range(samples):
             if done >= 2 and self.last_nodes >= self.budget:
                 break
+            if done and (time.perf_counter() - t0) * (done + 1) / done > TIME_CAP:
+                break       # a safety net on a slow machine; the budget binds first
             done += 1
             cells = list(base)
             enemy = 1 - me
@@ -323,13 +345,21 @@ class StrategoBot:
                 cells[s] = enemy * 16 + R_OF[rank]
             search = Search(cells, me, scout_strike)
             for i, m in enumerate(legal):
-                totals[i] += search.root_value(me, m.frm, m.to, depth)
+                val = search.root_value(me, m.frm, m.to, depth)
+                if val > WIN / 2:
+                    val = ROOT_WIN + (val - WIN) / 100.0
+                elif val < -WIN / 2:
+                    val = ROOT_LOSS
+                totals[i] += val
             self.last_nodes += search.nodes
         own = obs.own_moves(me)
         best_val, best = -1e18, []
         for i, m in enumerate(legal):
             val = totals[i] / done
-            if abs(val) < WIN / 2:
+            target = obs.squares[m.to]
+            if target is not None and target.rank is None:
+                val -= REVEAL_COST.get(R_OF[obs.squares[m.frm].rank], 0.0)
+            if abs(val) < ROOT_WIN * 0.99:
                 val += self.rng.gauss(0.0, self.noise)
             if own and (m.to, m.frm) == own[-1]:
                 val -= 4.0          # do not shuffle back and forth

@@ -127,3 +127,14 @@ def test_searching_bot_is_fast_enough():
     bot.choose(state.observation(0), 0)
     assert time.perf_counter() - t < 5.0
     assert state.current_player() != SIMULTANEOUS
+
+
+def test_marshal_does_not_gamble_on_a_hidden_unmoved_piece():
+    """A flag guessed in a few samples must not send the marshal into what is
+    most likely a bomb (the flag value is capped at the root)."""
+    s = position({"A1": (0, "F"), "E9": (0, "1"), "D10": (1, "B"), "E10": (1, "B"),
+                  "F10": (1, "F"), "A7": (1, "B"), "J7": (1, "B"), "J1": (0, "B"),
+                  "B1": (0, "9")})
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move != Move(84, 94)      # E9xE10: a flag in a third of the guesses
