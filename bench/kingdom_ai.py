@@ -54,7 +54,10 @@ def main() -> None:
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--board", default=None)
     ap.add_argument("--max-plies", type=int, default=1000)
+    ap.add_argument("--quick", action="store_true", help="a short run: 2 games")
     args = ap.parse_args()
+    if args.quick:
+        args.games = 2
     boards = [args.board] if args.board else list_boards()
     times: list[float] = []
     capped = [0]

@@ -64,7 +64,10 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--level", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="a short run: 4 games")
     args = ap.parse_args()
+    if args.quick:
+        args.games = 4
     options = {"size": args.size, "turns": args.turns}
     times: list[float] = []
     print(f"games: {args.games} per opponent")

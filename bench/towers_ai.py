@@ -50,7 +50,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games per opponent")
     parser.add_argument("--level", type=int, default=5, help="the level to bench")
+    parser.add_argument("--quick", action="store_true", help="a short run: 1 game each")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.games = 1
     times: list[float] = []
     t0 = time.monotonic()
     rate, margin = play(args.level, lambda seed: RandomBot(seed), args.games, times)
