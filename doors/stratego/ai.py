@@ -237,15 +237,8 @@ class Search:
         b = self.b
         for s, t in moves:
             a, d = b[s], b[t]
-            if d >= 0:
-                res = RESULT[a & 15][d & 15]
-                if res == 2:
-                    return WIN + 100 * depth
-                b[s] = -1
-                b[t] = a if res == 1 else d if res == -1 else -1
-            else:
-                b[s] = -1
-                b[t] = a
+            if self._play(s, t):
+                return WIN + 100 * depth
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
             b[s], b[t] = a, d
             if val > best:
@@ -256,18 +249,27 @@ class Search:
                         break
         return best
 
-    def root_value(self, side: int, s: int, t: int, depth: int) -> float:
+    def _play(self, s: int, t: int) -> bool:
+        """Make the move s->t on the board (the caller restores it); True if
+        it takes the flag (then the board is left as it was)."""
         b = self.b
         a, d = b[s], b[t]
         if d >= 0:
             res = RESULT[a & 15][d & 15]
             if res == 2:
-                return WIN + 100 * depth
+                return True
             b[s] = -1
             b[t] = a if res == 1 else d if res == -1 else -1
         else:
             b[s] = -1
             b[t] = a
+        return False
+
+    def root_value(self, side: int, s: int, t: int, depth: int) -> float:
+        b = self.b
+        a, d = b[s], b[t]
+        if self._play(s, t):
+            return WIN + 100 * depth
         val = -self.negamax(1 - side, depth - 1, -WIN * 2, WIN * 2)
         b[s], b[t] = a, d
         return val
