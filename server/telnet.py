@@ -5,6 +5,11 @@ ours (CP437 for BBS terminals, UTF-8 for the rest). telnetlib3's own idle
 timeout is set larger than ours, because it is reset only by input and would
 kill a caller who is just watching. A NAWS change mid-session reaches the
 session through ``Connection.on_resize``.
+
+Nothing outlives its caller: telnetlib3's ``Server`` keeps every negotiated
+connection in a queue (``_new_client``, up to 1000, for ``wait_for_client``,
+which Gatehouse never calls), so that queue is replaced by one that keeps
+nothing; and the resize hook is unhooked when the session ends.
 """
 from __future__ import annotations
 
@@ -28,6 +33,13 @@ class _Protocol(TelnetServer):
         hook = getattr(self, "resize_hook", None)
         if hook is not None:
             hook()
+
+
+class _KeepNothing(asyncio.Queue):  # type: ignore[type-arg]
+    """Stands in for telnetlib3's ``Server._new_client``: holds no protocol."""
+
+    def put_nowait(self, item: Any) -> None:
+        return None
 
 
 class TelnetConnection:
@@ -81,6 +93,10 @@ class TelnetConnection:
         return transport is None or transport.is_closing()
 
     def close(self) -> None:
+        self.on_resize = None
+        protocol = getattr(self._writer, "protocol", None)
+        if protocol is not None:
+            protocol.resize_hook = None
         try:
             self._writer.close()
         except Exception:  # pragma: no cover - already gone
@@ -92,6 +108,8 @@ async def start_telnet(host: str, port: int,
                        timeout_minutes: float, connect_maxwait: float) -> Any:
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
+    server: Any = None
+
     async def shell(reader: Any, writer: Any) -> None:
         conn = TelnetConnection(reader, writer)
         try:
@@ -101,7 +119,18 @@ async def start_telnet(host: str, port: int,
         finally:
             conn.close()
 
-    return await telnetlib3.create_server(
-        host=host, port=port, shell=shell, protocol_factory=_Protocol,
+    class Protocol(_Protocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            self.resize_hook = None
+            known = getattr(server, "_protocols", None)
+            if isinstance(known, list) and self in known:
+                known.remove(self)   # telnetlib3 prunes it only at the next connect
+
+    server = await telnetlib3.create_server(
+        host=host, port=port, shell=shell, protocol_factory=Protocol,
         encoding=False, connect_maxwait=connect_maxwait,
         timeout=int(timeout_minutes * 60), term="unknown", cols=0, rows=0)
+    if hasattr(server, "_new_client"):
+        server._new_client = _KeepNothing()
+    return server
