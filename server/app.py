@@ -51,18 +51,42 @@ class App:
 
     # ----- life -------------------------------------------------------------
     async def start(self) -> None:
-        from .telnet import start_telnet
+        """Open the store and listen; on any failure nothing is left open
+        (no listener, no database thread) and the error is raised."""
         await self.store.open()
+        try:
+            await self._start()
+        except BaseException:
+            await self._abort()
+            raise
+
+    async def _abort(self) -> None:
+        for server in self._servers + ([self._rlogin] if self._rlogin else []):
+            server.close()
+        for task in self._background:
+            task.cancel()
+        try:
+            await self.matches.stop()
+        finally:
+            await self.store.close()
+
+    async def _start(self) -> None:
+        from .startup import listening
+        from .telnet import start_telnet
         await self.matches.restore()
-        server = await start_telnet(self.config.host, self.config.port, self.handle_connection,
-                                    self.config.telnet_timeout_minutes, self.config.connect_maxwait)
+        async with listening("telnet", "server", self.config.host, self.config.port):
+            server = await start_telnet(self.config.host, self.config.port, self.handle_connection,
+                                        self.config.telnet_timeout_minutes,
+                                        self.config.connect_maxwait)
         self._servers.append(server)
         log.info("Gatehouse listening on %s port %s", self.config.host, self.port)
         if self.config.awari_build_endgame and "awari" in registry():
             self._background.append(asyncio.create_task(self._build_awari_table()))
         if self.config.rlogin_enabled:
             from .streams import start_rlogin
-            self._rlogin = await start_rlogin(self)
+            async with listening("RLogin", "rlogin", self.config.rlogin_host,
+                                 self.config.rlogin_port):
+                self._rlogin = await start_rlogin(self)
             log.info("RLogin listening on %s port %s", self.config.rlogin_host, self.rlogin_port)
         from .sysop import start_sysop_listener
         try:

@@ -15,11 +15,12 @@ __all__ = ["main"]
 
 
 def _config(args: argparse.Namespace) -> Config:
-    return load_config(getattr(args, "config", None),
+    from .startup import check_settings
+    return check_settings(load_config(getattr(args, "config", None),
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
-                       idle_minutes=getattr(args, "idle_minutes", None))
+                       idle_minutes=getattr(args, "idle_minutes", None)))
 
 
 async def _serve(config: Config) -> None:
@@ -123,6 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 2
+    from .startup import StartupError
+    from .store import StoreError
+    try:
+        return _run(args, config)
+    except (StartupError, StoreError) as exc:
+        print(f"gatehouse: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "serve":
         try:
             asyncio.run(_serve(config))

@@ -105,6 +105,12 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             data = tomllib.loads(candidate.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{candidate}: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{candidate}: not UTF-8 text (byte {exc.start}): "
+                              "save the settings file as UTF-8") from None
+        except OSError as exc:
+            raise ConfigError(f"{candidate}: cannot read the settings file "
+                              f"({exc.strerror or exc}): check its path and permissions") from None
         for section, table in data.items():
             fields = _SECTIONS.get(section)
             if fields is None or not isinstance(table, dict):

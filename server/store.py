@@ -10,6 +10,8 @@ import hashlib
 import hmac
 import json
 import os
+import sqlite3
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-__all__ = ["Store", "UserRow", "GameRow", "hash_password", "check_password"]
+__all__ = ["Store", "StoreError", "UserRow", "GameRow", "hash_password", "check_password"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -97,6 +99,41 @@ class GameRow:
     moves: int = 0
 
 
+class StoreError(Exception):
+    """The database cannot be used; ``str(err)`` is one line for the sysop."""
+
+
+def _prepare_file(path: Path) -> None:
+    """Make the folder; create the file 0600 (callers' password hashes are
+    in it); refuse a file that is read-only or not a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open the database ({exc.strerror or exc}): "
+                         "check the path and its permissions") from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: not a database file: set [store] database to a file")
+    if not mode & stat.S_IWUSR:
+        raise StoreError(f"{path}: the database file is read-only: make it writable "
+                         f"(chmod u+w {path}) or use another database")
+
+
+def _explain(path: str, exc: sqlite3.Error) -> str:
+    text = " ".join(str(exc).split())
+    if "not a database" in text:
+        return f"{path}: this file is not a Gatehouse database ({text}): set [store] database to another file"
+    if "malformed" in text or "corrupt" in text:
+        return f"{path}: the database is damaged ({text}): restore it from a backup"
+    if "readonly" in text or "read-only" in text:
+        return f"{path}: the database is read-only ({text}): make it and its folder writable"
+    if "locked" in text or "busy" in text:
+        return f"{path}: the database is locked by another program ({text}): stop it and start again"
+    return f"{path}: the database cannot be used ({text})"
+
+
 def handle_key(handle: str) -> str:
     return " ".join(handle.split()).casefold()
 
@@ -107,14 +144,41 @@ class Store:
         self.db: aiosqlite.Connection | None = None
 
     async def open(self) -> "Store":
+        """Open (creating it 0600 if new), check and migrate the database;
+        StoreError (one line) if it cannot be used, with nothing left open."""
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = await aiosqlite.connect(self.path)
-        await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute("PRAGMA synchronous=FULL")
-        await self.db.execute("PRAGMA foreign_keys=ON")
-        await self._migrate()
+            _prepare_file(Path(self.path))
+        try:
+            self.db = await aiosqlite.connect(self.path)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
+        try:
+            await self.db.execute("PRAGMA journal_mode=WAL")
+            await self.db.execute("PRAGMA synchronous=FULL")
+            await self.db.execute("PRAGMA foreign_keys=ON")
+            await self._check()
+            await self._migrate()
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(_explain(self.path, exc)) from None
+            raise
         return self
+
+    async def _check(self) -> None:
+        """Refuse a damaged database or one from a newer Gatehouse."""
+        assert self.db is not None
+        async with self.db.execute("PRAGMA quick_check(1)") as cur:
+            (result,) = await cur.fetchone()  # type: ignore[misc]
+        if result != "ok":
+            result = " ".join(str(result).replace("*** in database main ***", "").split())
+            raise StoreError(f"{self.path}: the database is damaged (quick_check: {result}): "
+                             "restore it from a backup")
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StoreError(f"{self.path}: the database is from a newer Gatehouse (schema "
+                             f"{version}, this one knows up to {len(MIGRATIONS)}): upgrade "
+                             "Gatehouse or use another database")
 
     async def close(self) -> None:
         if self.db is not None:

@@ -1,0 +1,70 @@
+"""Start-up checks: settings whose values are out of range, and the one-line
+message every fatal start-up error ends as (what, which file or setting,
+what to do), so ``gatehouse serve`` exits at once instead of hanging."""
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import math
+from typing import Any, AsyncIterator
+
+from .config import Config, ConfigError
+
+__all__ = ["StartupError", "check_settings", "listening"]
+
+
+class StartupError(Exception):
+    """A fatal start-up problem; ``str(err)`` is the one line to print."""
+
+
+# Config field -> (toml name, lowest, highest, whether the lowest is allowed)
+_RANGES: dict[str, tuple[str, float, float, bool]] = {
+    "port": ("server.port", 0, 65535, True),
+    "max_sessions": ("server.max_sessions", 1, 1_000_000, True),
+    "max_per_ip": ("server.max_per_ip", 1, 1_000_000, True),
+    "idle_minutes": ("server.idle_minutes", 0, 10_000, False),
+    "forfeit_minutes": ("server.forfeit_minutes", 0, 100_000, False),
+    "telnet_timeout_minutes": ("server.telnet_timeout_minutes", 0, 100_000, False),
+    "connect_maxwait": ("server.connect_maxwait", 0, 60, True),
+    "rlogin_port": ("rlogin.port", 0, 65535, True),
+    "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
+    "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
+    "stratego_reveal_seconds": ("stratego.reveal_seconds", 0, 60, True),
+}
+
+
+def check_settings(cfg: Config, source: str = "") -> Config:
+    """Raise ConfigError (one line) for a setting out of range; returns ``cfg``."""
+    where = f"{source}: " if source else ""
+    for field, (name, low, high, low_ok) in _RANGES.items():
+        value: Any = getattr(cfg, field)
+        bad = (not isinstance(value, (int, float)) or isinstance(value, bool)
+               or (isinstance(value, float) and not math.isfinite(value))
+               or value > high or value < low or (value == low and not low_ok))
+        if bad:
+            bound = f"{'at least' if low_ok else 'more than'} {low:g} and at most {high:g}"
+            raise ConfigError(f"{where}{name} = {value!r} is out of range: set it to {bound}")
+    if not cfg.rlogin_allow and cfg.rlogin_enabled:
+        raise ConfigError(f"{where}rlogin.allow is empty: list the BBS addresses allowed to "
+                          "use RLogin (for example [\"127.0.0.1\"])")
+    for entry in cfg.rlogin_allow:
+        try:
+            ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
+                              "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+    if cfg.rlogin_name_field not in ("server_user", "client_user"):
+        raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin_name_field!r}: "
+                          "use \"server_user\" or \"client_user\"")
+    return cfg
+
+
+@contextlib.asynccontextmanager
+async def listening(what: str, section: str, host: str, port: int) -> AsyncIterator[None]:
+    """Turn a failure to listen into one StartupError line."""
+    try:
+        yield
+    except (OSError, OverflowError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise StartupError(f"cannot listen for {what} on {host} port {port} ({reason}): "
+                           f"change [{section}] host/port or stop the program using it") from None
