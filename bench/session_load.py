@@ -400,7 +400,7 @@ def handle(i: int) -> str:
 async def seed_users(db: Path, n: int) -> None:
     """Create the RLogin callers' users (as the server would, with one
     shared hash of an unknown password: nobody logs in with it)."""
-    from server.store import Store, handle_key, hash_password
+    from server.store import Store, handle_key, handle_skeleton, hash_password
     store = await Store(db).open()
     await store.close()
     salt, digest = hash_password(os.urandom(8).hex())
@@ -408,9 +408,10 @@ async def seed_users(db: Path, n: int) -> None:
     con = sqlite3.connect(db)
     with con:
         con.executemany(
-            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login)"
-            " VALUES (?,?,?,?,?,?,?)",
-            [(handle(i), handle_key(handle(i)), salt, digest, "cp437", now, now) for i in range(n)])
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login,"
+            " kind, skeleton) VALUES (?,?,?,?,?,?,?,'bbs',?)",
+            [(handle(i), handle_key(handle(i)), salt, digest, "cp437", now, now,
+              handle_skeleton(handle(i))) for i in range(n)])
     con.close()
 
 

@@ -145,10 +145,12 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         asyncio.run(_games(config, args.status, args.limit))
         return 0
     if args.command == "door":
+        from .bbs_accounts import secret_for
         from .door_bridge import main as door_main
         return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
                          tag=config.rlogin_tag or None,
-                         max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio)
+                         max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio,
+                         secret=secret_for(config.rlogin_secrets, config.door_server_host))
     if args.command == "sysop":
         from .sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)

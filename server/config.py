@@ -39,6 +39,7 @@ class Config:
     rlogin_allow: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
     rlogin_tag: str = ""
     rlogin_name_field: str = "server_user"
+    rlogin_secrets: list[str] = dataclasses.field(default_factory=list)  # "ADDRESS=SECRET"
     # [door]
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
@@ -67,7 +68,8 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "store": {"database": "database"},
     "sysop": {"socket": "sysop_socket", "name": "sysop_name"},
     "rlogin": {"enabled": "rlogin_enabled", "host": "rlogin_host", "port": "rlogin_port",
-               "allow": "rlogin_allow", "tag": "rlogin_tag", "name_field": "rlogin_name_field"},
+               "allow": "rlogin_allow", "tag": "rlogin_tag", "name_field": "rlogin_name_field",
+               "secrets": "rlogin_secrets"},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
     "stratego": {"reveal_seconds": "stratego_reveal_seconds"},

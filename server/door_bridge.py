@@ -40,9 +40,10 @@ def terminal_for(drop: DropFile) -> str:
     return f"{term}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
 
 
-def client_user_for(drop: DropFile, tag: str | None) -> str:
-    """RLogin client-user: the configured BBS tag, else the BBS name from the drop file."""
-    return normalize_tag(tag) or drop.bbs_name or "BBS"
+def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
+    """RLogin client-user: the shared secret (``rlogin.secrets``) if one is
+    required, else the configured BBS tag, else the BBS name from the drop file."""
+    return secret or normalize_tag(tag) or drop.bbs_name or "BBS"
 
 
 class TelnetFilter:
@@ -110,7 +111,7 @@ async def _say(writer: asyncio.StreamWriter, text: str) -> None:
 async def run_door(drop: DropFile, host: str, port: int,
                    caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                    *, tag: str | None = None, timeout: float = 10.0,
-                   telnet: bool | None = None) -> int:
+                   telnet: bool | None = None, secret: str | None = None) -> int:
     """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
 
     ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
@@ -126,7 +127,7 @@ async def run_door(drop: DropFile, host: str, port: int,
                                   f" ({host}:{port}).\r\nPlease try again later.\r\n")
         return EXIT_SERVER
     try:
-        srv_writer.write(build_handshake(client_user_for(drop, tag), drop.caller_name,
+        srv_writer.write(build_handshake(client_user_for(drop, tag, secret), drop.caller_name,
                                          terminal_for(drop)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
@@ -199,7 +200,8 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
 # --- the sync entry point ----------------------------------------------------
 
 def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
-         max_age_hours: float | None = None, stdio: bool = False) -> int:
+         max_age_hours: float | None = None, stdio: bool = False,
+         secret: str | None = None) -> int:
     """Run door mode for one caller; returns the process exit status.
 
     ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
@@ -214,7 +216,7 @@ def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | Non
         print(f"gatehouse door: {path}: serial connections (comm type 1) are not supported;"
               " set the door up for a socket or stdio", file=sys.stderr)
         return EXIT_SETUP
-    return asyncio.run(_main(drop, host, port, tag, stdio))
+    return asyncio.run(_main(drop, host, port, tag, stdio, secret))
 
 
 def _report_drop_error(path: str, message: str, stdio: bool) -> None:
@@ -238,9 +240,10 @@ def _report_drop_error(path: str, message: str, stdio: bool) -> None:
         sys.stdout.buffer.flush()
 
 
-async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool) -> int:
+async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
+                secret: str | None = None) -> int:
     if stdio or drop.comm_type == COMM_LOCAL:
-        return await _run_stdio(drop, host, port, tag)
+        return await _run_stdio(drop, host, port, tag, secret)
     handle = drop.comm_handle
     try:
         was_blocking = os.get_blocking(handle)
@@ -252,7 +255,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
     try:
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
-            return await run_door(drop, host, port, reader, writer, tag=tag)
+            return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret)
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -264,7 +267,8 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
             os.close(handle)
 
 
-async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None) -> int:
+async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
+                     secret: str | None = None) -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
@@ -277,7 +281,8 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None) -> i
         return EXIT_SETUP
     writer = asyncio.StreamWriter(transport, protocol, reader, loop)
     with _raw_tty(sys.stdin.fileno()):
-        return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False)
+        return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
+                              secret=secret)
 
 
 @contextlib.contextmanager

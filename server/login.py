@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ from .store import check_password, hash_password
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login"]
+__all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
 ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
 _HANDLE_RE = re.compile(r"^[A-Za-z0-9\[][A-Za-z0-9 _\-.\[\]]{1,19}$")
@@ -108,6 +107,11 @@ class TitleScreen(Screen):
                 return None
             self.handle = handle
             self.user = await store.get_user(handle)
+            reason = await telnet_refusal(store, handle, self.user)
+            if reason:
+                self.user = None
+                self._ask("handle", reason)
+                return None
             self._ask("password" if self.user else "register")
             if self.user:
                 self.handle = self.user.handle
@@ -131,7 +135,8 @@ class TitleScreen(Screen):
             if text != self.password:
                 self._ask("new_password", "The two did not match. Try again.")
                 return None
-            if await store.get_user(self.handle) is not None:
+            if (await store.get_user(self.handle) is not None
+                    or await store.lookalike(self.handle) is not None):
                 self._ask("handle", "Somebody just took that handle.")
                 return None
             salt, digest = await asyncio.to_thread(hash_password, text)
@@ -181,14 +186,33 @@ async def after_login(session: "Session", user) -> Transition:
     return Replace(LobbyScreen(session))
 
 
-async def enter_as(session: "Session", handle: str) -> Screen:
-    """A caller handed over by a trusted BBS (RLogin): no password asked."""
+async def telnet_refusal(store, handle: str, user) -> str | None:
+    """Why a telnet caller may not use ``handle`` (None: they may): not the
+    account of a BBS caller, the sysop or the computer, not a new
+    ``[TAG]Name``, not a look-alike of an existing handle."""
+    if user is not None:
+        if user.kind == "bbs":
+            return "That handle belongs to a caller from a BBS: they come in through their BBS."
+        return None if user.kind == "telnet" else "That handle is reserved."
+    if handle.startswith("["):
+        return "Handles starting with [ are kept for callers from BBSes."
+    other = await store.lookalike(handle)
+    if other is not None:
+        return f"That handle looks too much like {other}: please pick another."
+    return None
+
+
+async def enter_as(session: "Session", handle: str, kind: str = "bbs") -> Screen:
+    """A caller handed over by a trusted BBS (RLogin; checked by
+    ``server.bbs_accounts`` first), or the sysop at the console: no password
+    asked, and the account is of that kind only."""
     store = session.app.store
     user = await store.get_user(handle)
     if user is None:
-        # a BBS caller never types a password here: store one nobody knows
-        salt, digest = await asyncio.to_thread(hash_password, secrets.token_hex(16))
-        user = await store.create_user(handle, salt, digest, session.charset)
+        # nobody ever types a password for these: no password works
+        user = await store.create_user(handle, b"", b"", session.charset, kind=kind)
+    elif user.kind != kind and kind != "sysop":
+        raise PermissionError(f"{handle} is a {user.kind} account, not a {kind} account")
     transition = await after_login(session, user)
     assert isinstance(transition, Replace)
     return transition.screen

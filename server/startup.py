@@ -53,6 +53,11 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
                               "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+    from .bbs_accounts import parse_secrets
+    try:
+        parse_secrets(cfg.rlogin_secrets)
+    except ValueError as exc:
+        raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\")") from None
     if cfg.rlogin_name_field not in ("server_user", "client_user"):
         raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin_name_field!r}: "
                           "use \"server_user\" or \"client_user\"")

@@ -19,7 +19,8 @@ from typing import Any
 
 import aiosqlite
 
-__all__ = ["Store", "StoreError", "UserRow", "GameRow", "hash_password", "check_password"]
+__all__ = ["Store", "StoreError", "UserRow", "GameRow", "hash_password", "check_password",
+           "handle_skeleton"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -62,7 +63,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, door, name)
     );
     """,
+    # 2: kinds of account (a BBS caller can never log in as a telnet caller,
+    # the sysop or the computer) and the look-alike key of each handle
+    """
+    ALTER TABLE users ADD COLUMN kind TEXT NOT NULL DEFAULT 'telnet';
+    ALTER TABLE users ADD COLUMN skeleton TEXT NOT NULL DEFAULT '';
+    UPDATE users SET skeleton = replace(replace(replace(handle_key, 'l', 'i'), '1', 'i'), '0', 'o');
+    UPDATE users SET kind = 'sysop' WHERE handle_key = 'sysop';
+    UPDATE users SET kind = 'reserved'
+        WHERE handle_key IN ('computer', 'new', 'all', 'guest', 'nobody');
+    CREATE INDEX users_skeleton ON users(skeleton);
+    """,
 ]
+
+KINDS = ("telnet", "bbs", "sysop", "reserved")
 
 SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
 
@@ -84,6 +98,7 @@ class UserRow:
     pw_salt: bytes
     pw_hash: bytes
     charset: str | None
+    kind: str = "telnet"     # telnet, bbs (handed over by a BBS), sysop, reserved
 
 
 @dataclass(frozen=True)
@@ -136,6 +151,14 @@ def _explain(path: str, exc: sqlite3.Error) -> str:
 
 def handle_key(handle: str) -> str:
     return " ".join(handle.split()).casefold()
+
+
+_LOOKALIKE = str.maketrans({"l": "i", "1": "i", "0": "o"})
+
+
+def handle_skeleton(handle: str) -> str:
+    """What a handle looks like: AIice, Al1ce and Alice share one (I/l/1, O/0)."""
+    return handle_key(handle).translate(_LOOKALIKE)
 
 
 class Store:
@@ -202,20 +225,30 @@ class Store:
     async def get_user(self, handle: str) -> UserRow | None:
         assert self.db is not None
         async with self.db.execute(
-                "SELECT id, handle, pw_salt, pw_hash, charset FROM users WHERE handle_key=?",
+                "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE handle_key=?",
                 (handle_key(handle),)) as cur:
             row = await cur.fetchone()
         return UserRow(*row) if row else None
 
-    async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
-                          charset: str | None = None) -> UserRow:
+    async def lookalike(self, handle: str) -> str | None:
+        """An existing handle that looks like ``handle`` (I/l/1, O/0), if any."""
         assert self.db is not None
+        async with self.db.execute("SELECT handle FROM users WHERE skeleton=? LIMIT 1",
+                                   (handle_skeleton(handle),)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
+                          charset: str | None = None, kind: str = "telnet") -> UserRow:
+        assert self.db is not None and kind in KINDS
         now = time.time()
         cur = await self.db.execute(
-            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login)"
-            " VALUES (?,?,?,?,?,?,?)", (handle, handle_key(handle), salt, pw_hash, charset, now, now))
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login,"
+            " kind, skeleton) VALUES (?,?,?,?,?,?,?,?,?)",
+            (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
+             handle_skeleton(handle)))
         await self.db.commit()
-        return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset)
+        return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset, kind)
 
     async def touch_login(self, user_id: int) -> None:
         assert self.db is not None

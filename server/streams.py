@@ -6,6 +6,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Callable
 
+from .bbs_accounts import bbs_refusal, check_secret
 from .rlogin import (HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed,
                      read_handshake)
 
@@ -82,6 +83,10 @@ async def start_rlogin(app: "App") -> asyncio.base_events.Server:
             try:
                 hs = await read_handshake(reader)
                 handle = bbs_handle(hs.caller_name(cfg.rlogin_name_field), cfg.rlogin_tag)
+                reason = (check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
+                          or await bbs_refusal(app, handle))
+                if reason:
+                    raise RloginError(reason)
             except RloginError as exc:
                 log.warning("rlogin from %s refused: %s", address, exc)
                 writer.write(f"\0Gatehouse: {exc}\r\n".encode("ascii", "replace"))

@@ -137,7 +137,7 @@ async def open_console(session: "Session") -> Screen:
     session.is_sysop = True
     session.idle_limit = float("inf")    # the console is never logged off for idling
     name = app.config.sysop_name
-    await enter_as(session, name)          # the user row, handle, charset
+    await enter_as(session, name, kind="sysop")   # the user row, handle, charset
     taken = {s.handle.casefold() for s in app.online() if s is not session}
     handle = next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
                   if h.casefold() not in taken)

@@ -1,16 +1,16 @@
 """The sqlite record: schema, users, games and moves survive a reopen."""
 import sqlite3
 
-from server.store import Store, check_password, hash_password
+from server.store import MIGRATIONS, Store, check_password, hash_password
 
 
 async def test_schema_is_versioned_and_reopening_does_not_migrate_twice(tmp_path):
     db = tmp_path / "g.db"
     store = await Store(db).open()
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
     store = await Store(db).open()
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
     mode = sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
@@ -68,3 +68,40 @@ async def test_saved_setups_per_user_and_door(tmp_path):
     assert await store.load_setup(user.id, "stratego", "wall") == "data2"
     assert await store.load_setup(user.id, "stratego", "nope") is None
     await store.close()
+
+
+def make_v1_database(path) -> None:
+    """A database as Gatehouse made it before account kinds (schema 1), with
+    the rows the RLogin hole created: Sysop and Computer, and a telnet Alice."""
+    con = sqlite3.connect(path)
+    con.executescript(f"BEGIN;{MIGRATIONS[0]};PRAGMA user_version=1;COMMIT;")
+    salt, digest = hash_password("alicepw")
+    for handle in ("Alice", "Sysop", "Computer", "[VRT]Bob"):
+        con.execute("INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
+                    " last_login) VALUES (?,?,?,?,?,?,?)",
+                    (handle, handle.casefold(), salt, digest, "utf8", 1.0, 1.0))
+    con.execute("INSERT INTO games(door, options, player0, player1, created)"
+                " VALUES ('towers', '{}', 'Alice', 'computer:1', 1.0)")
+    con.execute("INSERT INTO moves(game_id, ply, player, action, at) VALUES (1, 1, 0, 'a1', 1.0)")
+    con.commit()
+    con.close()
+
+
+async def test_migration_from_schema_1_keeps_everything_and_sets_kinds(tmp_path):
+    db = tmp_path / "old.db"
+    make_v1_database(db)
+    store = await Store(db).open()
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        alice = await store.get_user("alice")
+        assert alice.handle == "Alice" and alice.kind == "telnet"
+        assert check_password("alicepw", alice.pw_salt, alice.pw_hash)
+        assert (await store.get_user("Sysop")).kind == "sysop"
+        assert (await store.get_user("Computer")).kind == "reserved"
+        assert await store.moves(1) == [(0, "a1")]
+        assert await store.lookalike("AIice") == "Alice"
+        assert await store.lookalike("A1ice") == "Alice"
+        assert await store.lookalike("C0mputer") == "Computer"
+        assert await store.lookalike("Alicia") is None
+    finally:
+        await store.close()

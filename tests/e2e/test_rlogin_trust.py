@@ -1,0 +1,136 @@
+"""RLogin hands over BBS callers only: a BBS caller is an account of its own
+kind that can never be a telnet caller's account, the sysop or the computer;
+a telnet caller cannot take a BBS caller's name; a BBS may be required to
+send a shared secret; look-alike handles are refused."""
+import asyncio
+
+from server.rlogin import build_handshake
+
+from .harness import Caller, ENTER, start_app
+from .test_bbs_handover import Screen
+
+
+async def rlogin_lobby(app, name: str, client_user: str = "bbs"):
+    reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+    writer.write(build_handshake(client_user, name, "ansi-bbs/38400"))
+    assert await reader.readexactly(1) == b"\0"
+    screen = Screen(reader)
+    return screen, writer
+
+
+async def refused(app, name: str, client_user: str = "bbs") -> str:
+    reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+    writer.write(build_handshake(client_user, name, "ansi-bbs/38400"))
+    reply = (await asyncio.wait_for(reader.read(), 10)).decode("ascii", "replace")
+    writer.close()
+    assert reply.startswith("\0Gatehouse: "), reply
+    return reply
+
+
+async def test_rlogin_cannot_impersonate_telnet_callers_sysop_or_computer(tmp_path):
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0)  # no tag
+    try:
+        alice = await Caller.connect(app.port)
+        await alice.login("Alice")
+        await alice.close()
+        await asyncio.sleep(0)
+        reply = await refused(app, "Alice")
+        assert "not a BBS caller" in reply and "rlogin.tag" in reply
+        for name in ("Sysop", "Computer", "sysop", "Guest"):
+            assert "reserved" in await refused(app, name)
+        assert app.find_session("Alice") is None and app.find_session("Sysop") is None
+        for name in ("Alice", "Sysop", "Computer"):
+            user = await app.store.get_user(name)
+            assert user is None or user.kind != "bbs"
+    finally:
+        await app.stop()
+
+
+async def test_tagged_reserved_name_refused(tmp_path):
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    try:
+        assert "reserved" in await refused(app, "Sysop")
+        assert "reserved" in await refused(app, "computer")
+    finally:
+        await app.stop()
+
+
+async def test_a_bbs_callers_name_is_never_a_telnet_account(tmp_path):
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    try:
+        screen, writer = await rlogin_lobby(app, "Bob")
+        await screen.expect("Who's online")
+        writer.close()
+        assert (await app.store.get_user("[VRT]Bob")).kind == "bbs"
+        eve = await Caller.connect(app.port)
+        await eve.expect("Handle")
+        eve.send("[VRT]Bob" + ENTER)
+        await eve.expect("belongs to a caller from a BBS")
+        eve.send("[XYZ]Eve" + ENTER)                  # registering a tag ahead of a BBS
+        await eve.expect("kept for callers from BBSes")
+        assert await app.store.get_user("[XYZ]Eve") is None
+        await eve.close()
+    finally:
+        await app.stop()
+
+
+async def test_bbs_must_send_its_shared_secret(tmp_path):
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT",
+                          rlogin_secrets=["127.0.0.0/8=door-s3cret"])
+    try:
+        assert "secret" in await refused(app, "Bob", client_user="wrong")
+        assert "secret" in await refused(app, "Bob", client_user="")
+        assert await app.store.get_user("[VRT]Bob") is None
+        screen, writer = await rlogin_lobby(app, "Bob", client_user="door-s3cret")
+        assert "[VRT]Bob" in await screen.expect("Who's online")
+        writer.close()
+    finally:
+        await app.stop()
+
+
+async def test_lookalike_handles_refused(tmp_path):
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0)
+    try:
+        alice = await Caller.connect(app.port)
+        await alice.login("Alice")
+        await alice.close()
+        mallory = await Caller.connect(app.port)
+        await mallory.expect("Handle")
+        for fake in ("AIice", "A1ice", "a1Ice"):
+            mallory.send(fake + ENTER)
+            await mallory.expect("looks too much like Alice")
+            assert await app.store.get_user(fake) is None
+        mallory.send("B0b" + ENTER)
+        await mallory.expect("Register?")
+        await mallory.close()
+        assert "looks too much like" in await refused(app, "AI1ce")
+    finally:
+        await app.stop()
+
+
+async def test_door_mode_sends_the_secret(tmp_path):
+    import socket
+
+    from server.door32 import parse_door32
+    from server.door_bridge import run_door
+
+    from .test_bbs_handover import DROP
+    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT",
+                          rlogin_secrets=["127.0.0.1=door-s3cret"])
+    try:
+        for secret, expected in ((None, "secret"), ("door-s3cret", "Who's online")):
+            bbs_side, caller_side = socket.socketpair()
+            drop = parse_door32(DROP.format(handle=bbs_side.fileno()))
+            door_reader, door_writer = await asyncio.open_connection(sock=bbs_side)
+            caller_reader, caller_writer = await asyncio.open_connection(sock=caller_side)
+            door = asyncio.create_task(run_door(drop, "127.0.0.1", app.rlogin_port, door_reader,
+                                                door_writer, tag="VRT", secret=secret))
+            screen = Screen(caller_reader)
+            await screen.expect(expected)
+            if secret:
+                caller_writer.write(b"g")                  # goodbye: back to the BBS
+            await asyncio.wait_for(door, 10)
+            door_writer.close()
+            caller_writer.close()
+    finally:
+        await app.stop()
