@@ -47,6 +47,8 @@ class App:
         self._sysop: Any = None
         from .match import MatchManager
         self.matches = MatchManager(self)
+        from .login_guard import LoginGuard
+        self.login_guard = LoginGuard(base=config.login_fail_delay)
         self.started = time.time()
 
     # ----- life -------------------------------------------------------------

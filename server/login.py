@@ -2,11 +2,13 @@
 
 Passwords are stored only as salted scrypt hashes (``store.hash_password``);
 hashing runs in a thread. Failed attempts are slowed (1 s, 2 s, 4 s) and the
-third failure hangs up.
+third failure hangs up; ``server.login_guard`` keeps the back-off across
+connections, per account and per address, and logs every failure.
 """
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -117,9 +119,16 @@ class TitleScreen(Screen):
                 self.handle = self.user.handle
         elif self.stage == "password":
             assert self.user is not None
+            guard, peer = self.session.app.login_guard, self.session.conn.peer
+            wait = guard.wait_for(peer, self.user.handle)
+            if wait > 0:     # the password is not even checked
+                self._ask("handle", f"Too many failed logins: try again in {math.ceil(wait)} s.")
+                return None
             ok = await asyncio.to_thread(check_password, text, self.user.pw_salt, self.user.pw_hash)
             if ok:
+                guard.succeeded(peer, self.user.handle)
                 return await self._logged_in()
+            guard.failed(peer, self.user.handle)
             self.failures += 1
             if self.failures >= MAX_FAILURES:
                 return Quit("Too many failed attempts. Goodbye.")

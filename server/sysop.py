@@ -330,6 +330,7 @@ class SysopScreen(Screen):
             canvas.text(1, 2 + i, line[:78], fg, BLUE if sel else BLACK)
         if len(nodes) > 10:
             canvas.text(1, 12, f" and {len(nodes) - 10} more ", DARK_GREY)
+        canvas.text(24, 12, app.login_guard.summary()[:55], DARK_GREY)
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "
