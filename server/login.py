@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
 _HANDLE_RE = re.compile(r"^[A-Za-z0-9\[][A-Za-z0-9 _\-.\[\]]{1,19}$")
 RESERVED = {"computer", "sysop", "new", "all", "guest", "nobody"}
 MAX_FAILURES = 3
+TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
 
 
 def valid_handle(handle: str, sysop_name: str = "Sysop") -> str | None:
@@ -70,6 +72,15 @@ class TitleScreen(Screen):
         self.message = ""
         self.failures = 0
         self.user = None
+        self.deadline = time.monotonic() + TITLE_SECONDS
+
+    def frame_due(self, now: float) -> float | None:
+        return self.deadline
+
+    async def on_event(self, event: object) -> Transition:
+        if time.monotonic() >= self.deadline:   # an idle title screen holds a node
+            return Quit("You took too long to log in. Goodbye.")
+        return None
 
     def _prompt(self) -> str:
         return {"handle": "Handle (new callers: pick one): ",

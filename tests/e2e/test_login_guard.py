@@ -91,3 +91,21 @@ async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
             await console.close()
     finally:
         await app.stop()
+
+
+async def test_the_title_screen_is_not_a_place_to_stay(tmp_path, monkeypatch):
+    """A connection that never logs in is let go (it holds a node and one of
+    its address's connections)."""
+    from server import login
+    monkeypatch.setattr(login, "TITLE_SECONDS", 1.0)
+    app = await start_app(tmp_path / "g.db")
+    try:
+        idle = await Caller.connect(app.port)
+        await idle.expect("Handle")
+        idle.send("Slo")                                     # typing does not extend it
+        await idle.expect("You took too long to log in. Goodbye.")
+        await wait_until(lambda: idle.closed, what="the line hung up")
+        await wait_until(lambda: not app.sessions, what="the node freed")
+        await idle.close()
+    finally:
+        await app.stop()
