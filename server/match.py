@@ -20,6 +20,7 @@ from doors._core.game import GameState, Outcome, Termination, replay
 
 from . import events as E
 from .chat import ChatLog, RateLimit, clean_chat
+from .saving import SavingNotice
 
 if TYPE_CHECKING:
     from .app import App
@@ -137,6 +138,9 @@ class Match:
             session.send(E.Chat(f"match:{self.id}", who, text))
         return None
 
+    def _saving(self) -> SavingNotice:
+        return SavingNotice(self._audience)
+
     # ----- actions ----------------------------------------------------------
     async def submit(self, player: int, action: Any) -> str | None:
         """Check, store and apply an action; returns a reason if refused."""
@@ -152,7 +156,9 @@ class Match:
             nxt = self.state.clone()
             nxt.apply(player, action)
             ply = len(nxt.history)
-            await self.app.store.add_move(self.id, ply, player, nxt.action_to_str(action))
+            saving = self._saving()
+            await self.app.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
+            saving.done()
             self.state = nxt
             self.draw_offer = None
             outcome = nxt.outcome()
@@ -204,7 +210,9 @@ class Match:
                 task.cancel()
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
-        await self.app.store.finish_game(self.id, outcome.to_json())
+        saving = self._saving()
+        await self.app.store.finish_game(self.id, outcome.to_json(), saving)
+        saving.done()
         self.outcome = outcome
         self.app.matches.finished(self)
         self.notify("ended", outcome.reason)

@@ -72,6 +72,13 @@ class Session:
     def show_notice(self, text: str) -> None:
         self.notice = (text, time.monotonic() + NOTICE_SECONDS)
 
+    def flash(self, text: str) -> None:
+        """Show a notice now, even while this session's loop waits on
+        something (a move being saved to a locked database)."""
+        if not self.closed:
+            self.show_notice(text)
+            self._draw()
+
     @property
     def charset(self) -> str:
         return self.terminal.charset

@@ -6,16 +6,18 @@ any moment loses no completed move.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import os
 import sqlite3
 import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import aiosqlite
 
@@ -77,6 +79,8 @@ MIGRATIONS: list[str] = [
 ]
 
 KINDS = ("telnet", "bbs", "sysop", "reserved")
+
+log = logging.getLogger("gatehouse.store")
 
 SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
 
@@ -215,6 +219,34 @@ class Store:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             await self.db.executescript(f"BEGIN;{script};PRAGMA user_version={number};COMMIT;")
 
+    RETRY_FOR = 120.0    # seconds a write keeps retrying while the database is locked
+
+    async def _write(self, sql: str, args: Any = (),
+                     on_retry: "Callable[[], None] | None" = None) -> Any:
+        """Execute one write and commit it. While another program holds the
+        database locked beyond the busy timeout, roll back, tell ``on_retry``
+        and try again (up to RETRY_FOR seconds), so nothing is lost."""
+        assert self.db is not None
+        delay, waited = 0.1, 0.0
+        while True:
+            try:
+                cur = await self.db.execute(sql, args)
+                await self.db.commit()
+                return cur
+            except sqlite3.OperationalError as exc:
+                if not ("locked" in str(exc) or "busy" in str(exc)) or waited >= self.RETRY_FOR:
+                    raise
+                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
+                try:
+                    await self.db.rollback()
+                except sqlite3.Error:
+                    pass
+                if on_retry is not None:
+                    on_retry()
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 2.0)
+
     async def schema_version(self) -> int:
         assert self.db is not None
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -242,46 +274,45 @@ class Store:
                           charset: str | None = None, kind: str = "telnet") -> UserRow:
         assert self.db is not None and kind in KINDS
         now = time.time()
-        cur = await self.db.execute(
+        cur = await self._write(
             "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login,"
             " kind, skeleton) VALUES (?,?,?,?,?,?,?,?,?)",
             (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
              handle_skeleton(handle)))
-        await self.db.commit()
         return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset, kind)
 
     async def touch_login(self, user_id: int) -> None:
         assert self.db is not None
-        await self.db.execute("UPDATE users SET last_login=? WHERE id=?", (time.time(), user_id))
-        await self.db.commit()
+        await self._write("UPDATE users SET last_login=? WHERE id=?", (time.time(), user_id))
 
     async def set_charset(self, user_id: int, charset: str) -> None:
         assert self.db is not None
-        await self.db.execute("UPDATE users SET charset=? WHERE id=?", (charset, user_id))
-        await self.db.commit()
+        await self._write("UPDATE users SET charset=? WHERE id=?", (charset, user_id))
 
     # ----- games and moves --------------------------------------------------
     async def create_game(self, door: str, options: dict[str, Any],
-                          players: tuple[str, str]) -> int:
+                          players: tuple[str, str],
+                          on_retry: "Callable[[], None] | None" = None) -> int:
         assert self.db is not None
-        cur = await self.db.execute(
+        cur = await self._write(
             "INSERT INTO games(door, options, player0, player1, created) VALUES (?,?,?,?,?)",
-            (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()))
-        await self.db.commit()
+            (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()),
+            on_retry)
         return int(cur.lastrowid or 0)
 
-    async def add_move(self, game_id: int, ply: int, player: int, action: str) -> None:
-        """Store one move and commit it before returning."""
+    async def add_move(self, game_id: int, ply: int, player: int, action: str,
+                       on_retry: "Callable[[], None] | None" = None) -> None:
+        """Store one move and commit it before returning (retrying while the
+        database is locked by another program; ``on_retry`` hears of it)."""
         assert self.db is not None
-        await self.db.execute("INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
-                              (game_id, ply, player, action, time.time()))
-        await self.db.commit()
+        await self._write("INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
+                          (game_id, ply, player, action, time.time()), on_retry)
 
-    async def finish_game(self, game_id: int, outcome: dict[str, Any]) -> None:
+    async def finish_game(self, game_id: int, outcome: dict[str, Any],
+                          on_retry: "Callable[[], None] | None" = None) -> None:
         assert self.db is not None
-        await self.db.execute("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
-                              (json.dumps(outcome), time.time(), game_id))
-        await self.db.commit()
+        await self._write("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
+                          (json.dumps(outcome), time.time(), game_id), on_retry)
 
     def _game(self, row: Any) -> GameRow:
         return GameRow(row[0], row[1], json.loads(row[2]), (row[3], row[4]), row[5],
@@ -316,9 +347,8 @@ class Store:
     # ----- saved setups (Stratego) ------------------------------------------
     async def save_setup(self, user_id: int, door: str, name: str, data: str) -> None:
         assert self.db is not None
-        await self.db.execute("INSERT OR REPLACE INTO setups(user_id, door, name, data) VALUES (?,?,?,?)",
-                              (user_id, door, name, data))
-        await self.db.commit()
+        await self._write("INSERT OR REPLACE INTO setups(user_id, door, name, data) VALUES (?,?,?,?)",
+                          (user_id, door, name, data))
 
     async def load_setup(self, user_id: int, door: str, name: str) -> str | None:
         assert self.db is not None
