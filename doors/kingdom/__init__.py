@@ -2,6 +2,8 @@
 double-jumping knights (DMA, Amiga 1996) as a Gatehouse door."""
 from __future__ import annotations
 
+import logging
+
 from doors._core.door import DoorInfo, OptionSpec
 
 from .ai import make_bot
@@ -12,6 +14,9 @@ from .view import KingdomUI
 
 __all__ = ["INFO", "HELP_TEXT", "OPTIONS", "board_option"]
 
+log = logging.getLogger("gatehouse.kingdom")
+_reported: set[tuple[str, str]] = set()     # each broken file is logged once
+
 
 def board_option() -> OptionSpec:
     """The "board" option, its choices read from the board files."""
@@ -19,8 +24,11 @@ def board_option() -> OptionSpec:
     for name in list_boards():
         try:
             choices.append((name, f"{name}: {load_board(name).title}"[:60]))
-        except ValueError:
-            continue        # a bad file is not offered
+        except ValueError as err:      # a bad file is not offered, and the sysop is told
+            if (name, str(err)) not in _reported:
+                _reported.add((name, str(err)))
+                log.warning("Kingdom board file %r skipped: %s", name, err)
+            continue
     if not choices:
         choices = [("default", "default")]
     return OptionSpec("board", "Board", tuple(choices), "default")

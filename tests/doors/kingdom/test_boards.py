@@ -87,3 +87,24 @@ def test_layout_code_round_trips_and_refuses_garbage():
         boards.decode_layout("19/" * 18)
     with pytest.raises(BoardFileError):
         boards.decode_layout("/".join(["20"] * 19))
+
+
+def test_a_broken_board_file_is_skipped_with_a_log_line(tmp_path, monkeypatch, caplog):
+    import logging
+    import shutil
+
+    import doors.kingdom as kingdom
+    from doors.kingdom import boards as boards_module
+    shutil.copy(boards_module.BOARD_DIR / "default.txt", tmp_path / "default.txt")
+    (tmp_path / "broken.txt").write_text("title: Broken\nthis is not a board\n")
+    (tmp_path / "latin1.txt").write_bytes(b"title: D\xe9j\xe0 vu\n")
+    monkeypatch.setattr(boards_module, "BOARD_DIR", tmp_path)
+    caplog.set_level(logging.WARNING, logger="gatehouse.kingdom")
+    names = [name for name, _label in kingdom.board_option().choices]
+    assert names == ["default"]
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("'broken'" in m and "skipped" in m for m in logged), logged
+    assert any("'latin1'" in m and "skipped" in m for m in logged), logged
+    caplog.clear()
+    kingdom.board_option()                      # each broken file is logged once
+    assert not caplog.records
