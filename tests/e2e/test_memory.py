@@ -1,10 +1,11 @@
 """Sessions that end leave nothing behind: after many callers drop at random
-points (mid-negotiation, at the title screen, in the lobby, mid-game), no
-Session, Terminal or telnet protocol object stays reachable."""
+points (mid-negotiation, at the title screen, in the lobby, mid-game; by
+telnet and by RLogin), no Session or telnet protocol object stays reachable."""
 import asyncio
 import gc
 import random
 
+from server.rlogin import build_handshake
 from server.session import Session
 from server.telnet import _Protocol
 
@@ -35,8 +36,24 @@ async def one_caller(app, n: int, rng: random.Random) -> None:
         await caller.close()
 
 
+async def bbs_caller(app, n: int, rng: random.Random) -> None:
+    """A caller handed over by RLogin, dropped before or after the lobby."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+    try:
+        writer.write(build_handshake("bbs", f"Bbs{n}", "ansi-bbs/38400"))
+        assert await reader.readexactly(1) == b"\0"
+        if rng.random() < 0.5:
+            seen = b""
+            while b"Who's online" not in seen:
+                data = await reader.read(65536)
+                assert data, "closed before the lobby"
+                seen = seen[-100:] + data
+    finally:
+        writer.close()
+
+
 async def test_dropped_sessions_are_freed(tmp_path):
-    app = await start_app(tmp_path / "g.db", max_per_ip=50)
+    app = await start_app(tmp_path / "g.db", max_per_ip=50, rlogin_enabled=True, rlogin_port=0)
     try:
         await churn(app)
     finally:
@@ -47,7 +64,8 @@ async def churn(app) -> None:
     rng = random.Random(13)
     assert live(Session) == 0
     for batch in range(4):
-        await asyncio.gather(*(one_caller(app, batch * 10 + i, rng) for i in range(10)))
+        await asyncio.gather(*(one_caller(app, batch * 10 + i, rng) for i in range(10)),
+                             *(bbs_caller(app, batch * 5 + i, rng) for i in range(5)))
     await wait_until(lambda: not app.sessions, what="every node freed")
     # games against the computer are left running (suspended), but hold no session
     await wait_until(lambda: live(Session) == 0, timeout=10, what="no live Session objects")

@@ -165,5 +165,7 @@ async def test_new_database_is_private(tmp_path):
     path = tmp_path / "new.db"
     store = await Store(path).open()
     await store.create_user("Alice", b"s" * 16, b"h" * 32)
+    wal = path.with_name(path.name + "-wal")
+    assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600   # the journal too
     await store.close()
     assert path.stat().st_mode & 0o777 == 0o600
