@@ -33,6 +33,10 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
 }
 
 
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
 def check_settings(cfg: Config, source: str = "") -> Config:
     """Raise ConfigError (one line) for a setting out of range; returns ``cfg``."""
     where = f"{source}: " if source else ""
@@ -42,7 +46,8 @@ def check_settings(cfg: Config, source: str = "") -> Config:
                or (isinstance(value, float) and not math.isfinite(value))
                or value > high or value < low or (value == low and not low_ok))
         if bad:
-            bound = f"{'at least' if low_ok else 'more than'} {low:g} and at most {high:g}"
+            bound = (f"{'at least' if low_ok else 'more than'} {_num(low)} "
+                     f"and at most {_num(high)}")
             raise ConfigError(f"{where}{name} = {value!r} is out of range: set it to {bound}")
     if not cfg.rlogin_allow and cfg.rlogin_enabled:
         raise ConfigError(f"{where}rlogin.allow is empty: list the BBS addresses allowed to "
