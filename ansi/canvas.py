@@ -11,7 +11,8 @@ colours, sent as bold), ``bg`` 0-7, ``blink`` a bool.
 """
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 __all__ = [
     "BLACK", "RED", "GREEN", "BROWN", "BLUE", "MAGENTA", "CYAN", "GREY",
@@ -73,7 +74,7 @@ class Canvas:
         self.cells: list[Cell] = _cells if _cells is not None else [BLANK] * (width * height)
 
     # ----- views ------------------------------------------------------------
-    def region(self, x: int, y: int, width: int, height: int) -> "Canvas":
+    def region(self, x: int, y: int, width: int, height: int) -> Canvas:
         """A view of the rectangle at (x, y), clipped to this canvas."""
         width = max(0, min(width, self.width - x))
         height = max(0, min(height, self.height - y))
@@ -83,7 +84,7 @@ class Canvas:
     def _index(self, x: int, y: int) -> int:
         return (self._oy + y) * self._stride + self._ox + x
 
-    def copy(self) -> "Canvas":
+    def copy(self) -> Canvas:
         return Canvas(self.width, self.height,
                       [self.get(x, y) for y in range(self.height) for x in range(self.width)])
 
@@ -168,7 +169,7 @@ class Canvas:
         if title:
             self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
 
-    def blit(self, other: "Canvas", x: int = 0, y: int = 0) -> None:
+    def blit(self, other: Canvas, x: int = 0, y: int = 0) -> None:
         for yy in range(other.height):
             for xx in range(other.width):
                 c = other.get(xx, yy)

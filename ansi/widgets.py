@@ -9,7 +9,7 @@ import textwrap
 from collections import deque
 
 from . import keys
-from .canvas import BLACK, BLUE, GREY, WHITE, YELLOW, BRIGHT_CYAN, Canvas, clean_text
+from .canvas import BLACK, BLUE, BRIGHT_CYAN, GREY, WHITE, YELLOW, Canvas, clean_text
 
 __all__ = ["LineInput", "ChatPane", "Pager", "Menu"]
 

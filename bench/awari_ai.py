@@ -25,7 +25,6 @@ from doors.awari import endgame  # noqa: E402
 from doors.awari.ai import make_bot, shared_table  # noqa: E402
 from doors.awari.rules import AwariState  # noqa: E402
 
-
 OPENING_PLIES = 4
 
 

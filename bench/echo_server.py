@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import threading
 import time
 
@@ -58,7 +57,7 @@ async def serve(host: str, port: int, max_seconds: float) -> None:
     threading.Thread(target=watch_stdin, daemon=True).start()
     try:
         await asyncio.wait_for(gone.wait(), max_seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
     server.close()
 

@@ -28,7 +28,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import telnetlib3  # noqa: E402
-
 from session_load import Child, raise_nofile, rss_kib  # noqa: E402
 
 CONCURRENCY = 20
@@ -54,7 +53,7 @@ async def read_until(reader, marker: bytes, timeout: float = 20.0) -> bool:
             return False
         try:
             data = await asyncio.wait_for(reader.read(65536), left)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         if not data:
             return False
@@ -101,7 +100,7 @@ async def churn(port: int, start: int, count: int, rng: random.Random,
         async with gate:
             try:
                 what = await one(port, i, rng, pool)
-            except (OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError) as exc:
                 what = f"error {type(exc).__name__}"
             tally[what] = tally.get(what, 0) + 1
 

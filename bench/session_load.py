@@ -37,8 +37,6 @@ import random
 import re
 import resource
 import sqlite3
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -100,7 +98,7 @@ class Child:
         self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr)]
 
     @classmethod
-    async def start(cls, *args: str) -> "Child":
+    async def start(cls, *args: str) -> Child:
         proc = await asyncio.create_subprocess_exec(
             *args, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -133,7 +131,7 @@ class Child:
             self._new.clear()
             try:
                 await asyncio.wait_for(self._new.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def stop(self) -> None:
@@ -146,7 +144,7 @@ class Child:
                 pass
             try:
                 await asyncio.wait_for(self.proc.wait(), 20)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
         for t in self._tasks:
@@ -214,14 +212,14 @@ async def open_idle(n: int, port: int, greeting, marker: bytes | None,
             try:
                 _t, proto = await asyncio.wait_for(
                     loop.create_connection(lambda: Idle(greeting(i), marker), HOST, port), 15)
-            except (OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError) as exc:
                 errors[f"connect: {type(exc).__name__} {getattr(exc, 'errno', '') or ''}"] += 1
                 return
             conns.append(proto)
             if wait_first:
                 try:
                     first = await asyncio.wait_for(asyncio.shield(proto.first), 15)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     errors["no RLogin ack in 15 s"] += 1
                     return
                 if first != b"\0":
@@ -257,7 +255,7 @@ class Probe:
         self.raw = bytearray()
 
     @classmethod
-    async def connect(cls, port: int) -> "Probe":
+    async def connect(cls, port: int) -> Probe:
         reader, writer = await asyncio.wait_for(telnetlib3.open_connection(
             HOST, port, encoding=False, term="xterm", cols=80, rows=24,
             connect_minwait=0.05, connect_maxwait=1.0), 30)
@@ -294,7 +292,7 @@ class Probe:
         while time.monotonic() < deadline:
             try:
                 await self.read(seconds)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
 
     def send(self, data: bytes) -> None:
@@ -471,7 +469,7 @@ async def run_gatehouse(args, tmp: Path) -> dict:
         while time.monotonic() < end:
             try:
                 await probe.read(max(0.01, end - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
         out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
         bytes_before = sum(c.received for c in conns)

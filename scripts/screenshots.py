@@ -20,8 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ansi.cp437 import encode  # noqa: E402
-from tests.e2e.harness import (DOWN, ENTER, RIGHT, Caller, challenge_computer,  # noqa: E402
-                               play_towers_move, session_of, start_app, wait_until)
+from tests.e2e.harness import (  # noqa: E402
+    DOWN,
+    ENTER,
+    RIGHT,
+    Caller,
+    challenge_computer,
+    play_towers_move,
+    session_of,
+    start_app,
+    wait_until,
+)
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
 
 OUT = ROOT / "docs" / "screens"

@@ -9,12 +9,13 @@ import collections
 import logging
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from doors import registry
 
 from . import events as E
 from .chat import ChatLog, RateLimit, clean_chat
-from doors import registry
-
 from .config import Config
 from .store import Store
 
@@ -32,7 +33,7 @@ class App:
     def __init__(self, config: Config):
         self.config = config
         self.store = Store(config.database)
-        self.sessions: dict[int, "Session"] = {}
+        self.sessions: dict[int, Session] = {}
         self.lobby_chat = ChatLog()
         self.challenges: dict[int, Any] = {}
         self.sysop_available = False
@@ -42,7 +43,7 @@ class App:
         self._servers: list[Any] = []
         self._rlogin: Any = None
         self._nodes_timer: asyncio.TimerHandle | None = None
-        self._online: list["Session"] | None = None
+        self._online: list[Session] | None = None
         self._background: list[asyncio.Task[None]] = []
         self._sysop: Any = None
         from .match import MatchManager
@@ -140,9 +141,9 @@ class App:
         await self.store.close()
 
     # ----- nodes ------------------------------------------------------------
-    async def handle_connection(self, conn: "Connection", origin: str = "telnet",
+    async def handle_connection(self, conn: Connection, origin: str = "telnet",
                                 handle: str | None = None,
-                                first_screen: "Callable[[Session], Awaitable[Screen]] | None" = None,
+                                first_screen: Callable[[Session], Awaitable[Screen]] | None = None,
                                 ) -> None:
         """Run one caller's session from connect to goodbye. ``first_screen``
         (the sysop console) builds the first screen instead of the login."""
@@ -176,7 +177,7 @@ class App:
             self.withdraw_challenges(session)
             self.nodes_changed()
 
-    def online(self) -> list["Session"]:
+    def online(self) -> list[Session]:
         """Logged-in sessions by node (sorted once per change of the node
         list, not on every lobby draw)."""
         if self._online is None:
@@ -184,7 +185,7 @@ class App:
                                   key=lambda s: s.node)
         return [s for s in self._online if not s.closed]
 
-    def find_session(self, handle: str) -> "Session | None":
+    def find_session(self, handle: str) -> Session | None:
         key = handle.casefold()
         return next((s for s in self.online() if s.handle.casefold() == key), None)
 
@@ -204,7 +205,7 @@ class App:
             session.send(E.NodesChanged())
 
     # ----- lobby chat -------------------------------------------------------
-    def post_lobby(self, session: "Session", text: str, limit: RateLimit) -> str | None:
+    def post_lobby(self, session: Session, text: str, limit: RateLimit) -> str | None:
         """Send a lobby chat line; returns a reason if refused."""
         text = clean_chat(text)
         if not text:
@@ -217,10 +218,10 @@ class App:
         return None
 
     # ----- the sysop ---------------------------------------------------------
-    def sysop_sessions(self) -> list["Session"]:
+    def sysop_sessions(self) -> list[Session]:
         return [s for s in self.online() if s.is_sysop]
 
-    def page_sysop(self, session: "Session", reason: str) -> str:
+    def page_sysop(self, session: Session, reason: str) -> str:
         """A caller pages the sysop; returns what to tell the caller."""
         reason = clean_chat(reason)[:60]
         page = E.Page(session.handle, reason, time.time())
@@ -238,7 +239,7 @@ class App:
         self._next_challenge += 1
         return self._next_challenge - 1
 
-    def withdraw_challenges(self, session: "Session") -> None:
+    def withdraw_challenges(self, session: Session) -> None:
         for ch in list(self.challenges.values()):
             if session.handle and session.handle in (ch.challenger, ch.target):
                 ch.state = "withdrawn"

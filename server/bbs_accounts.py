@@ -62,7 +62,7 @@ def check_secret(entries: list[str], address: str, hs: RloginHandshake,
     return "wrong or missing RLogin secret"
 
 
-async def bbs_refusal(app: "App", handle: str) -> str | None:
+async def bbs_refusal(app: App, handle: str) -> str | None:
     """Why the BBS caller ``handle`` (already tagged) may not come in, or None."""
     cfg = app.config
     reason = valid_handle(handle, cfg.sysop_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, Canvas, CYAN, DARK_GREY, GREY, WHITE, YELLOW
+from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
 
@@ -25,7 +25,7 @@ SYSOP = "The sysop"             # when a sysop console is open and available
 class ChallengeScreen(Screen):
     location = "lobby"
 
-    def __init__(self, session: "Session", door: str | None = None):
+    def __init__(self, session: Session, door: str | None = None):
         super().__init__(session)
         self.doors: list[DoorInfo] = list(registry().values())
         self.step = "door"
@@ -48,7 +48,7 @@ class ChallengeScreen(Screen):
         self.opponents = [COMPUTER] + callers + sysop + [WATCH]
         self.step, self.index = "opponent", 0
 
-    def _sysop(self) -> "Session | None":
+    def _sysop(self) -> Session | None:
         """The sysop console to challenge, if the sysop is available."""
         app = self.session.app
         if not app.sysop_available:

@@ -22,8 +22,17 @@ import socket
 import struct
 import sys
 
-from server.door32 import (COMM_LOCAL, COMM_SERIAL, COMM_TELNET, EMU_ASCII, DropFile,
-                           DropFileError, load_door32, peek_comm, read_text)
+from server.door32 import (
+    COMM_LOCAL,
+    COMM_SERIAL,
+    COMM_TELNET,
+    EMU_ASCII,
+    DropFile,
+    DropFileError,
+    load_door32,
+    peek_comm,
+    read_text,
+)
 from server.rlogin import WindowSize, build_handshake, normalize_tag, window_message
 
 log = logging.getLogger("gatehouse.door")

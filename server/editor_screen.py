@@ -15,7 +15,7 @@ __all__ = ["ToolScreen"]
 
 
 class ToolScreen(Screen):
-    def __init__(self, session: "Session", tool: Any, title: str):
+    def __init__(self, session: Session, tool: Any, title: str):
         super().__init__(session)
         self.tool = tool
         self.location = title

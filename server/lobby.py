@@ -6,8 +6,20 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import (BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, BRIGHT_BLUE,
-                         CYAN, Canvas, DARK_GREY, GREY, WHITE, YELLOW, BOX_DOUBLE)
+from ansi.canvas import (
+    BLUE,
+    BOX_DOUBLE,
+    BRIGHT_BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    BRIGHT_RED,
+    CYAN,
+    DARK_GREY,
+    GREY,
+    WHITE,
+    YELLOW,
+    Canvas,
+)
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
 
@@ -68,7 +80,7 @@ class Challenge:
 TAKES_CHALLENGES = ("lobby", "sysop console")
 
 
-def send_challenge(session: "Session", ch: Challenge) -> str:
+def send_challenge(session: Session, ch: Challenge) -> str:
     """Register a challenge made by ``session`` and tell its target; returns
     what to tell ``session`` (the lobby and the sysop console share this)."""
     app = session.app
@@ -80,7 +92,7 @@ def send_challenge(session: "Session", ch: Challenge) -> str:
     return f"Challenge sent to {ch.target}. Waiting for an answer (x withdraws)."
 
 
-async def answer_challenge(session: "Session", ch: Challenge,
+async def answer_challenge(session: Session, ch: Challenge,
                            accept: bool) -> tuple[str, Screen | None]:
     """``session`` accepts or declines ``ch``: (what to tell it, its match
     screen if a match started)."""
@@ -95,15 +107,15 @@ async def answer_challenge(session: "Session", ch: Challenge,
     if challenger is None or challenger.location not in TAKES_CHALLENGES:
         return f"{ch.challenger} is no longer in the lobby.", None
     ch.state = "accepted"
-    from .match_screen import start_match
     from .match import Seat
+    from .match_screen import start_match
     seats = [Seat(0, "human", challenger.handle), Seat(1, "human", session.handle)]
     screen = await start_match(session, registry()[ch.door], ch.options, seats,
                                {0: challenger, 1: session})
     return "", screen
 
 
-def challenge_news(session: "Session", event: Any) -> tuple[str | None, Transition]:
+def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition]:
     """What a screen that takes challenges (the lobby, the sysop console)
     does with challenge news and a match that starts: (message, transition)."""
     if isinstance(event, E.ChallengeEvent):
@@ -126,7 +138,7 @@ class LobbyScreen(Screen):
     location = "lobby"
     refresh_every = 20.0          # idle times and the clock
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: Session):
         super().__init__(session)
         self.chat = ChatPane(7)
         for who, text in session.app.lobby_chat.lines:

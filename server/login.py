@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.art import load_ans
-from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, Canvas, DARK_GREY, WHITE, YELLOW
+from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import LineInput
 
 from .screens import Quit, Replace, Screen, Transition
@@ -62,7 +62,7 @@ def title_canvas() -> Canvas:
 class TitleScreen(Screen):
     location = "logging in"
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: Session):
         super().__init__(session)
         self.stage = "handle"
         self.input = LineInput(20)
@@ -191,7 +191,7 @@ class TitleScreen(Screen):
         return self.input.draw(canvas, x, 22, 78 - x, WHITE, 0)
 
 
-async def after_login(session: "Session", user) -> Transition:
+async def after_login(session: Session, user) -> Transition:
     """Set the session up for ``user`` and go to the lobby (or resume)."""
     from .lobby import LobbyScreen
     from .resume import ResumeScreen
@@ -222,7 +222,7 @@ async def telnet_refusal(store, handle: str, user) -> str | None:
     return None
 
 
-async def enter_as(session: "Session", handle: str, kind: str = "bbs") -> Screen:
+async def enter_as(session: Session, handle: str, kind: str = "bbs") -> Screen:
     """A caller handed over by a trusted BBS (RLogin; checked by
     ``server.bbs_accounts`` first), or the sysop at the console: no password
     asked, and the account is of that kind only."""

@@ -49,7 +49,7 @@ class Seat:
     kind: str                    # "human" or "bot"
     name: str                    # handle, or "Computer (3)"
     level: int = 0
-    session: "Session | None" = None
+    session: Session | None = None
     bot: Any = None
     left_at: float | None = None  # monotonic time a human dropped
 
@@ -59,7 +59,7 @@ class Seat:
 
 
 class Match:
-    def __init__(self, app: "App", game_id: int, info: DoorInfo, state: GameState,
+    def __init__(self, app: App, game_id: int, info: DoorInfo, state: GameState,
                  seats: list[Seat]):
         self.app = app
         self.id = game_id
@@ -67,7 +67,7 @@ class Match:
         self.state = state
         self.seats = seats
         self.outcome: Outcome | None = state.outcome()
-        self.spectators: set["Session"] = set()
+        self.spectators: set[Session] = set()
         self.chat = ChatLog(30)
         self.chat_limits: dict[int, RateLimit] = {0: RateLimit(), 1: RateLimit()}
         self.draw_offer: int | None = None
@@ -106,7 +106,7 @@ class Match:
             return ""
         return f"{self.seats[last[0]].name}: {last[1]}"
 
-    def seat_of(self, session: "Session") -> int | None:
+    def seat_of(self, session: Session) -> int | None:
         return next((s.player for s in self.seats if s.session is session), None)
 
     def opponent_name(self, player: int) -> str:
@@ -116,7 +116,7 @@ class Match:
         return [s for s in self.seats if not s.present]
 
     # ----- announcements ----------------------------------------------------
-    def _audience(self) -> list["Session"]:
+    def _audience(self) -> list[Session]:
         people = [s.session for s in self.seats if s.session is not None]
         return people + [s for s in self.spectators if s not in people]
 
@@ -274,7 +274,7 @@ class Match:
             pass
 
     # ----- people coming and going ------------------------------------------
-    def attach(self, player: int, session: "Session") -> None:
+    def attach(self, player: int, session: Session) -> None:
         seat = self.seats[player]
         seat.session = session
         seat.left_at = None
@@ -287,7 +287,7 @@ class Match:
         else:
             self._arm_forfeit()
 
-    def detach(self, session: "Session") -> None:
+    def detach(self, session: Session) -> None:
         self.spectators.discard(session)
         player = self.seat_of(session)
         if player is None or self.ended:
@@ -339,7 +339,7 @@ class Match:
 class MatchManager:
     """Live and suspended matches, by game id."""
 
-    def __init__(self, app: "App"):
+    def __init__(self, app: App):
         self.app = app
         self.live: dict[int, Match] = {}
 

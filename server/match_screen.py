@@ -11,8 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, Canvas,
-                         DARK_GREY, RED, WHITE, YELLOW)
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, RED, WHITE, YELLOW, Canvas
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, Submit
 
@@ -28,8 +27,8 @@ __all__ = ["MatchScreen", "start_match"]
 HINTS = "c chat  r redraw  ? help  Q resign  = draw"
 
 
-async def start_match(me: "Session", info: DoorInfo, chosen: dict[str, Any],
-                      seats: list[Seat], sessions: dict[int, "Session"] | None = None) -> "MatchScreen":
+async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
+                      seats: list[Seat], sessions: dict[int, Session] | None = None) -> MatchScreen:
     """Create and start a match; returns ``me``'s screen. The other human's
     lobby is told through its inbox and opens its own screen."""
     for player, session in (sessions or {}).items():
@@ -47,7 +46,7 @@ async def start_match(me: "Session", info: DoorInfo, chosen: dict[str, Any],
 
 
 class MatchScreen(Screen):
-    def __init__(self, session: "Session", match: Match, player: int | None):
+    def __init__(self, session: Session, match: Match, player: int | None):
         super().__init__(session)
         self.match = match
         self.me = player

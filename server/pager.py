@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ansi.canvas import BLUE, Canvas, DARK_GREY, WHITE, YELLOW, GREY
+from ansi.canvas import BLUE, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import Pager
 
 from .screens import Pop, Screen, Transition
@@ -15,7 +15,7 @@ __all__ = ["PagerScreen"]
 
 
 class PagerScreen(Screen):
-    def __init__(self, session: "Session", text: str, title: str):
+    def __init__(self, session: Session, text: str, title: str):
         super().__init__(session)
         self.pager = Pager(text, 21)
         self.title = title

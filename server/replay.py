@@ -2,9 +2,9 @@
 the bytes a terminal needs (through the same diff renderer callers get)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from ansi.canvas import BLUE, Canvas, CYAN, WHITE, YELLOW
+from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas
 from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS

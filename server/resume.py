@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
-from ansi.canvas import BLUE, Canvas, DARK_GREY, WHITE, YELLOW, BRIGHT_GREEN
 
 from .match import Match
 from .screens import Pop, Push, Replace, Screen, Transition
@@ -18,7 +18,7 @@ __all__ = ["ResumeScreen"]
 class ResumeScreen(Screen):
     location = "lobby"
 
-    def __init__(self, session: "Session", pending: list[Match], from_lobby: bool = False):
+    def __init__(self, session: Session, pending: list[Match], from_lobby: bool = False):
         super().__init__(session)
         self.pending = pending
         self.from_lobby = from_lobby      # pop back to it, rather than open one

@@ -3,7 +3,8 @@ program holds locked: "saving... retrying", then "Saved." The move itself is
 shown only once it is stored (the match applies it after the write)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 __all__ = ["SavingNotice"]
 

@@ -15,7 +15,7 @@ __all__ = ["Screen", "Push", "Pop", "Replace", "Quit", "Transition"]
 
 @dataclasses.dataclass(frozen=True)
 class Push:
-    screen: "Screen"
+    screen: Screen
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Pop:
 
 @dataclasses.dataclass(frozen=True)
 class Replace:
-    screen: "Screen"
+    screen: Screen
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Screen:
     # clock); None: only events and frame_due redraw the screen
     refresh_every: float | None = None
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: Session):
         self.session = session
 
     async def on_start(self) -> Transition:

@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import Canvas, RED, WHITE, YELLOW
+from ansi.canvas import RED, WHITE, YELLOW, Canvas
 
 from . import events as E
 from .screens import Pop, Push, Quit, Replace, Screen, Transition
@@ -34,13 +34,13 @@ NOTICE_SECONDS = 8.0
 
 
 class Session:
-    def __init__(self, app: "App", conn: "Connection", node: int, origin: str = "telnet"):
+    def __init__(self, app: App, conn: Connection, node: int, origin: str = "telnet"):
         self.app = app
         self.conn = conn
         self.node = node
         self.origin = origin
         self.inbox: asyncio.Queue[Any] = asyncio.Queue()
-        self.user: "UserRow | None" = None
+        self.user: UserRow | None = None
         self.handle = ""
         self.is_sysop = False
         self.idle_limit = app.config.idle_seconds   # the sysop console: never
@@ -151,7 +151,7 @@ class Session:
         timeout = max(0.0, self._deadline(now) - now)
         try:
             return await asyncio.wait_for(self.inbox.get(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             now = time.monotonic()
             for key in self.decoder.flush(now):
                 self.inbox.put_nowait(E.Key(key))

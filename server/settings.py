@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_GREEN, Canvas, CYAN, DARK_GREY, GREY, WHITE, YELLOW
+from ansi.canvas import BLUE, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 
 from .screens import Pop, Screen, Transition
 
@@ -21,7 +21,7 @@ CHARSETS = (("cp437", "CP437 (SyncTERM, NetRunner, other BBS terminals)"),
 class SettingsScreen(Screen):
     location = "settings"
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: Session):
         super().__init__(session)
         self.message = ""
 

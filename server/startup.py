@@ -6,7 +6,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import math
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 from .config import Config, ConfigError
 

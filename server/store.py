@@ -15,9 +15,10 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import aiosqlite
 
@@ -170,7 +171,7 @@ class Store:
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None
 
-    async def open(self) -> "Store":
+    async def open(self) -> Store:
         """Open (creating it 0600 if new), check and migrate the database;
         StoreError (one line) if it cannot be used, with nothing left open."""
         if self.path != ":memory:":
@@ -222,7 +223,7 @@ class Store:
     RETRY_FOR = 120.0    # seconds a write keeps retrying while the database is locked
 
     async def _write(self, sql: str, args: Any = (),
-                     on_retry: "Callable[[], None] | None" = None) -> Any:
+                     on_retry: Callable[[], None] | None = None) -> Any:
         """Execute one write and commit it. While another program holds the
         database locked beyond the busy timeout, roll back, tell ``on_retry``
         and try again (up to RETRY_FOR seconds), so nothing is lost."""
@@ -292,7 +293,7 @@ class Store:
     # ----- games and moves --------------------------------------------------
     async def create_game(self, door: str, options: dict[str, Any],
                           players: tuple[str, str],
-                          on_retry: "Callable[[], None] | None" = None) -> int:
+                          on_retry: Callable[[], None] | None = None) -> int:
         assert self.db is not None
         cur = await self._write(
             "INSERT INTO games(door, options, player0, player1, created) VALUES (?,?,?,?,?)",
@@ -301,7 +302,7 @@ class Store:
         return int(cur.lastrowid or 0)
 
     async def add_move(self, game_id: int, ply: int, player: int, action: str,
-                       on_retry: "Callable[[], None] | None" = None) -> None:
+                       on_retry: Callable[[], None] | None = None) -> None:
         """Store one move and commit it before returning (retrying while the
         database is locked by another program; ``on_retry`` hears of it)."""
         assert self.db is not None
@@ -309,7 +310,7 @@ class Store:
                           (game_id, ply, player, action, time.time()), on_retry)
 
     async def finish_game(self, game_id: int, outcome: dict[str, Any],
-                          on_retry: "Callable[[], None] | None" = None) -> None:
+                          on_retry: Callable[[], None] | None = None) -> None:
         assert self.db is not None
         await self._write("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
                           (json.dumps(outcome), time.time(), game_id), on_retry)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .bbs_accounts import bbs_refusal, check_secret
-from .rlogin import (HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed,
-                     read_handshake)
+from .rlogin import HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed, read_handshake
 
 if TYPE_CHECKING:
     from .app import App
@@ -67,7 +67,7 @@ class StreamConnection:
         self._writer.close()
 
 
-async def start_rlogin(app: "App") -> asyncio.base_events.Server:
+async def start_rlogin(app: App) -> asyncio.base_events.Server:
     """The RLogin listener (RFC 1282): only allow-listed BBS addresses."""
     cfg = app.config
 

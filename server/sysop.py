@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, Canvas,
-                         DARK_GREY, GREY, WHITE, YELLOW)
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import ChatPane, LineInput
 
 from . import events as E
@@ -77,7 +76,7 @@ def _remove_stale(path: Path) -> None:
     raise OSError(f"{path}: another Gatehouse server is listening there")
 
 
-async def start_sysop_listener(app: "App") -> asyncio.base_events.Server:
+async def start_sysop_listener(app: App) -> asyncio.base_events.Server:
     """Listen on ``config.sysop_socket``, owner-only (0600 before anyone can
     connect: the socket is bound, chmod'ed, and only then listens)."""
     path = Path(app.config.sysop_socket)
@@ -101,7 +100,7 @@ async def start_sysop_listener(app: "App") -> asyncio.base_events.Server:
                 term = clean_chat(str(header.get("term") or "xterm"))[:40] or "xterm"
                 cols = max(0, min(1000, int(header.get("cols") or 80)))
                 rows = max(0, min(1000, int(header.get("rows") or 24)))
-            except (asyncio.TimeoutError, ValueError, TypeError) as exc:
+            except (TimeoutError, ValueError, TypeError) as exc:
                 writer.write(f"Gatehouse: bad console header ({exc}).\r\n".encode())
                 await writer.drain()
                 return
@@ -121,7 +120,7 @@ async def start_sysop_listener(app: "App") -> asyncio.base_events.Server:
         raise
 
 
-def stop_sysop_listener(app: "App", server: asyncio.base_events.Server) -> None:
+def stop_sysop_listener(app: App, server: asyncio.base_events.Server) -> None:
     server.close()
     try:
         Path(app.config.sysop_socket).unlink()
@@ -129,7 +128,7 @@ def stop_sysop_listener(app: "App", server: asyncio.base_events.Server) -> None:
         pass
 
 
-async def open_console(session: "Session") -> Screen:
+async def open_console(session: Session) -> Screen:
     """The first screen of a console session: log in as the sysop (a second
     console is "Sysop#2", so handles stay unique) and open the console."""
     from .login import enter_as
@@ -153,7 +152,7 @@ async def open_console(session: "Session") -> Screen:
 class _ChallengeCaller(ChallengeScreen):
     """The challenge screen with the selected caller preselected."""
 
-    def __init__(self, session: "Session", target: str):
+    def __init__(self, session: Session, target: str):
         self.target = target
         super().__init__(session)
 
@@ -167,7 +166,7 @@ class SysopScreen(Screen):
     location = CONSOLE
     refresh_every = 5.0           # the node list: idle times
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: Session):
         super().__init__(session)
         self.selected = ""                 # handle of the selected node
         self.input: LineInput | None = None
@@ -175,10 +174,10 @@ class SysopScreen(Screen):
         self.message = ""
 
     # ----- nodes ----------------------------------------------------------------
-    def _nodes(self) -> list["Session"]:
+    def _nodes(self) -> list[Session]:
         return self.session.app.online()
 
-    def _target(self) -> "Session | None":
+    def _target(self) -> Session | None:
         nodes = self._nodes()
         current = next((s for s in nodes if s.handle == self.selected), None)
         if current is None:
@@ -186,7 +185,7 @@ class SysopScreen(Screen):
             self.selected = current.handle if current is not None else ""
         return current
 
-    def _caller(self) -> "Session | None":
+    def _caller(self) -> Session | None:
         """The selected node if it is somebody else (else say why not)."""
         target = self._target()
         if target is None or target is self.session:
@@ -274,7 +273,7 @@ class SysopScreen(Screen):
             self.message = f"{caller.handle} disconnected."
         return None
 
-    def _watch(self, caller: "Session") -> Transition:
+    def _watch(self, caller: Session) -> Transition:
         from .match_screen import MatchScreen
         match = next((m for m in self.session.app.matches.playing()
                       if m.seat_of(caller) is not None), None)
@@ -375,7 +374,7 @@ class SplitEnd:
 _chat_ids = itertools.count(1)
 
 
-def open_split_chat(sysop: "Session", caller: "Session") -> "SplitChatScreen":
+def open_split_chat(sysop: Session, caller: Session) -> SplitChatScreen:
     """Open the chat on the caller's side (through its inbox); returns the
     sysop's side, to push."""
     chat = next(_chat_ids)
@@ -390,7 +389,7 @@ class SplitChatScreen(Screen):
     the lobby stays up to date); a screen it wants to open opens when the
     chat ends."""
 
-    def __init__(self, session: "Session", peer: "Session", chat: int, sysop_side: bool):
+    def __init__(self, session: Session, peer: Session, chat: int, sysop_side: bool):
         super().__init__(session)
         self.peer = peer
         self.chat = chat

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import codecs
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ansi import keys as K
 from ansi.canvas import Canvas

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from doors._core.game import GameState, Player
 

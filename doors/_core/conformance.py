@@ -7,7 +7,7 @@ players in ``to_move()`` at random, so simultaneous phases interleave);
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from .game import GameState, IllegalAction, replay
 

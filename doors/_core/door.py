@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Callable, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from .game import GameState, Player
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import abc
 import dataclasses
 import enum
-from typing import Any, ClassVar, Hashable, Mapping, Sequence, TypeVar
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 __all__ = [
     "Player", "TERMINAL", "SIMULTANEOUS", "Termination", "Outcome",
@@ -63,7 +64,7 @@ class Outcome:
                 "score": list(self.score) if self.score is not None else None}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
         score = data.get("score")
         return cls(data.get("winner"), Termination(data["termination"]),
                    str(data.get("reason", "")),

@@ -50,9 +50,9 @@ import os
 import struct
 import sys
 import time
+from collections.abc import Sequence
 from operator import add
 from pathlib import Path
-from typing import Sequence
 
 from .rules import RULES_VERSION
 
@@ -199,7 +199,7 @@ def _solve_pair(job: tuple[int, int]) -> int:
 
 
 def build(stones: int = DEFAULT_STONES, path: Path | str | None = TABLE_PATH,
-          jobs: int | None = None, verbose: bool = False) -> "EndgameTable":
+          jobs: int | None = None, verbose: bool = False) -> EndgameTable:
     """Solve every position with at most ``stones`` row stones; save to
     ``path`` (None: keep in memory only)."""
     global _TABLE, _LAYOUT, _MOVES

@@ -27,10 +27,10 @@ Actions are the mover's hole numbers 1..6, written "1".."6".
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-from doors._core.game import (GameState, InvalidNotation, Outcome, Player,
-                              Termination)
+from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
 __all__ = ["RULES_VERSION", "HOLES", "STONES", "WIN_HOME", "HOME", "hole_index",
            "facing", "SowResult", "sow", "AwariState", "initial_board"]
@@ -157,7 +157,7 @@ class AwariState(GameState):
         return self._outcome
 
     # ----- copies -----------------------------------------------------------
-    def clone(self) -> "AwariState":
+    def clone(self) -> AwariState:
         new = object.__new__(AwariState)
         new.options = dict(self.options)
         new.history = list(self.history)
@@ -170,7 +170,7 @@ class AwariState(GameState):
     @classmethod
     def from_position(cls, board: Sequence[int], player: Player = 0,
                       extra: bool = False,
-                      options: Mapping[str, Any] | None = None) -> "AwariState":
+                      options: Mapping[str, Any] | None = None) -> AwariState:
         """A state with the given board (tests, analysis; no history)."""
         state = cls(options or {"first": player})
         if len(board) != 14 or min(board) < 0:

@@ -15,11 +15,24 @@ A spectator sees player 1 at the bottom.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ansi.canvas import (BLACK, BOX_DOUBLE, BOX_SINGLE, BROWN, BRIGHT_CYAN,
-                         BRIGHT_GREEN, BRIGHT_RED, DARK_GREY, GREY, WHITE,
-                         YELLOW, Canvas, clean_text)
+from ansi.canvas import (
+    BLACK,
+    BOX_DOUBLE,
+    BOX_SINGLE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    BRIGHT_RED,
+    BROWN,
+    DARK_GREY,
+    GREY,
+    WHITE,
+    YELLOW,
+    Canvas,
+    clean_text,
+)
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 

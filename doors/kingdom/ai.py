@@ -13,8 +13,7 @@ import random
 import time
 from typing import Any
 
-from .position import (BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS, PAWN, QUEEN,
-                       ROCK, ROOK, SIZE, Move, Position)
+from .position import BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS, PAWN, QUEEN, ROCK, ROOK, SIZE, Move, Position
 
 __all__ = ["KingdomBot", "make_bot", "evaluate"]
 

@@ -15,8 +15,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from .position import (CASTLE, EMPTY, KING, KIND_LETTERS, NSQ, PAWN, ROCK,
-                       SIZE, square_name)
+from .position import CASTLE, EMPTY, KIND_LETTERS, KING, NSQ, PAWN, ROCK, SIZE, square_name
 
 __all__ = ["BoardFileError", "BoardSpec", "BOARD_DIR", "parse_board",
            "board_problem", "load_board", "list_boards", "format_board",

@@ -13,12 +13,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ansi.canvas import (BLACK, BLUE, CYAN, DARK_GREY, GREY, WHITE, YELLOW,
-                         BRIGHT_CYAN, Canvas)
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC
 
-from .boards import (BOARD_DIR, NAME_RE, BoardFileError, board_problem,
-                     decode_layout, format_board, parse_board, symbol_code)
+from .boards import (
+    BOARD_DIR,
+    NAME_RE,
+    BoardFileError,
+    board_problem,
+    decode_layout,
+    format_board,
+    parse_board,
+    symbol_code,
+)
 from .position import EMPTY, FILES, KIND_LETTERS, NSQ, ROCK, SIZE, parse_square
 
 __all__ = ["BoardEditor"]

@@ -30,18 +30,18 @@ KEY_HELP = ("Arrows move  Enter select/move  Esc cancel",
 CANCEL_KEYS = (ESC, BACKSPACE, DELETE)
 
 
-def _my_turn(ui: "KingdomUI") -> bool:
+def _my_turn(ui: KingdomUI) -> bool:
     obs = ui.obs
     return (ui.me is not None and obs is not None and not obs.is_terminal()
             and ui.me in obs.to_move())
 
 
-def _cancel(ui: "KingdomUI") -> None:
+def _cancel(ui: KingdomUI) -> None:
     ui.selected = -1
     ui.mid = -1
 
 
-def _submit(ui: "KingdomUI", mv: Move) -> Submit | None:
+def _submit(ui: KingdomUI, mv: Move) -> Submit | None:
     reason = ui.obs.why_illegal(ui.me, mv)
     if reason is not None:
         ui.message = reason
@@ -51,7 +51,7 @@ def _submit(ui: "KingdomUI", mv: Move) -> Submit | None:
     return Submit(mv)
 
 
-def _with_promo(ui: "KingdomUI", moves: list[Move]) -> Move:
+def _with_promo(ui: KingdomUI, moves: list[Move]) -> Move:
     """The move among ``moves`` (same from/to/mid) with the panel's piece."""
     for mv in moves:
         if mv.promo in ("", ui.promo):
@@ -59,7 +59,7 @@ def _with_promo(ui: "KingdomUI", moves: list[Move]) -> Move:
     return moves[0]
 
 
-def _enter(ui: "KingdomUI") -> Submit | None:
+def _enter(ui: KingdomUI) -> Submit | None:
     obs = ui.obs
     sq = ui.cur
     if not _my_turn(ui):
@@ -124,7 +124,7 @@ def _enter(ui: "KingdomUI") -> Submit | None:
     return None
 
 
-def handle_key(ui: "KingdomUI", key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: KingdomUI, key: str, now: float) -> Submit | Request | None:
     if ui.obs is None:
         return None
     if key != "x":

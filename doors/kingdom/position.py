@@ -129,7 +129,7 @@ class Position:
         self._log: list[str] | None = None
         self._taken: list[int] | None = None
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         p = Position.__new__(Position)
         p.board = self.board[:]
         p.turn, p.pawn_steps, p.hot, p.passes = self.turn, self.pawn_steps, self.hot, self.passes

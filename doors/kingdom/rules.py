@@ -64,13 +64,13 @@ Decisions (where the source is silent or unclear):
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
 from . import boards
-from .position import (KIND_LETTERS, NSQ, PASS, Move, Position, parse_square,
-                       square_name)
+from .position import KIND_LETTERS, NSQ, PASS, Move, Position, parse_square, square_name
 
 __all__ = ["KingdomState", "Move", "PASS"]
 
@@ -144,7 +144,7 @@ class KingdomState(GameState):
             return Outcome(None, Termination.RULES, "both players passed")
         return None
 
-    def clone(self) -> "KingdomState":
+    def clone(self) -> KingdomState:
         new = KingdomState.__new__(KingdomState)
         new.options = dict(self.options)
         new.history = list(self.history)

@@ -5,11 +5,25 @@ board is turned half round for player 2; squares keep their names.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ansi.canvas import (BLACK, BLUE, BROWN, CYAN, DARK_GREY, GREEN, GREY,
-                         MAGENTA, WHITE, YELLOW, BRIGHT_CYAN, BRIGHT_RED,
-                         Canvas, clean_text)
+from ansi.canvas import (
+    BLACK,
+    BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_RED,
+    BROWN,
+    CYAN,
+    DARK_GREY,
+    GREEN,
+    GREY,
+    MAGENTA,
+    WHITE,
+    YELLOW,
+    Canvas,
+    clean_text,
+)
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 

@@ -21,7 +21,7 @@ OVERLAY_KEY = "i"
 CENTRE_KEYS = ("h", HOME)
 
 
-def handle_key(ui: "StoneTowersUI", key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: StoneTowersUI, key: str, now: float) -> Submit | Request | None:
     state = ui.obs
     if state is None:
         return None

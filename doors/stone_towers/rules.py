@@ -20,11 +20,11 @@ left, row number from the top.
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
-from doors._core.game import (GameState, InvalidNotation, Outcome, Player,
-                              Termination)
+from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
 __all__ = ["RED", "BLUE", "NOBODY", "PASS", "COLOUR", "SIZES", "TURNS",
            "Round", "TurnReport", "Board", "StoneTowersState", "square_name",
@@ -40,7 +40,7 @@ DEFAULT_SIZE, DEFAULT_TURNS = 9, 20
 MIN_TURNS, MAX_TURNS = 5, 60
 
 
-@lru_cache(maxsize=None)
+@cache
 def areas(size: int) -> tuple[tuple[int, ...], ...]:
     """For each square: itself followed by its orthogonal neighbours."""
     out = []
@@ -123,7 +123,7 @@ class Board:
         self.count = [0, 0]
         self.area = areas(size)
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         b = Board.__new__(Board)
         b.size, b.area = self.size, self.area
         b.owner, b.castle = self.owner[:], self.castle[:]
@@ -212,7 +212,7 @@ class Board:
             dirty = sorted(touched)
 
     @classmethod
-    def from_rows(cls, rows: list[str]) -> "Board":
+    def from_rows(cls, rows: list[str]) -> Board:
         """A board from text rows (tests, examples): ``.`` empty, ``r``/``b``
         a red/blue flag, ``R1``..``B3`` a castle; cells separated by spaces.
         Influence is computed; owners are taken as given (not settled)."""
@@ -323,7 +323,7 @@ class StoneTowersState(GameState):
         return self.board.castle[square]
 
     # ----- copies and notation ----------------------------------------------
-    def clone(self) -> "StoneTowersState":
+    def clone(self) -> StoneTowersState:
         s = StoneTowersState.__new__(StoneTowersState)
         s.options = dict(self.options)
         s.history = list(self.history)

@@ -9,11 +9,23 @@ castles show one, two or three ``▲``.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, BROWN,
-                         DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas,
-                         clean_text)
+from ansi.canvas import (
+    BLACK,
+    BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_RED,
+    BROWN,
+    DARK_GREY,
+    GREY,
+    RED,
+    WHITE,
+    YELLOW,
+    Canvas,
+    clean_text,
+)
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 

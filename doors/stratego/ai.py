@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief
-from .pieces import Fill, Move, Ready, RANKS, COUNTS, NEIGHBOURS, RAYS, LAKES, setup_squares
+from .pieces import COUNTS, LAKES, NEIGHBOURS, RANKS, RAYS, Fill, Move, Ready, setup_squares
 from .setup import board_row
 
 __all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS"]

@@ -19,8 +19,18 @@ from typing import Any, NamedTuple
 from doors._core.game import Outcome
 
 from .pieces import (
-    COUNTS, RANKS, Fill, Move, Place, Ready, Remove, is_setup_square,
-    legal_moves, setup_squares, square_name, why_move_illegal,
+    COUNTS,
+    RANKS,
+    Fill,
+    Move,
+    Place,
+    Ready,
+    Remove,
+    is_setup_square,
+    legal_moves,
+    setup_squares,
+    square_name,
+    why_move_illegal,
 )
 
 __all__ = ["Seen", "StrategoObservation", "observe"]

@@ -16,7 +16,8 @@ state and a player's observation share it.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from doors._core.game import InvalidNotation
 

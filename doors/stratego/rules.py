@@ -12,13 +12,26 @@ squares).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from doors._core.game import GameState, Outcome, Termination
 
 from .pieces import (
-    COUNTS, RANKS, Fill, Move, Place, Ready, Remove, action_to_str,
-    has_move, is_setup_square, legal_moves, parse_action, setup_squares, strike,
+    COUNTS,
+    RANKS,
+    Fill,
+    Move,
+    Place,
+    Ready,
+    Remove,
+    action_to_str,
+    has_move,
+    is_setup_square,
+    legal_moves,
+    parse_action,
+    setup_squares,
+    strike,
     why_move_illegal,
 )
 
@@ -206,7 +219,7 @@ class StrategoState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def clone(self) -> "StrategoState":
+    def clone(self) -> StrategoState:
         new = StrategoState.__new__(StrategoState)
         new.options = dict(self.options)
         new.history = list(self.history)
@@ -239,7 +252,7 @@ class StrategoState(GameState):
         return parse_action(text)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "StrategoState":
+    def from_options(cls, options: Mapping[str, Any]) -> StrategoState:
         return cls(options)
 
     def counts_on_board(self, player: int) -> int:

@@ -8,7 +8,7 @@ so a saved setup works for either player.
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 from .pieces import COUNTS, RANKS, Fill, setup_squares
 

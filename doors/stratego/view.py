@@ -15,8 +15,22 @@ from __future__ import annotations
 from typing import Any
 
 from ansi.canvas import (
-    BLACK, BLUE, BROWN, CYAN, DARK_GREY, GREEN, GREY, MAGENTA, RED, WHITE,
-    YELLOW, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, BRIGHT_BLUE, clean_text,
+    BLACK,
+    BLUE,
+    BRIGHT_BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    BRIGHT_RED,
+    BROWN,
+    CYAN,
+    DARK_GREY,
+    GREEN,
+    GREY,
+    MAGENTA,
+    RED,
+    WHITE,
+    YELLOW,
+    clean_text,
 )
 from doors._core.door import DoorUI
 

@@ -25,7 +25,7 @@ CANCEL_KEYS = frozenset({K.ESC, K.BACKSPACE, K.DELETE})
 SELECT_KEYS = frozenset({K.ENTER, " "})
 
 
-def handle_key(ui: "TowersUI", key: str) -> Submit | None:
+def handle_key(ui: TowersUI, key: str) -> Submit | None:
     """Apply ``key`` to the UI; a Submit when it proposes an action."""
     if key in K.ARROWS:
         dx, dy = K.ARROWS[key]
@@ -48,7 +48,7 @@ def handle_key(ui: "TowersUI", key: str) -> Submit | None:
     return None
 
 
-def _toggle_previous(ui: "TowersUI") -> None:
+def _toggle_previous(ui: TowersUI) -> None:
     obs = ui.obs
     if obs is None or obs.games < 2 or not obs.final_boards:
         ui.message = "There is no earlier game to show."
@@ -58,7 +58,7 @@ def _toggle_previous(ui: "TowersUI") -> None:
     return None
 
 
-def _select(ui: "TowersUI") -> Submit | None:
+def _select(ui: TowersUI) -> Submit | None:
     obs = ui.obs
     if obs is None:
         return None
@@ -82,7 +82,7 @@ def _select(ui: "TowersUI") -> Submit | None:
     return None
 
 
-def _move_step(ui: "TowersUI", sq: int) -> Submit | None:
+def _move_step(ui: TowersUI, sq: int) -> Submit | None:
     obs = ui.obs
     me = ui.me
     if ui.selected is not None:
@@ -114,7 +114,7 @@ def _is_own_unmoved(obs: Any, sq: int, me: int) -> bool:
     return obs.owner(sq) == me and not obs.is_built(sq)
 
 
-def _propose(ui: "TowersUI", action: Any) -> Submit | None:
+def _propose(ui: TowersUI, action: Any) -> Submit | None:
     reason = ui.obs.why_illegal(ui.me, action)
     if reason is not None:
         ui.message = reason

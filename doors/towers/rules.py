@@ -22,10 +22,10 @@ letters a-h, row numbers 1-8.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
 
-from doors._core.game import (GameState, InvalidNotation, Outcome, Player,
-                              Termination)
+from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
 __all__ = [
     "SIZE", "TOWERS_EACH", "Place", "Move", "TowersState", "square_name",
@@ -372,7 +372,7 @@ class TowersState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def clone(self) -> "TowersState":
+    def clone(self) -> TowersState:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.options = dict(self.options)

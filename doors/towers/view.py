@@ -10,17 +10,31 @@ end, on ``l`` during play) run between the scoring towers with their points.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ansi.canvas import (BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED,
-                         BROWN, CYAN, DARK_GREY, GREEN, GREY, RED, WHITE,
-                         YELLOW, Canvas, clean_text)
+from ansi.canvas import (
+    BLACK,
+    BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    BRIGHT_RED,
+    BROWN,
+    CYAN,
+    DARK_GREY,
+    GREEN,
+    GREY,
+    RED,
+    WHITE,
+    YELLOW,
+    Canvas,
+    clean_text,
+)
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 
 from .keys import handle_key
-from .rules import (MOVEMENT, OVER, PLACEMENT, SIZE, Move, line_pairs,
-                    owner_of, square_name)
+from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Move, line_pairs, owner_of, square_name
 
 __all__ = ["TowersUI", "PLAYER_COLOURS", "COLOUR_NAMES", "UNMOVED", "BUILT"]
 

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wcwidth import wcswidth
 
-from ansi.cp437 import (FILE_CONTROLS, GLYPHS_LOW, decode_cp437, encode,
-                        encode_cp437)
+from ansi.cp437 import FILE_CONTROLS, GLYPHS_LOW, decode_cp437, encode, encode_cp437
 
 WIRE_CONTROLS = {0x00, 0x07, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x1A,
                  0x1B, 0x7F, 0xFF}

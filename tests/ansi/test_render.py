@@ -3,7 +3,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ansi.canvas import Canvas
 from ansi.render import DiffRenderer, minimal_diff_cost, sgr
@@ -198,6 +199,7 @@ def test_erasing_the_row_after_a_full_width_row_moves_there_first():
     """After printing the last column the cursor may still be on that row
     (deferred wrap): an erase must not rely on the wrap having happened."""
     import pyte
+
     from ansi.canvas import Canvas
     from ansi.render import DiffRenderer
     first, second = Canvas(80, 24), Canvas(80, 24)

@@ -45,7 +45,7 @@ class Caller:
         self._pump = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> "Caller":
+    async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> Caller:
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
             connect_minwait=0.05, connect_maxwait=1.0)
@@ -156,7 +156,7 @@ async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") 
         await asyncio.sleep(0.02)
 
 
-async def challenge_computer(caller: "Caller", app: App, handle: str, title: str,
+async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
                              option_keys: str = "") -> object:
     """From the lobby: p, the door by its title, the computer, options typed
     as keys on the options screen, then start. Returns the match."""
@@ -181,7 +181,7 @@ def door_digit(title: str) -> str:
     return str([info.title for info in registry().values()].index(title) + 1)
 
 
-async def play_towers_move(driver: "Caller", session, match, me: int, pick: int = 0) -> None:
+async def play_towers_move(driver: Caller, session, match, me: int, pick: int = 0) -> None:
     """One legal Towers move for seat ``me`` (legal action number ``pick``),
     typed by ``driver`` with arrows and Enter as a person would."""
     from doors.towers.rules import Move, Place

@@ -4,8 +4,7 @@ import random
 
 from doors.kingdom.position import Move
 
-from .harness import ESC, ENTER, Caller, arrows_between, challenge_computer, door_digit, \
-    session_of, wait_until
+from .harness import ENTER, ESC, Caller, arrows_between, challenge_computer, door_digit, session_of, wait_until
 
 
 async def test_board_editor_is_reachable_from_the_door_menu(app):

@@ -6,7 +6,7 @@ import asyncio
 
 from server.rlogin import build_handshake
 
-from .harness import Caller, ENTER, start_app
+from .harness import ENTER, Caller, start_app
 from .test_bbs_handover import Screen
 
 

@@ -3,8 +3,7 @@ keys, a scripted game to a flag capture, and the hidden-information
 property checked on what each caller's terminal actually received."""
 import asyncio
 
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, door_digit, session_of, start_app, \
-    wait_until
+from .harness import DOWN, ENTER, LEFT, RIGHT, UP, door_digit, session_of, start_app, wait_until
 from .test_two_callers import two_in_lobby
 
 # 40 rank keys each, in each player's reading order (top row of their screen first)

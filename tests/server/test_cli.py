@@ -4,8 +4,8 @@ import io
 
 import pyte
 
-from doors._core.conformance import random_playout
 from doors import registry
+from doors._core.conformance import random_playout
 from server.cli import _replay, main
 from server.config import Config
 from server.store import Store

@@ -6,8 +6,16 @@ import time
 
 import pytest
 
-from server.door32 import (COMM_LOCAL, COMM_TELNET, EMU_ANSI, DropFile, DropFileError,
-                           load_door32, parse_door32, peek_comm)
+from server.door32 import (
+    COMM_LOCAL,
+    COMM_TELNET,
+    EMU_ANSI,
+    DropFile,
+    DropFileError,
+    load_door32,
+    parse_door32,
+    peek_comm,
+)
 
 GOOD = ["2", "7", "38400", "Synchronet 3.20a", "42", "Rick Greer", "DarkRider",
         "110", "58", "1", "3"]

@@ -8,10 +8,21 @@ import struct
 
 import pytest
 
-from server.rlogin import (HANDSHAKE_ACK, RloginError, RloginHandshake, RloginInputFilter,
-                           WindowSize, bbs_handle, build_handshake, is_allowed,
-                           normalize_tag, read_handshake, request_window_size,
-                           sanitize_handle, window_message)
+from server.rlogin import (
+    HANDSHAKE_ACK,
+    RloginError,
+    RloginHandshake,
+    RloginInputFilter,
+    WindowSize,
+    bbs_handle,
+    build_handshake,
+    is_allowed,
+    normalize_tag,
+    read_handshake,
+    request_window_size,
+    sanitize_handle,
+    window_message,
+)
 
 
 def feed(data: bytes, eof: bool = True) -> asyncio.StreamReader:

@@ -28,7 +28,7 @@ async def serve(tmp: Path, *args: str, settings: bytes | str = b"") -> tuple[int
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), 60)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         proc.kill()
         await proc.wait()
         raise AssertionError("gatehouse serve did not exit: it hangs")
@@ -150,7 +150,7 @@ async def test_bad_setting(tmp_path, setting, words):
 
 async def test_settings_not_utf8(tmp_path):
     code, lines = await serve(tmp_path, "--db", str(tmp_path / "g.db"),
-                              settings="[sysop]\n".encode() + b'name = "Sys\xe9op"\n')
+                              settings=b"[sysop]\n" + b'name = "Sys\xe9op"\n')
     one_line(code, lines, "gatehouse.toml", "UTF-8")
 
 

@@ -9,8 +9,18 @@ import stat
 import pytest
 
 from server import sysop_client
-from tests.e2e.harness import (DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of,
-                               start_app, wait_until)
+from tests.e2e.harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    Caller,
+    door_digit,
+    play_towers_move,
+    session_of,
+    start_app,
+    wait_until,
+)
 
 from .sysop_harness import Console
 

@@ -1,5 +1,6 @@
 """Key decoding from a byte stream, as real telnet clients send it."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ansi import keys as K
 from server.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term

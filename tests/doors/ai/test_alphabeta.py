@@ -7,8 +7,7 @@ import pytest
 from doors._ai.alphabeta import WIN, AlphaBetaBot
 from doors._core.game import replay
 
-from .tiny_games import (ExtraTurnNim, alternating_winning_takes, mover_wins,
-                         nim_eval, winning_takes)
+from .tiny_games import ExtraTurnNim, alternating_winning_takes, mover_wins, nim_eval, winning_takes
 
 
 def test_the_extra_turn_rule_changes_the_answer():

@@ -1,7 +1,7 @@
 """Tiny games for testing the generic AI players."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
@@ -40,7 +40,7 @@ class ExtraTurnNim(GameState):
             return None
         return Outcome(self.winner, Termination.RULES, "last stone taken")
 
-    def clone(self) -> "ExtraTurnNim":
+    def clone(self) -> ExtraTurnNim:
         new = ExtraTurnNim(self.options)
         new.pile, new.turn, new.winner = self.pile, self.turn, self.winner
         new.history = list(self.history)
@@ -58,7 +58,7 @@ class ExtraTurnNim(GameState):
         return int(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def mover_wins(pile: int) -> bool:
     """Exact solution of ExtraTurnNim: does the player to move win?"""
     return bool(winning_takes(pile))

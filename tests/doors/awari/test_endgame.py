@@ -23,7 +23,7 @@ def table(tmp_path_factory):
     return loaded
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def net_gain(board: tuple, player: int, extra: bool) -> int:
     """Plain negamax on the rules' sow(), without the 19 stop: best future
     (own home - other home) gain for ``player`` to move."""
@@ -81,7 +81,7 @@ def test_random_positions_up_to_table_size_match_search(table):
     assert table.value(board, 0, False) is None      # 12 stones: not covered
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_result(board: tuple, player: int, extra: bool) -> int:
     """Win (+1) / tie (0) / loss (-1) for ``player`` with the real rules
     (19 stop included), by exhaustive search over AwariState."""

@@ -6,8 +6,7 @@ the square codes and the Move type with the fast generator.
 """
 from __future__ import annotations
 
-from doors.kingdom.position import (BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS,
-                                    PAWN, QUEEN, ROCK, ROOK, Move)
+from doors.kingdom.position import BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS, PAWN, QUEEN, ROCK, ROOK, Move
 
 N = 19
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doors._core.conformance import check_game
 from doors.kingdom.position import CASTLE, KING, NSQ, PASS, ROCK, ZOBRIST, Position

@@ -7,8 +7,7 @@ import pytest
 
 from doors._core.conformance import check_game
 from doors._core.game import IllegalAction, InvalidNotation, replay
-from doors.stone_towers.rules import (BLUE, NOBODY, PASS, RED, Board,
-                                      StoneTowersState, parse_square)
+from doors.stone_towers.rules import BLUE, NOBODY, PASS, RED, Board, StoneTowersState, parse_square
 
 
 def state_with(rows: list[str], ply: int = 1, turns: int = 20) -> StoneTowersState:

@@ -5,7 +5,7 @@ import random
 
 from doors._core.game import SIMULTANEOUS
 from doors.stratego import INFO
-from doors.stratego.ai import Search, make_bot, make_setup, _all_free
+from doors.stratego.ai import Search, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pickle
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doors._core.conformance import check_game
 from doors.stratego.pieces import ARMY_SIZE

@@ -5,7 +5,15 @@ import pytest
 
 from doors._core.game import IllegalAction, InvalidNotation, Termination, replay
 from doors.stratego.pieces import (
-    ARMY_SIZE, COUNTS, LAKES, Fill, Move, Place, Ready, Remove, parse_action,
+    ARMY_SIZE,
+    COUNTS,
+    LAKES,
+    Fill,
+    Move,
+    Place,
+    Ready,
+    Remove,
+    parse_action,
     square_name,
 )
 from doors.stratego.rules import StrategoState

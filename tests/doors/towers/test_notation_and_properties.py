@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from doors._core.conformance import check_game, random_playout
 from doors._core.game import InvalidNotation, replay
 from doors.towers.evaluate import move_gain, place_effect
-from doors.towers.rules import (Move, Place, TowersState, line_pairs,
-                                line_score, parse_diagram)
+from doors.towers.rules import Move, Place, TowersState, line_pairs, line_score, parse_diagram
 
 from .helpers import move, place, sq
 
