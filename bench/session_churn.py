@@ -36,7 +36,7 @@ PASSWORD = "secret1"
 
 
 async def seed(db: Path) -> None:
-    from server.store import Store, hash_password
+    from server.services.store import Store, hash_password
     store = await Store(db).open()
     salt, digest = hash_password(PASSWORD)
     for i in range(POOL):

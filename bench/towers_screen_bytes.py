@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ansi.render import DiffRenderer, minimal_diff_cost, normalize  # noqa: E402
-from server.match_screen import MatchScreen  # noqa: E402
+from server.screens.match_screen import MatchScreen  # noqa: E402
 from tests.e2e.harness import Caller, play_towers_move, session_of, start_app, wait_until  # noqa: E402
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
 

@@ -13,16 +13,15 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from doors import registry
-
-from . import events as E
-from .chat import ChatLog, RateLimit, clean_chat
-from .config import Config
-from .store import Store
+from server.config import Config
+from server.services import events as E
+from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.store import Store
 
 if TYPE_CHECKING:
-    from .screens import Screen
-    from .session import Session
-    from .terminal import Connection
+    from server.net.terminal import Connection
+    from server.screens.base import Screen
+    from server.screens.session import Session
 
 __all__ = ["App"]
 
@@ -46,9 +45,9 @@ class App:
         self._online: list[Session] | None = None
         self._background: list[asyncio.Task[None]] = []
         self._sysop: Any = None
-        from .match import MatchManager
+        from server.services.match import MatchManager
         self.matches = MatchManager(self)
-        from .login_guard import LoginGuard
+        from server.services.login_guard import LoginGuard
         self.login_guard = LoginGuard(base=config.login_fail_delay)
         self.started = time.time()
 
@@ -74,8 +73,8 @@ class App:
             await self.store.close()
 
     async def _start(self) -> None:
-        from .startup import listening
-        from .telnet import start_telnet
+        from server.net.telnet import start_telnet
+        from server.startup import listening
         await self.matches.restore()
         async with listening("telnet", "server", self.config.host, self.config.port):
             server = await start_telnet(self.config.host, self.config.port, self.handle_connection,
@@ -86,12 +85,12 @@ class App:
         if self.config.awari_build_endgame and "awari" in registry():
             self._background.append(asyncio.create_task(self._build_awari_table()))
         if self.config.rlogin_enabled:
-            from .streams import start_rlogin
+            from server.net.streams import start_rlogin
             async with listening("RLogin", "rlogin", self.config.rlogin_host,
                                  self.config.rlogin_port):
                 self._rlogin = await start_rlogin(self)
             log.info("RLogin listening on %s port %s", self.config.rlogin_host, self.rlogin_port)
-        from .sysop import start_sysop_listener
+        from server.screens.console import start_sysop_listener
         try:
             self._sysop = await start_sysop_listener(self)
             log.info("Sysop console socket at %s", self.config.sysop_socket)
@@ -130,7 +129,7 @@ class App:
         for server in self._servers + ([self._rlogin] if self._rlogin else []):
             server.close()
         if self._sysop is not None:
-            from .sysop import stop_sysop_listener
+            from server.screens.console import stop_sysop_listener
             stop_sysop_listener(self, self._sysop)
         for session in list(self.sessions.values()):
             session.send(E.Kick("the server is shutting down"))
@@ -147,8 +146,8 @@ class App:
                                 ) -> None:
         """Run one caller's session from connect to goodbye. ``first_screen``
         (the sysop console) builds the first screen instead of the login."""
-        from .login import TitleScreen, enter_as
-        from .session import Session
+        from server.screens.login import TitleScreen, enter_as
+        from server.screens.session import Session
         if len(self.sessions) >= self.config.max_sessions:
             conn.write(b"\r\nGatehouse is full right now. Please call again later.\r\n")
             await conn.drain()

@@ -9,7 +9,7 @@ import math
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .config import Config, ConfigError
+from server.config import Config, ConfigError
 
 __all__ = ["StartupError", "check_settings", "listening"]
 
@@ -59,7 +59,7 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
                               "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
-    from .bbs_accounts import parse_secrets
+    from server.services.bbs_accounts import parse_secrets
     try:
         parse_secrets(cfg.rlogin_secrets)
     except ValueError as exc:

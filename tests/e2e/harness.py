@@ -49,7 +49,7 @@ class Caller:
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
             connect_minwait=0.05, connect_maxwait=1.0)
-        from server.terminal import charset_for_term
+        from server.net.terminal import charset_for_term
         return cls(reader, writer, charset_for_term(term))
 
     async def _read(self) -> None:

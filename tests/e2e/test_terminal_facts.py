@@ -57,7 +57,7 @@ async def test_idle_callers_are_warned_then_logged_off(tmp_path):
         await caller.login("Idler")
         session = session_of(app, "Idler")
         session.last_key -= 62.0                   # as if idle for a minute
-        session.send(__import__("server.events", fromlist=["Tick"]).Tick())
+        session.send(__import__("server.services.events", fromlist=["Tick"]).Tick())
         await caller.expect("You will be logged off in 60 s for idling", timeout=5)
         session.last_key -= 10.0
         await caller.expect("You were idle too long", timeout=12)

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from server.door32 import (
+from server.net.door32 import (
     COMM_LOCAL,
     COMM_TELNET,
     EMU_ANSI,

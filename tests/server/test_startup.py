@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store import Store
+from server.services.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 GATEHOUSE = Path(sys.executable).parent / "gatehouse"

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from server import sysop_client
+from server.net import sysop_client
 from tests.e2e.harness import (
     DOWN,
     ENTER,

@@ -13,11 +13,11 @@ import hmac
 import ipaddress
 from typing import TYPE_CHECKING
 
-from .login import RESERVED, valid_handle
-from .rlogin import RloginHandshake, normalize_tag
+from server.net.rlogin import RloginHandshake, normalize_tag
+from server.screens.login import RESERVED, valid_handle
 
 if TYPE_CHECKING:
-    from .app import App
+    from server.app import App
 
 __all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal"]
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ansi.canvas import Canvas
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["Screen", "Push", "Pop", "Replace", "Quit", "Transition"]
 

@@ -7,13 +7,12 @@ from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
-
-from .lobby import Challenge
-from .match import Seat
-from .screens import Pop, Push, Replace, Screen, Transition
+from server.screens.base import Pop, Push, Replace, Screen, Transition
+from server.screens.lobby import Challenge
+from server.services.match import Seat
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["ChallengeScreen", "COMPUTER", "WATCH", "SYSOP"]
 
@@ -91,7 +90,7 @@ class ChallengeScreen(Screen):
             self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
             return None
         if key == "e" and self.step == "door" and self.doors[self.index].editor is not None:
-            from .editor_screen import ToolScreen
+            from server.screens.editor_screen import ToolScreen
             info = self.doors[self.index]
             return Push(ToolScreen(self.session, info.editor(), f"{info.title} board editor"))
         if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
@@ -117,7 +116,7 @@ class ChallengeScreen(Screen):
         return None
 
     async def _go(self) -> Transition:
-        from .match_screen import start_match
+        from server.screens.match_screen import start_match
         assert self.info is not None
         me = self.session
         if self.opponent == COMPUTER:

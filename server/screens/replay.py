@@ -9,9 +9,8 @@ from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
 from doors._core.game import Outcome
-
-from .match import parse_seat_label
-from .store import GameRow
+from server.services.match import parse_seat_label
+from server.services.store import GameRow
 
 __all__ = ["replay_frames", "replay_canvases"]
 

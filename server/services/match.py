@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any
 from doors import registry
 from doors._core.door import DoorInfo
 from doors._core.game import GameState, Outcome, Termination, replay
-
-from . import events as E
-from .chat import ChatLog, RateLimit, clean_chat
-from .saving import SavingNotice
+from server.services import events as E
+from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.saving import SavingNotice
 
 if TYPE_CHECKING:
-    from .app import App
-    from .session import Session
+    from server.app import App
+    from server.screens.session import Session
 
 __all__ = ["Seat", "Match", "MatchManager", "seat_label", "parse_seat_label"]
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ansi.canvas import Canvas
-
-from .screens import Pop, Screen, Transition
+from server.screens.base import Pop, Screen, Transition
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["ToolScreen"]
 

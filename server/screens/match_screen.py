@@ -14,13 +14,12 @@ from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, RED, WHITE, YELLOW, Canvas
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, Submit
-
-from . import events as E
-from .match import Match, Seat
-from .screens import Pop, Push, Screen, Transition
+from server.screens.base import Pop, Push, Screen, Transition
+from server.services import events as E
+from server.services.match import Match, Seat
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["MatchScreen", "start_match"]
 
@@ -108,7 +107,7 @@ class MatchScreen(Screen):
             self._refresh()
             return None
         if key == "?":
-            from .pager import PagerScreen
+            from server.screens.pager import PagerScreen
             return Push(PagerScreen(self.session, self.match.info.help_text + "\f" + _KEYS_PAGE,
                                     f"{self.match.info.title} help"))
         if self.match.ended or self.me is None:

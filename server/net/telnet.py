@@ -44,7 +44,7 @@ class _KeepNothing(asyncio.Queue):  # type: ignore[type-arg]
 
 
 class TelnetConnection:
-    """A caller over telnet, as ``server.terminal.Connection``."""
+    """A caller over telnet, as ``server.net.terminal.Connection``."""
 
     def __init__(self, reader: Any, writer: Any):
         self._reader = reader

@@ -7,11 +7,11 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .bbs_accounts import bbs_refusal, check_secret
-from .rlogin import HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed, read_handshake
+from server.net.rlogin import HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed, read_handshake
+from server.services.bbs_accounts import bbs_refusal, check_secret
 
 if TYPE_CHECKING:
-    from .app import App
+    from server.app import App
 
 __all__ = ["StreamConnection", "start_rlogin"]
 
@@ -19,7 +19,7 @@ log = logging.getLogger("gatehouse.rlogin")
 
 
 class StreamConnection:
-    """A caller over an asyncio stream pair, as ``server.terminal.Connection``."""
+    """A caller over an asyncio stream pair, as ``server.net.terminal.Connection``."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  term: str, cols: int = 80, rows: int = 24, peer: str | None = None,

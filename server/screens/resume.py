@@ -5,12 +5,11 @@ from typing import TYPE_CHECKING, Any
 
 from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
-
-from .match import Match
-from .screens import Pop, Push, Replace, Screen, Transition
+from server.screens.base import Pop, Push, Replace, Screen, Transition
+from server.services.match import Match
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["ResumeScreen"]
 
@@ -24,7 +23,7 @@ class ResumeScreen(Screen):
         self.from_lobby = from_lobby      # pop back to it, rather than open one
 
     def _done(self) -> Transition:
-        from .lobby import LobbyScreen
+        from server.screens.lobby import LobbyScreen
         return Pop(None) if self.from_lobby else Replace(LobbyScreen(self.session))
 
     def _current(self) -> Match | None:
@@ -33,7 +32,7 @@ class ResumeScreen(Screen):
         return self.pending[0] if self.pending else None
 
     async def on_key(self, key: str) -> Transition:
-        from .match_screen import MatchScreen
+        from server.screens.match_screen import MatchScreen
         match = self._current()
         if match is None:
             return self._done()

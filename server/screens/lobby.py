@@ -22,13 +22,12 @@ from ansi.canvas import (
 )
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
-
-from . import events as E
-from .chat import RateLimit
-from .screens import Push, Quit, Screen, Transition
+from server.screens.base import Push, Quit, Screen, Transition
+from server.services import events as E
+from server.services.chat import RateLimit
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["LobbyScreen", "Challenge", "idle_text", "send_challenge", "answer_challenge"]
 
@@ -107,8 +106,8 @@ async def answer_challenge(session: Session, ch: Challenge,
     if challenger is None or challenger.location not in TAKES_CHALLENGES:
         return f"{ch.challenger} is no longer in the lobby.", None
     ch.state = "accepted"
-    from .match import Seat
-    from .match_screen import start_match
+    from server.screens.match_screen import start_match
+    from server.services.match import Seat
     seats = [Seat(0, "human", challenger.handle), Seat(1, "human", session.handle)]
     screen = await start_match(session, registry()[ch.door], ch.options, seats,
                                {0: challenger, 1: session})
@@ -127,7 +126,7 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
         elif ch.state == "withdrawn" and ch.target == session.handle:
             return f"{ch.challenger} withdrew the challenge.", None
     elif isinstance(event, E.MatchEvent) and event.kind == "start":
-        from .match_screen import MatchScreen
+        from server.screens.match_screen import MatchScreen
         player = event.match.seat_of(session)
         if player is not None:
             return None, Push(MatchScreen(session, event.match, player))
@@ -177,7 +176,7 @@ class LobbyScreen(Screen):
         elif key == "!":
             self.chat_input, self.input_mode = LineInput(60), "page"
         elif key in ("p", "P"):
-            from .challenge import ChallengeScreen
+            from server.screens.challenge import ChallengeScreen
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):
             incoming = self._incoming()
@@ -196,13 +195,13 @@ class LobbyScreen(Screen):
             if not pending:
                 self.message = "You have no unfinished games."
                 return None
-            from .resume import ResumeScreen
+            from server.screens.resume import ResumeScreen
             return Push(ResumeScreen(self.session, pending, from_lobby=True))
         elif key in ("s", "S"):
-            from .settings import SettingsScreen
+            from server.screens.settings import SettingsScreen
             return Push(SettingsScreen(self.session))
         elif key == "?":
-            from .pager import PagerScreen
+            from server.screens.pager import PagerScreen
             return Push(PagerScreen(self.session, LOBBY_HELP, "Help"))
         elif key in ("g", "G"):
             return Quit("Thanks for calling Gatehouse. Goodbye!")

@@ -16,7 +16,7 @@ import signal
 import socket
 import sys
 
-from .rlogin import WindowSize, window_message
+from server.net.rlogin import WindowSize, window_message
 
 __all__ = ["main", "connect"]
 

@@ -22,7 +22,7 @@ import socket
 import struct
 import sys
 
-from server.door32 import (
+from server.net.door32 import (
     COMM_LOCAL,
     COMM_SERIAL,
     COMM_TELNET,
@@ -33,7 +33,7 @@ from server.door32 import (
     peek_comm,
     read_text,
 )
-from server.rlogin import WindowSize, build_handshake, normalize_tag, window_message
+from server.net.rlogin import WindowSize, build_handshake, normalize_tag, window_message
 
 log = logging.getLogger("gatehouse.door")
 

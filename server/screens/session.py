@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas
-
-from . import events as E
-from .screens import Pop, Push, Quit, Replace, Screen, Transition
-from .terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
+from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
+from server.screens.base import Pop, Push, Quit, Replace, Screen, Transition
+from server.services import events as E
 
 if TYPE_CHECKING:
-    from .app import App
-    from .store import UserRow
-    from .terminal import Connection
+    from server.app import App
+    from server.net.terminal import Connection
+    from server.services.store import UserRow
 
 __all__ = ["Session"]
 

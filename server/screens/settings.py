@@ -5,11 +5,10 @@ from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
-
-from .screens import Pop, Screen, Transition
+from server.screens.base import Pop, Screen, Transition
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["SettingsScreen"]
 

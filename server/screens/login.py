@@ -18,12 +18,11 @@ from ansi import keys as K
 from ansi.art import load_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import LineInput
-
-from .screens import Quit, Replace, Screen, Transition
-from .store import check_password, hash_password
+from server.screens.base import Quit, Replace, Screen, Transition
+from server.services.store import check_password, hash_password
 
 if TYPE_CHECKING:
-    from .session import Session
+    from server.screens.session import Session
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
@@ -193,8 +192,8 @@ class TitleScreen(Screen):
 
 async def after_login(session: Session, user) -> Transition:
     """Set the session up for ``user`` and go to the lobby (or resume)."""
-    from .lobby import LobbyScreen
-    from .resume import ResumeScreen
+    from server.screens.lobby import LobbyScreen
+    from server.screens.resume import ResumeScreen
     session.user = user
     session.handle = user.handle
     if user.charset and user.charset != session.charset:

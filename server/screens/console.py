@@ -29,19 +29,18 @@ from typing import TYPE_CHECKING, Any
 from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import ChatPane, LineInput
-
-from . import events as E
-from .challenge import ChallengeScreen
-from .chat import clean_chat
-from .lobby import Challenge, answer_challenge, challenge_news, idle_text, send_challenge
-from .rlogin import RloginInputFilter
-from .screens import Pop, Push, Quit, Replace, Screen, Transition
-from .streams import StreamConnection
-from .terminal import charset_for_term
+from server.net.rlogin import RloginInputFilter
+from server.net.streams import StreamConnection
+from server.net.terminal import charset_for_term
+from server.screens.base import Pop, Push, Quit, Replace, Screen, Transition
+from server.screens.challenge import ChallengeScreen
+from server.screens.lobby import Challenge, answer_challenge, challenge_news, idle_text, send_challenge
+from server.services import events as E
+from server.services.chat import clean_chat
 
 if TYPE_CHECKING:
-    from .app import App
-    from .session import Session
+    from server.app import App
+    from server.screens.session import Session
 
 __all__ = ["start_sysop_listener", "stop_sysop_listener", "open_console", "SysopScreen",
            "SplitChatScreen", "SplitLine", "SplitEnd", "CONSOLE"]
@@ -131,7 +130,7 @@ def stop_sysop_listener(app: App, server: asyncio.base_events.Server) -> None:
 async def open_console(session: Session) -> Screen:
     """The first screen of a console session: log in as the sysop (a second
     console is "Sysop#2", so handles stay unique) and open the console."""
-    from .login import enter_as
+    from server.screens.login import enter_as
     app = session.app
     session.is_sysop = True
     session.idle_limit = float("inf")    # the console is never logged off for idling
@@ -274,7 +273,7 @@ class SysopScreen(Screen):
         return None
 
     def _watch(self, caller: Session) -> Transition:
-        from .match_screen import MatchScreen
+        from server.screens.match_screen import MatchScreen
         match = next((m for m in self.session.app.matches.playing()
                       if m.seat_of(caller) is not None), None)
         if match is None:
