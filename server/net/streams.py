@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
-from server.net.rlogin import HANDSHAKE_ACK, RloginError, RloginInputFilter, bbs_handle, is_allowed, read_handshake
-from server.services.bbs_accounts import bbs_refusal, check_secret
-
-if TYPE_CHECKING:
-    from server.app import App
+from server.net.rlogin import (
+    HANDSHAKE_ACK,
+    RloginError,
+    RloginHandshake,
+    RloginInputFilter,
+    is_allowed,
+    read_handshake,
+)
 
 __all__ = ["StreamConnection", "start_rlogin"]
 
@@ -67,26 +69,26 @@ class StreamConnection:
         self._writer.close()
 
 
-async def start_rlogin(app: App) -> asyncio.base_events.Server:
-    """The RLogin listener (RFC 1282): only allow-listed BBS addresses."""
-    cfg = app.config
+async def start_rlogin(host: str, port: int, allow: list[str],
+                       admit: Callable[[str, RloginHandshake], Awaitable[str]],
+                       on_caller: Callable[[StreamConnection, str], Awaitable[None]],
+                       ) -> asyncio.base_events.Server:
+    """The RLogin listener (RFC 1282): only ``allow``-listed BBS addresses.
+    ``admit(address, handshake)`` names the caller (or raises RloginError
+    with the reason); ``on_caller(conn, handle)`` runs their session."""
 
     async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else ""
         try:
-            if not is_allowed(address, cfg.rlogin_allow):
+            if not is_allowed(address, allow):
                 log.warning("rlogin from %s refused: not in rlogin.allow", address)
                 writer.write(b"\0Gatehouse: this address may not use RLogin.\r\n")
                 await writer.drain()
                 return
             try:
                 hs = await read_handshake(reader)
-                handle = bbs_handle(hs.caller_name(cfg.rlogin_name_field), cfg.rlogin_tag)
-                reason = (check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
-                          or await bbs_refusal(app, handle))
-                if reason:
-                    raise RloginError(reason)
+                handle = await admit(address, hs)
             except RloginError as exc:
                 log.warning("rlogin from %s refused: %s", address, exc)
                 writer.write(f"\0Gatehouse: {exc}\r\n".encode("ascii", "replace"))
@@ -98,10 +100,10 @@ async def start_rlogin(app: App) -> asyncio.base_events.Server:
             conn = StreamConnection(reader, writer, term, peer=address,
                                     input_filter=RloginInputFilter())
             log.info("rlogin caller %s from %s", handle, address)
-            await app.handle_connection(conn, origin="rlogin", handle=handle)
+            await on_caller(conn, handle)
         except Exception:
             log.exception("rlogin session from %s failed", address)
         finally:
             writer.close()
 
-    return await asyncio.start_server(client, cfg.rlogin_host, cfg.rlogin_port)
+    return await asyncio.start_server(client, host, port)

@@ -1,28 +1,40 @@
 """Making a challenge: choose a door, an opponent and the options."""
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
-from server.screens.base import Pop, Push, Replace, Screen, Transition
-from server.screens.lobby import Challenge
-from server.services.match import Seat
+from server.screens.editor_screen import ToolScreen
+from server.screens.match_screen import start_match
+from server.screens.session import Pop, Push, Replace, Screen, Transition
+from server.services.nodes import CONSOLE, LOBBY
+from server.services.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
     from server.screens.session import Session
 
-__all__ = ["ChallengeScreen", "COMPUTER", "WATCH", "SYSOP"]
+__all__ = ["ChallengeScreen", "ChallengeOffer", "COMPUTER", "WATCH", "SYSOP"]
 
 COMPUTER = "The computer"
 WATCH = "Watch the computer play itself"
 SYSOP = "The sysop"             # when a sysop console is open and available
 
 
+@dataclasses.dataclass(frozen=True)
+class ChallengeOffer:
+    """What the wizard hands back to the screen below: the challenge to
+    offer on the board."""
+    target: str
+    door: str
+    options: dict[str, Any]
+
+
 class ChallengeScreen(Screen):
-    location = "lobby"
+    location = LOBBY
 
     def __init__(self, session: Session, door: str | None = None):
         super().__init__(session)
@@ -40,20 +52,20 @@ class ChallengeScreen(Screen):
             self._to_opponent()
 
     def _to_opponent(self) -> None:
-        app = self.session.app
-        callers = [s.handle for s in app.online()
-                   if s is not self.session and s.location == "lobby"]
+        app = self.session.services
+        callers = [s.handle for s in app.nodes.online()
+                   if s is not self.session and s.location == LOBBY]
         sysop = [SYSOP] if self._sysop() is not None else []
         self.opponents = [COMPUTER] + callers + sysop + [WATCH]
         self.step, self.index = "opponent", 0
 
     def _sysop(self) -> Session | None:
         """The sysop console to challenge, if the sysop is available."""
-        app = self.session.app
-        if not app.sysop_available:
+        app = self.session.services
+        if not app.nodes.sysop_available:
             return None
-        return next((s for s in app.sysop_sessions()
-                     if s is not self.session and s.location == "sysop console"), None)
+        return next((s for s in app.nodes.sysops()
+                     if s is not self.session and s.location == CONSOLE), None)
 
     def _rows(self) -> list[tuple[str, Any]]:
         """The option rows: (label, spec or "level" or "go")."""
@@ -89,10 +101,10 @@ class ChallengeScreen(Screen):
         if self.step == "options" and key in (K.LEFT, K.RIGHT, " "):
             self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
             return None
-        if key == "e" and self.step == "door" and self.doors[self.index].editor is not None:
-            from server.screens.editor_screen import ToolScreen
+        editor = self.doors[self.index].editor if self.step == "door" else None
+        if key == "e" and editor is not None:
             info = self.doors[self.index]
-            return Push(ToolScreen(self.session, info.editor(), f"{info.title} board editor"))
+            return Push(ToolScreen(self.session, editor(), f"{info.title} {info.editor_title}"))
         if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
             self.index = int(key) - 1
             key = K.ENTER
@@ -116,25 +128,23 @@ class ChallengeScreen(Screen):
         return None
 
     async def _go(self) -> Transition:
-        from server.screens.match_screen import start_match
         assert self.info is not None
         me = self.session
         if self.opponent == COMPUTER:
-            seats = [Seat(0, "human", me.handle, session=me),
-                     Seat(1, "bot", f"Computer ({self.level})", self.level)]
+            seats = [Seat(0, SeatKind.HUMAN, me.handle, session=me),
+                     Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
             return Replace(await start_match(me, self.info, self.values, seats))
         if self.opponent == WATCH:
-            seats = [Seat(0, "bot", f"Computer ({self.level})", self.level),
-                     Seat(1, "bot", f"Computer ({self.level})", self.level)]
+            seats = [Seat(0, SeatKind.BOT, f"Computer ({self.level})", self.level),
+                     Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
             return Replace(await start_match(me, self.info, self.values, seats))
-        app = me.app
+        app = me.services
         sysop = self._sysop() if self.opponent == SYSOP else None
         target = sysop.handle if sysop is not None else self.opponent
-        if app.find_session(target) is None:
+        if app.nodes.find(target) is None:
             self.message = f"{self.opponent} has left."
             return None
-        return Pop(Challenge(app.new_challenge_id(), me.handle, target, self.info.key,
-                             dict(self.values)))
+        return Pop(ChallengeOffer(target, self.info.key, dict(self.values)))
 
     async def on_result(self, result: Any) -> Transition:
         self.message = result or ""      # back from a door's tool

@@ -1,142 +1,48 @@
 """The sysop console: ``gatehouse sysop`` attaches to the running server over
-a local Unix socket and becomes a session like any caller's, marked
-``is_sysop`` and opening on ``SysopScreen`` instead of the login.
-
-The local client (``server.sysop_client``) is thin: it sends one JSON line
-``{"term": ..., "cols": N, "rows": N}``, then raw key bytes, and resizes
-in-band with the RLogin window-size message; the server draws the console
-like any other screen.
-
-Split-screen chat (``SplitChatScreen``) opens on both sessions: on the
-sysop's by a push, on the caller's through its inbox (``E.PushScreen``).
-The two screens talk only through inbox events (``SplitLine``,
-``SplitEnd``).
+a local Unix socket (``net.sysop_socket``) and becomes a session like any
+caller's, marked ``is_sysop`` and opening on ``SysopScreen`` instead of the
+login. The sysop is a seat like a caller: challenges go through the same
+board calls (offer, withdraw, accept, decline).
 """
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import itertools
-import json
 import logging
-import os
-import socket
-import stat
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ansi import keys as K
-from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
-from ansi.widgets import ChatPane, LineInput
-from server.net.rlogin import RloginInputFilter
-from server.net.streams import StreamConnection
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
-from server.screens.base import Pop, Push, Quit, Replace, Screen, Transition
-from server.screens.challenge import ChallengeScreen
-from server.screens.lobby import Challenge, answer_challenge, challenge_news, idle_text, send_challenge
+from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
+from server.screens.login import enter_as
+from server.screens.match_screen import MatchScreen
+from server.screens.session import Push, Quit, Screen, Session, Transition
+from server.screens.split_chat import open_split_chat
 from server.services import events as E
+from server.services.board import Challenge
 from server.services.chat import clean_chat
+from server.services.nodes import CONSOLE, LOBBY
 
-if TYPE_CHECKING:
-    from server.app import App
-    from server.screens.session import Session
-
-__all__ = ["start_sysop_listener", "stop_sysop_listener", "open_console", "SysopScreen",
-           "SplitChatScreen", "SplitLine", "SplitEnd", "CONSOLE"]
+__all__ = ["open_console", "SysopScreen"]
 
 log = logging.getLogger("gatehouse.sysop")
 
-CONSOLE = "sysop console"          # the console's location (see lobby.TAKES_CHALLENGES)
-HEADER_LIMIT = 1024
 HINTS = ("c chat  m msg  M all  k kick  w watch  p challenge  y/n answer  "
          "a avail  g play  q quit")
-
-
-# ----- the socket ------------------------------------------------------------
-
-def _remove_stale(path: Path) -> None:
-    """Remove a socket file left by a server that is gone; refuse to touch
-    anything else, or a socket a live server still answers on."""
-    try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise OSError(f"{path} exists and is not a socket")
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        probe.connect(str(path))
-    except OSError:
-        path.unlink(missing_ok=True)       # nobody listening: stale
-        return
-    finally:
-        probe.close()
-    raise OSError(f"{path}: another Gatehouse server is listening there")
-
-
-async def start_sysop_listener(app: App) -> asyncio.base_events.Server:
-    """Listen on ``config.sysop_socket``, owner-only (0600 before anyone can
-    connect: the socket is bound, chmod'ed, and only then listens)."""
-    path = Path(app.config.sysop_socket)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale(path)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.bind(str(path))
-        os.chmod(path, 0o600)
-    except OSError:
-        sock.close()
-        raise
-
-    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            try:
-                line = await asyncio.wait_for(reader.readline(), 10)
-                header = json.loads(line[:HEADER_LIMIT] or b"{}")
-                if not isinstance(header, dict):
-                    raise ValueError("not an object")
-                term = clean_chat(str(header.get("term") or "xterm"))[:40] or "xterm"
-                cols = max(0, min(1000, int(header.get("cols") or 80)))
-                rows = max(0, min(1000, int(header.get("rows") or 24)))
-            except (TimeoutError, ValueError, TypeError) as exc:
-                writer.write(f"Gatehouse: bad console header ({exc}).\r\n".encode())
-                await writer.drain()
-                return
-            conn = StreamConnection(reader, writer, term, cols, rows, peer="local",
-                                    input_filter=RloginInputFilter())
-            log.info("sysop console attached (%s %sx%s)", term, cols, rows)
-            await app.handle_connection(conn, origin="sysop", first_screen=open_console)
-        except Exception:
-            log.exception("sysop console failed")
-        finally:
-            writer.close()
-
-    try:
-        return await asyncio.start_unix_server(client, sock=sock)
-    except OSError:
-        sock.close()
-        raise
-
-
-def stop_sysop_listener(app: App, server: asyncio.base_events.Server) -> None:
-    server.close()
-    try:
-        Path(app.config.sysop_socket).unlink()
-    except OSError:
-        pass
 
 
 async def open_console(session: Session) -> Screen:
     """The first screen of a console session: log in as the sysop (a second
     console is "Sysop#2", so handles stay unique) and open the console."""
-    from server.screens.login import enter_as
-    app = session.app
+    app = session.services
     session.is_sysop = True
     session.idle_limit = float("inf")    # the console is never logged off for idling
     name = app.config.sysop_name
     await enter_as(session, name, kind="sysop")   # the user row, handle, charset
-    taken = {s.handle.casefold() for s in app.online() if s is not session}
+    taken = {s.handle.casefold() for s in app.nodes.online() if s is not session}
     handle = next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
                   if h.casefold() not in taken)
     session.handle = handle
@@ -174,7 +80,7 @@ class SysopScreen(Screen):
 
     # ----- nodes ----------------------------------------------------------------
     def _nodes(self) -> list[Session]:
-        return self.session.app.online()
+        return self.session.services.nodes.online()
 
     def _target(self) -> Session | None:
         nodes = self._nodes()
@@ -193,16 +99,17 @@ class SysopScreen(Screen):
         return target
 
     def _incoming(self) -> list[Challenge]:
-        me = self.session.handle
-        return [c for c in self.session.app.challenges.values()
-                if c.target == me and c.state == "open"]
+        return self.session.services.board.incoming(self.session.handle)
+
+    def _outgoing(self) -> list[Challenge]:
+        return self.session.services.board.outgoing(self.session.handle)
 
     # ----- keys -----------------------------------------------------------------
     async def on_key(self, key: str) -> Transition:
         if self.input is not None:
             return self._typed(key)
         self.message = ""
-        app = self.session.app
+        app = self.session.services
         if key in (K.UP, K.DOWN):
             nodes = self._nodes()
             if nodes:
@@ -212,8 +119,13 @@ class SysopScreen(Screen):
         elif key in ("q", "Q"):
             return Quit("Console detached.")
         elif key == "a":
-            app.sysop_available = not app.sysop_available
-            app.nodes_changed()               # lobbies redraw "Sysop: ..."
+            app.nodes.set_sysop_available(not app.nodes.sysop_available)
+        elif key in ("x", "X"):
+            outgoing = self._outgoing()
+            if not outgoing:
+                self.message = "You have no open challenge to withdraw."
+            for ch in outgoing:
+                self.message = await app.board.withdraw(ch.id, by=self.session.handle)
         elif key == "M":
             self.input, self.mode = LineInput(70), "all"
         elif key in ("g", "G"):
@@ -239,7 +151,7 @@ class SysopScreen(Screen):
             elif key == "w":
                 return self._watch(caller)
             elif key == "p":
-                if caller.location != "lobby":
+                if caller.location != LOBBY:
                     self.message = f"{caller.handle} is not in the lobby."
                     return None
                 return Push(_ChallengeCaller(self.session, caller.handle))
@@ -256,30 +168,27 @@ class SysopScreen(Screen):
         text = clean_chat(text)
         if self.mode == "all":
             if text:
-                for other in self.session.app.online():
-                    if other is not self.session:
-                        other.send(E.Notice(f"Sysop: {text}"))
+                self.session.services.lobby.notice(f"Sysop: {text}", but=self.session)
                 self.message = "Message sent to everybody."
             return None
         caller = self._caller()
         if caller is None:
             return None
         if self.mode == "message" and text:
-            caller.send(E.Notice(f"Sysop: {text}"))
+            self.session.services.lobby.notice(f"Sysop: {text}", to=caller)
             self.message = f"Message sent to {caller.handle}."
         elif self.mode == "kick":
-            caller.send(E.Kick(text or "no reason given"))
+            self.session.services.nodes.kick(caller, text or "no reason given")
             self.message = f"{caller.handle} disconnected."
         return None
 
     def _watch(self, caller: Session) -> Transition:
-        from server.screens.match_screen import MatchScreen
-        match = next((m for m in self.session.app.matches.playing()
+        match = next((m for m in self.session.services.matches.playing()
                       if m.seat_of(caller) is not None), None)
         if match is None:
             self.message = f"{caller.handle} is not playing."
             return None
-        match.spectators.add(self.session)
+        match.watch(self.session)
         return Push(MatchScreen(self.session, match, None))
 
     # ----- events -----------------------------------------------------------------
@@ -293,24 +202,24 @@ class SysopScreen(Screen):
         return transition
 
     async def on_result(self, result: Any) -> Transition:
-        if isinstance(result, Challenge):
-            self.message = send_challenge(self.session, result)
+        if isinstance(result, ChallengeOffer):
+            self.message = await offer_challenge(self.session, result)
         elif isinstance(result, str):
             self.message = result
         return None
 
     async def on_close(self) -> None:
-        app = self.session.app
-        if not any(s is not self.session for s in app.sysop_sessions()):
-            app.sysop_available = False      # nobody left at a console
+        app = self.session.services
+        if not any(s is not self.session for s in app.nodes.sysops()):
+            app.nodes.set_sysop_available(False)      # nobody left at a console
 
     # ----- drawing ----------------------------------------------------------------
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        app = self.session.app
+        app = self.session.services
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
         canvas.text(11, 0, "· Sysop console", WHITE, BLUE)
-        avail = "available" if app.sysop_available else "not available"
+        avail = "available" if app.nodes.sysop_available else "not available"
         right = f"{self.session.handle} · {avail} · {time.strftime('%H:%M')}"
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         canvas.text(1, 1, f"{'Node':>4} {'Handle':<16} {'Where':<25} {'Idle':>5} "
@@ -338,12 +247,16 @@ class SysopScreen(Screen):
         for ch in self._incoming()[:1]:
             text = f" {ch.challenger} challenges you to {ch.describe()}  y accept · n decline "
             canvas.text(0, 14, text[:80], WHITE, BLUE)
+        for ch in self._outgoing()[:1]:
+            if not self._incoming():
+                canvas.text(1, 14, f"Waiting for {ch.target} to answer: {ch.describe()}  (x withdraws)"[:78],
+                            BRIGHT_CYAN)
         canvas.box(0, 15, 80, 7, CYAN, title="Pages")
-        for i, page in enumerate(reversed(app.pages[-5:])):
+        for i, page in enumerate(reversed(app.lobby.pages[-5:])):
             when = time.strftime("%H:%M:%S", time.localtime(page.at))
             canvas.text(2, 16 + i, f"{when} {page.handle}: {page.reason}"[:76],
                         YELLOW if i == 0 else GREY)
-        if not app.pages:
+        if not app.lobby.pages:
             canvas.text(2, 16, "No pages.", DARK_GREY)
         canvas.text(1, 22, self.message[:78], BRIGHT_RED)
         if self.input is not None:
@@ -355,123 +268,3 @@ class SysopScreen(Screen):
         return None
 
 
-# ----- split-screen chat ----------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class SplitLine:
-    """A line typed in split-screen chat ``chat`` by the other side."""
-    chat: int
-    text: str
-
-
-@dataclasses.dataclass(frozen=True)
-class SplitEnd:
-    """The sysop ended split-screen chat ``chat`` (or left)."""
-    chat: int
-
-
-_chat_ids = itertools.count(1)
-
-
-def open_split_chat(sysop: Session, caller: Session) -> SplitChatScreen:
-    """Open the chat on the caller's side (through its inbox); returns the
-    sysop's side, to push."""
-    chat = next(_chat_ids)
-    caller.send(E.PushScreen(lambda s: SplitChatScreen(s, sysop, chat, sysop_side=False)))
-    return SplitChatScreen(sysop, caller, chat, sysop_side=True)
-
-
-class SplitChatScreen(Screen):
-    """The sysop's lines in the top half, the caller's in the bottom half;
-    each side types on its own input line. ESC on the sysop's side ends it
-    for both. Events for the screen underneath still reach it (so a game or
-    the lobby stays up to date); a screen it wants to open opens when the
-    chat ends."""
-
-    def __init__(self, session: Session, peer: Session, chat: int, sysop_side: bool):
-        super().__init__(session)
-        self.peer = peer
-        self.chat = chat
-        self.sysop_side = sysop_side
-        self.sysop_name = session.handle if sysop_side else peer.handle
-        self.caller_name = peer.handle if sysop_side else session.handle
-        self.top = ChatPane(8)             # the sysop's lines
-        self.bottom = ChatPane(8)          # the caller's lines
-        self.input = LineInput(70)
-        self.later: Screen | None = None   # opened by the screen below meanwhile
-        self.message = ""
-        self.ended = False
-        self.location = (f"chat with {peer.handle}" if sysop_side else "chat with the sysop")
-
-    def _mine(self) -> ChatPane:
-        return self.top if self.sysop_side else self.bottom
-
-    def _theirs(self) -> ChatPane:
-        return self.bottom if self.sysop_side else self.top
-
-    def _done(self) -> Transition:
-        self.ended = True
-        return Replace(self.later) if self.later is not None else Pop(None)
-
-    async def on_key(self, key: str) -> Transition:
-        if key == K.ESC and self.sysop_side:
-            self.peer.send(SplitEnd(self.chat))
-            return self._done()
-        text = self.input.handle(key)
-        if key == K.ESC and not self.sysop_side:
-            self.message = "The sysop ends the chat."
-        if text:
-            text = clean_chat(text)
-            if text and not self.peer.closed:
-                self._mine().add(self.session.handle, text)
-                self.peer.send(SplitLine(self.chat, text))
-        return None
-
-    async def on_event(self, event: Any) -> Transition:
-        if isinstance(event, SplitLine):
-            if event.chat == self.chat:
-                self._theirs().add(self.peer.handle, event.text)
-            return None
-        if isinstance(event, SplitEnd):
-            return self._done() if event.chat == self.chat else None
-        if self.peer.closed and not self.message:
-            self.message = f"{self.peer.handle} has gone. ESC closes the chat." \
-                if self.sysop_side else "The sysop has gone."
-            if not self.sysop_side:
-                return self._done()
-        below = self._below()
-        if below is not None:
-            transition = await below.on_event(event)
-            if isinstance(transition, (Push, Replace)) and self.later is None:
-                self.later = transition.screen
-        return None
-
-    def _below(self) -> Screen | None:
-        screens = self.session.screens
-        i = next((n for n, s in enumerate(screens) if s is self), 0)
-        return screens[i - 1] if i > 0 else None
-
-    async def on_close(self) -> None:
-        if self.sysop_side and not self.ended:
-            self.peer.send(SplitEnd(self.chat))
-
-    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
-        title = (f"Chat with {self.caller_name}" if self.sysop_side
-                 else "The sysop is chatting with you")
-        canvas.text(1, 0, f"GATEHOUSE · {title}", YELLOW, BLUE)
-        canvas.fill(0, 1, 80, 1, "─", CYAN)
-        canvas.text(2, 1, f" {self.sysop_name} (sysop) ", YELLOW)
-        self.top.draw(canvas.region(1, 2, 78, 8))
-        canvas.fill(0, 11, 80, 1, "─", CYAN)
-        canvas.text(2, 11, f" {self.caller_name} ", BRIGHT_GREEN)
-        self.bottom.draw(canvas.region(1, 12, 78, 8))
-        if self.message:
-            canvas.text(1, 21, self.message[:78], BRIGHT_RED)
-        y = 10 if self.sysop_side else 20
-        canvas.text(0, y, "> ", YELLOW)
-        cursor = self.input.draw(canvas, 2, y, 77, WHITE, BLUE)
-        hint = ("ENTER sends · ESC ends the chat" if self.sysop_side
-                else "ENTER sends · the sysop ends the chat")
-        canvas.text(1, 23, hint, DARK_GREY)
-        return cursor

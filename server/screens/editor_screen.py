@@ -1,11 +1,11 @@
-"""A door's tool screen (Kingdom's board editor), opened from the new-game
+"""A door's tool screen (a board editor: DoorInfo.editor), opened from the new-game
 screen. Every key goes to the tool; it draws the whole screen."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ansi.canvas import Canvas
-from server.screens.base import Pop, Screen, Transition
+from server.screens.session import Pop, Screen, Transition
 
 if TYPE_CHECKING:
     from server.screens.session import Session

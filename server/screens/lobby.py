@@ -1,9 +1,8 @@
 """The lobby: who is online, the doors, challenges and the lobby chat."""
 from __future__ import annotations
 
-import dataclasses
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -22,14 +21,20 @@ from ansi.canvas import (
 )
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
-from server.screens.base import Push, Quit, Screen, Transition
+from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.match_screen import MatchScreen, start_match
+from server.screens.pager import PagerScreen
+from server.screens.resume import ResumeScreen
+from server.screens.session import Push, Quit, Screen, Session, Transition
+from server.screens.settings import SettingsScreen
 from server.services import events as E
+from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.chat import RateLimit
+from server.services.match import MatchEvent, News
+from server.services.nodes import LOBBY
+from server.services.seats import Seat, SeatKind
 
-if TYPE_CHECKING:
-    from server.screens.session import Session
-
-__all__ = ["LobbyScreen", "Challenge", "idle_text", "send_challenge", "answer_challenge"]
+__all__ = ["LobbyScreen", "idle_text", "offer_challenge", "answer_challenge", "challenge_news"]
 
 LOBBY_HELP = """\
 THE LOBBY
@@ -59,74 +64,46 @@ def idle_text(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}"
 
 
-@dataclasses.dataclass
-class Challenge:
-    id: int
-    challenger: str
-    target: str
-    door: str
-    options: dict[str, Any]
-    state: str = "open"        # open, accepted, declined, withdrawn
-
-    def describe(self) -> str:
-        info = registry()[self.door]
-        opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
-                         for spec in info.specs())
-        return f"{info.title}" + (f" ({opts})" if opts else "")
-
-
-# where a session can be challenged and answer (the sysop console counts)
-TAKES_CHALLENGES = ("lobby", "sysop console")
-
-
-def send_challenge(session: Session, ch: Challenge) -> str:
-    """Register a challenge made by ``session`` and tell its target; returns
-    what to tell ``session`` (the lobby and the sysop console share this)."""
-    app = session.app
-    target = app.find_session(ch.target)
-    if target is None or target.location not in TAKES_CHALLENGES:
-        return f"{ch.target} is not in the lobby any more."
-    app.challenges[ch.id] = ch
-    target.send(E.ChallengeEvent(ch))
-    return f"Challenge sent to {ch.target}. Waiting for an answer (x withdraws)."
-
-
 async def answer_challenge(session: Session, ch: Challenge,
                            accept: bool) -> tuple[str, Screen | None]:
-    """``session`` accepts or declines ``ch``: (what to tell it, its match
-    screen if a match started)."""
-    app = session.app
-    app.challenges.pop(ch.id, None)
-    challenger = app.find_session(ch.challenger)
+    """``session`` accepts or declines ``ch`` on the board: (what to tell
+    it, its match screen if a match started). The lobby and the sysop
+    console share this."""
+    board = session.services.board
     if not accept:
-        ch.state = "declined"
-        if challenger is not None:
-            challenger.send(E.ChallengeEvent(ch))
-        return f"You declined {ch.challenger}'s challenge.", None
-    if challenger is None or challenger.location not in TAKES_CHALLENGES:
-        return f"{ch.challenger} is no longer in the lobby.", None
-    ch.state = "accepted"
-    from server.screens.match_screen import start_match
-    from server.services.match import Seat
-    seats = [Seat(0, "human", challenger.handle), Seat(1, "human", session.handle)]
-    screen = await start_match(session, registry()[ch.door], ch.options, seats,
+        return await board.decline(ch.id, by=session.handle), None
+    accepted, reason = await board.accept(ch.id, by=session.handle)
+    challenger = session.services.nodes.find(accepted.challenger) if accepted is not None else None
+    if accepted is None or challenger is None:
+        return reason or f"{ch.challenger} is no longer in the lobby.", None
+    seats = [Seat(0, SeatKind.HUMAN, challenger.handle), Seat(1, SeatKind.HUMAN, session.handle)]
+    screen = await start_match(session, registry()[accepted.door], dict(accepted.options), seats,
                                {0: challenger, 1: session})
     return "", screen
+
+
+async def offer_challenge(session: Session, offer: ChallengeOffer) -> str:
+    """Put ``session``'s challenge on the board; returns what to tell it."""
+    _challenge, message = await session.services.board.offer(
+        session.handle, offer.target, offer.door, offer.options)
+    return message
 
 
 def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition]:
     """What a screen that takes challenges (the lobby, the sysop console)
     does with challenge news and a match that starts: (message, transition)."""
-    if isinstance(event, E.ChallengeEvent):
+    if isinstance(event, ChallengeEvent):
         ch = event.challenge
-        if ch.target == session.handle and ch.state == "open":
+        mine = ch.challenger == session.handle
+        if ch.target == session.handle and ch.state == ChallengeState.OPEN:
             session.terminal.bell()           # someone wants to play
-        elif ch.challenger == session.handle and ch.state == "declined":
+        elif mine and ch.state == ChallengeState.DECLINED:
             return f"{ch.target} declined your challenge.", None
-        elif ch.state == "withdrawn" and ch.target == session.handle:
+        elif ch.state == ChallengeState.WITHDRAWN and ch.target == session.handle:
             return f"{ch.challenger} withdrew the challenge.", None
-    elif isinstance(event, E.MatchEvent) and event.kind == "start":
-        from server.screens.match_screen import MatchScreen
+        elif ch.state == ChallengeState.EXPIRED:
+            return f"Your challenge {'to ' + ch.target if mine else 'from ' + ch.challenger} expired.", None
+    elif isinstance(event, MatchEvent) and event.kind == News.START:
         player = event.match.seat_of(session)
         if player is not None:
             return None, Push(MatchScreen(session, event.match, player))
@@ -134,13 +111,13 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
 
 
 class LobbyScreen(Screen):
-    location = "lobby"
+    location = LOBBY
     refresh_every = 20.0          # idle times and the clock
 
     def __init__(self, session: Session):
         super().__init__(session)
         self.chat = ChatPane(7)
-        for who, text in session.app.lobby_chat.lines:
+        for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
         self.chat_input: LineInput | None = None
         self.input_mode = "chat"          # or "page": what the input line is for
@@ -149,23 +126,20 @@ class LobbyScreen(Screen):
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
-        me = self.session.handle
-        return [c for c in self.session.app.challenges.values() if c.target == me and c.state == "open"]
+        return self.session.services.board.incoming(self.session.handle)
 
     def _outgoing(self) -> list[Challenge]:
-        me = self.session.handle
-        return [c for c in self.session.app.challenges.values()
-                if c.challenger == me and c.state == "open"]
+        return self.session.services.board.outgoing(self.session.handle)
 
     async def on_key(self, key: str) -> Transition:
-        app = self.session.app
+        app = self.session.services
         if self.chat_input is not None:
             text = self.chat_input.handle(key)
             if text is not None and self.input_mode == "page":
-                self.message = app.page_sysop(self.session, text) if text.strip() else ""
+                self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
             elif text is not None:
-                self.message = app.post_lobby(self.session, text, self.limit) or ""
+                self.message = app.lobby.post(self.session.handle, text, self.limit) or ""
                 self.chat_input = LineInput(120)
             elif self.chat_input.cancelled:
                 self.chat_input = None
@@ -176,7 +150,6 @@ class LobbyScreen(Screen):
         elif key == "!":
             self.chat_input, self.input_mode = LineInput(60), "page"
         elif key in ("p", "P"):
-            from server.screens.challenge import ChallengeScreen
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):
             incoming = self._incoming()
@@ -184,24 +157,16 @@ class LobbyScreen(Screen):
                 return await self._answer(incoming[0], key in ("y", "Y"))
         elif key in ("x", "X"):
             for ch in self._outgoing():
-                ch.state = "withdrawn"
-                app.challenges.pop(ch.id, None)
-                target = app.find_session(ch.target)
-                if target is not None:
-                    target.send(E.ChallengeEvent(ch))
-                self.message = "Challenge withdrawn."
+                self.message = await app.board.withdraw(ch.id, by=self.session.handle)
         elif key in ("u", "U"):
             pending = app.matches.pending_for(self.session.handle)
             if not pending:
                 self.message = "You have no unfinished games."
                 return None
-            from server.screens.resume import ResumeScreen
-            return Push(ResumeScreen(self.session, pending, from_lobby=True))
+            return Push(ResumeScreen(self.session, pending))
         elif key in ("s", "S"):
-            from server.screens.settings import SettingsScreen
             return Push(SettingsScreen(self.session))
         elif key == "?":
-            from server.screens.pager import PagerScreen
             return Push(PagerScreen(self.session, LOBBY_HELP, "Help"))
         elif key in ("g", "G"):
             return Quit("Thanks for calling Gatehouse. Goodbye!")
@@ -213,8 +178,8 @@ class LobbyScreen(Screen):
 
     async def on_result(self, result: Any) -> Transition:
         """The challenge screen returned (or a game ended)."""
-        if isinstance(result, Challenge):
-            self.message = send_challenge(self.session, result)
+        if isinstance(result, ChallengeOffer):
+            self.message = await offer_challenge(self.session, result)
         elif isinstance(result, str):
             self.message = result
         return None
@@ -230,7 +195,7 @@ class LobbyScreen(Screen):
 
     # ----- drawing ----------------------------------------------------------
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        app = self.session.app
+        app = self.session.services
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
         canvas.text(11, 0, "· Lobby", WHITE, BLUE)
@@ -240,7 +205,7 @@ class LobbyScreen(Screen):
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
         canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
         mono = time.monotonic()
-        people = app.online()
+        people = app.nodes.online()
         for i, other in enumerate(people[:8]):
             colour = YELLOW if other is self.session else GREY
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
@@ -252,7 +217,7 @@ class LobbyScreen(Screen):
         canvas.box(50, 1, 30, 11, CYAN, title="Doors")
         for i, info in enumerate(registry().values()):
             canvas.text(52, 3 + i, f"{info.title}", BRIGHT_GREEN)
-        sysop = "available" if app.sysop_available else "not available"
+        sysop = "available" if app.nodes.sysop_available else "not available"
         canvas.text(52, 10, f"Sysop: {sysop}", DARK_GREY)
         # challenges
         row = 12
@@ -275,7 +240,7 @@ class LobbyScreen(Screen):
         elif self.message:
             canvas.text(1, 23, self.message[:78], BRIGHT_RED)
         else:
-            resume = "u resume  " if self.session.app.matches.pending_for(self.session.handle) else ""
+            resume = "u resume  " if self.session.services.matches.pending_for(self.session.handle) else ""
             canvas.text(1, 23, f"p play  c chat  y/n answer  {resume}! page sysop  s settings  ? help"
                                "  g bye"[:78], DARK_GREY)
         return cursor

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,8 +17,11 @@ from ansi import keys as K
 from ansi.art import load_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import LineInput
-from server.screens.base import Quit, Replace, Screen, Transition
-from server.services.store import check_password, hash_password
+from server.screens.lobby import LobbyScreen
+from server.screens.resume import ResumeScreen
+from server.screens.session import Quit, Replace, Screen, Transition
+from server.services.handles import valid_handle
+from server.services.store import Store, UserRow, check_password, hash_password
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -27,21 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
 ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
-_HANDLE_RE = re.compile(r"^[A-Za-z0-9\[][A-Za-z0-9 _\-.\[\]]{1,19}$")
-RESERVED = {"computer", "sysop", "new", "all", "guest", "nobody"}
 MAX_FAILURES = 3
 TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
-
-
-def valid_handle(handle: str, sysop_name: str = "Sysop") -> str | None:
-    """None if ``handle`` is acceptable, else the reason."""
-    if not 2 <= len(handle) <= 20:
-        return "A handle is 2 to 20 characters."
-    if not _HANDLE_RE.match(handle) or "  " in handle or handle != handle.strip():
-        return "Use letters, digits, spaces and _ - . [ ] only."
-    if handle.casefold() in RESERVED | {sysop_name.casefold()}:
-        return "That handle is reserved."
-    return None
 
 
 _title_cache: list[Canvas] = []
@@ -70,7 +59,7 @@ class TitleScreen(Screen):
         self.password = ""
         self.message = ""
         self.failures = 0
-        self.user = None
+        self.user: UserRow | None = None
         self.deadline = time.monotonic() + TITLE_SECONDS
 
     def frame_due(self, now: float) -> float | None:
@@ -110,10 +99,10 @@ class TitleScreen(Screen):
         return await self._submit(result.strip() if self.stage == "handle" else result)
 
     async def _submit(self, text: str) -> Transition:
-        store = self.session.app.store
+        store = self.session.services.store
         if self.stage == "handle":
             handle = " ".join(text.split())
-            reason = valid_handle(handle, self.session.app.config.sysop_name)
+            reason = valid_handle(handle, self.session.services.config.sysop_name)
             if reason:
                 self._ask("handle", reason)
                 return None
@@ -129,7 +118,7 @@ class TitleScreen(Screen):
                 self.handle = self.user.handle
         elif self.stage == "password":
             assert self.user is not None
-            guard, peer = self.session.app.login_guard, self.session.conn.peer
+            guard, peer = self.session.services.login_guard, self.session.conn.peer
             wait = guard.wait_for(peer, self.user.handle)
             if wait > 0:     # the password is not even checked
                 self._ask("handle", f"Too many failed logins: try again in {math.ceil(wait)} s.")
@@ -142,7 +131,7 @@ class TitleScreen(Screen):
             self.failures += 1
             if self.failures >= MAX_FAILURES:
                 return Quit("Too many failed attempts. Goodbye.")
-            await asyncio.sleep(self.session.app.config.login_fail_delay * 2 ** (self.failures - 1))
+            await asyncio.sleep(self.session.services.config.login_fail_delay * 2 ** (self.failures - 1))
             self._ask("handle", "Wrong password.")
         elif self.stage == "new_password":
             if len(text) < 6:
@@ -165,10 +154,10 @@ class TitleScreen(Screen):
 
     async def _logged_in(self) -> Transition:
         assert self.user is not None
-        if self.session.app.find_session(self.user.handle) is not None:
+        if self.session.services.nodes.find(self.user.handle) is not None:
             self._ask("handle", f"{self.user.handle} is already logged in on another node.")
             return None
-        await self.session.app.store.touch_login(self.user.id)
+        await self.session.services.store.touch_login(self.user.id)
         return await after_login(self.session, self.user)
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
@@ -190,22 +179,20 @@ class TitleScreen(Screen):
         return self.input.draw(canvas, x, 22, 78 - x, WHITE, 0)
 
 
-async def after_login(session: Session, user) -> Transition:
+async def after_login(session: Session, user: UserRow) -> Transition:
     """Set the session up for ``user`` and go to the lobby (or resume)."""
-    from server.screens.lobby import LobbyScreen
-    from server.screens.resume import ResumeScreen
     session.user = user
     session.handle = user.handle
     if user.charset and user.charset != session.charset:
         session.set_charset(user.charset)
-    session.app.nodes_changed()
-    pending = session.app.matches.pending_for(user.handle)
+    session.services.nodes.changed()
+    pending = session.services.matches.pending_for(user.handle)
     if pending:
-        return Replace(ResumeScreen(session, pending))
+        return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))
     return Replace(LobbyScreen(session))
 
 
-async def telnet_refusal(store, handle: str, user) -> str | None:
+async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str | None:
     """Why a telnet caller may not use ``handle`` (None: they may): not the
     account of a BBS caller, the sysop or the computer, not a new
     ``[TAG]Name``, not a look-alike of an existing handle."""
@@ -225,7 +212,7 @@ async def enter_as(session: Session, handle: str, kind: str = "bbs") -> Screen:
     """A caller handed over by a trusted BBS (RLogin; checked by
     ``server.bbs_accounts`` first), or the sysop at the console: no password
     asked, and the account is of that kind only."""
-    store = session.app.store
+    store = session.services.store
     user = await store.get_user(handle)
     if user is None:
         # nobody ever types a password for these: no password works

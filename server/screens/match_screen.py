@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, RED, WHITE, YELLOW, Canvas
 from ansi.widgets import ChatPane, LineInput
-from doors._core.door import DOOR_ROWS, DoorInfo, Request, Submit
-from server.screens.base import Pop, Push, Screen, Transition
+from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
+from server.screens.pager import PagerScreen
+from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
-from server.services.match import Match, Seat
+from server.services.match import Match, MatchEvent, News
+from server.services.seats import Seat
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -33,14 +35,14 @@ async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
     for player, session in (sessions or {}).items():
         seats[player].session = session
     options = info.resolve_options(chosen)
-    match = await me.app.matches.create(info, options, seats)
+    match = await me.services.matches.create(info, options, seats)
     player = match.seat_of(me)
     if player is None:
-        match.spectators.add(me)
+        match.watch(me)
     for seat in seats:
         if seat.session is not None and seat.session is not me:
-            seat.session.send(E.MatchEvent(match, "start"))
-    me.app.matches.start(match)
+            seat.session.send(MatchEvent(match, News.START))
+    me.services.matches.start(match)
     return MatchScreen(me, match, player)
 
 
@@ -50,8 +52,7 @@ class MatchScreen(Screen):
         self.match = match
         self.me = player
         self.ui = match.info.ui_class(player, match.names(), match.state.options)
-        if hasattr(self.ui, "REVEAL_SECONDS"):
-            self.ui.REVEAL_SECONDS = session.app.config.stratego_reveal_seconds
+        self.ui.configure(session.services.config.door_settings(match.info.key), match.info.settings)
         self.chat = ChatPane(2)
         for who, text in match.chat.lines:
             self.chat.add(who, text)
@@ -69,8 +70,8 @@ class MatchScreen(Screen):
         self._refresh()
         if self.match.ended:
             self.ui.outcome = self.match.outcome
-        if hasattr(self.ui, "saved_setups") and self.session.user is not None:
-            self.ui.saved_setups = await self.session.app.store.setup_names(
+        if self.match.info.saved_setups and self.session.user is not None:
+            self.ui.saved_setups = await self.session.services.store.setup_names(
                 self.session.user.id, self.match.info.key)
         return None
 
@@ -89,7 +90,7 @@ class MatchScreen(Screen):
             elif self.chat_input.cancelled:
                 self.chat_input = None
             return None
-        if getattr(self.ui, "text_input", False) and key != K.CTRL_L:
+        if self.ui.text_input and key != K.CTRL_L:
             return await self._to_door(key)      # the door is taking a name: every key is text
         if self.confirm == "resign":
             self.confirm = None
@@ -107,7 +108,6 @@ class MatchScreen(Screen):
             self._refresh()
             return None
         if key == "?":
-            from server.screens.pager import PagerScreen
             return Push(PagerScreen(self.session, self.match.info.help_text + "\f" + _KEYS_PAGE,
                                     f"{self.match.info.title} help"))
         if self.match.ended or self.me is None:
@@ -126,7 +126,7 @@ class MatchScreen(Screen):
 
     async def _to_door(self, key: str) -> Transition:
         result = self.ui.on_key(key, time.monotonic())
-        if isinstance(result, Submit):
+        if isinstance(result, Submit) and self.me is not None:
             reason = await self.match.submit(self.me, result.action)
             if reason is not None:
                 self.ui.message = reason
@@ -135,16 +135,20 @@ class MatchScreen(Screen):
         return None
 
     async def _request(self, req: Request) -> None:
-        store, user, door = self.session.app.store, self.session.user, self.match.info.key
-        assert self.me is not None
-        if req.kind == "auto_finish":
+        store, user, info = self.session.services.store, self.session.user, self.match.info
+        door = info.key
+        if self.me is None:
+            return
+        if req.kind == RequestKind.AUTO_FINISH and info.auto_finish:
             self.ui.message = await self.match.request_auto_finish(self.me)
-        elif req.kind == "save_setup" and user is not None:
+        elif not info.saved_setups or user is None:
+            return
+        elif req.kind == RequestKind.SAVE_SETUP:
             name, data = req.data
             await store.save_setup(user.id, door, str(name)[:20], str(data))
             self.ui.saved_setups = await store.setup_names(user.id, door)
             self.ui.message = f"Setup saved as {name}."
-        elif req.kind == "load_setup" and user is not None:
+        elif req.kind == RequestKind.LOAD_SETUP:
             data = await store.load_setup(user.id, door, str(req.data))
             if data is None:
                 self.ui.message = f"There is no saved setup called {req.data}."
@@ -162,17 +166,15 @@ class MatchScreen(Screen):
 
     # ----- events -----------------------------------------------------------
     async def on_event(self, event: Any) -> Transition:
-        if isinstance(event, E.MatchEvent) and event.match is self.match:
+        if isinstance(event, MatchEvent) and event.match is self.match:
             self._refresh()
-            if event.kind == "ended":
+            if event.kind == News.ENDED:
                 self.ui.outcome = self.match.outcome
                 self.session.terminal.bell()
             if event.text:
                 self.banner = event.text
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
-        elif isinstance(event, E.ChallengeEvent):
-            pass   # challenges wait in the lobby
         return None
 
     async def on_result(self, result: Any) -> Transition:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from ansi.canvas import BLUE, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import Pager
-from server.screens.base import Pop, Screen, Transition
+from server.screens.session import Pop, Screen, Transition
 
 if TYPE_CHECKING:
     from server.screens.session import Session

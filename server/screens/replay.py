@@ -9,7 +9,7 @@ from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
 from doors._core.game import Outcome
-from server.services.match import parse_seat_label
+from server.services.seats import parse_seat_label
 from server.services.store import GameRow
 
 __all__ = ["replay_frames", "replay_canvases"]

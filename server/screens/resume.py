@@ -1,12 +1,16 @@
 """After login: offer to resume the caller's unfinished games."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
-from server.screens.base import Pop, Push, Replace, Screen, Transition
+from server.screens.match_screen import MatchScreen
+from server.screens.session import Pop, Push, Replace, Screen, Transition
 from server.services.match import Match
+from server.services.nodes import LOBBY
+from server.services.seats import SeatKind
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -15,16 +19,16 @@ __all__ = ["ResumeScreen"]
 
 
 class ResumeScreen(Screen):
-    location = "lobby"
+    location = LOBBY
 
-    def __init__(self, session: Session, pending: list[Match], from_lobby: bool = False):
+    def __init__(self, session: Session, pending: list[Match],
+                 then: Callable[[], Screen] | None = None):
         super().__init__(session)
         self.pending = pending
-        self.from_lobby = from_lobby      # pop back to it, rather than open one
+        self.then = then      # the screen to open when done; None: back to the one below
 
     def _done(self) -> Transition:
-        from server.screens.lobby import LobbyScreen
-        return Pop(None) if self.from_lobby else Replace(LobbyScreen(self.session))
+        return Pop(None) if self.then is None else Replace(self.then())
 
     def _current(self) -> Match | None:
         while self.pending and (self.pending[0].ended or self.pending[0].seat_of(self.session) is not None):
@@ -32,14 +36,13 @@ class ResumeScreen(Screen):
         return self.pending[0] if self.pending else None
 
     async def on_key(self, key: str) -> Transition:
-        from server.screens.match_screen import MatchScreen
         match = self._current()
         if match is None:
             return self._done()
         if key in ("y", "Y"):
             handle = self.session.handle.casefold()
             player = next(s.player for s in match.seats
-                          if s.kind == "human" and s.session is None and s.name.casefold() == handle)
+                          if s.kind == SeatKind.HUMAN and s.session is None and s.name.casefold() == handle)
             match.attach(player, self.session)
             self.pending.pop(0)
             return Push(MatchScreen(self.session, match, player))

@@ -9,6 +9,7 @@ freeing its node.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import time
@@ -16,25 +17,104 @@ from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas
+from server.config import Config
 from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
-from server.screens.base import Pop, Push, Quit, Replace, Screen, Transition
 from server.services import events as E
+from server.services.board import ChallengeBoard
+from server.services.chat import LobbyChat
+from server.services.ids import NodeId
+from server.services.jobs import DoorJobs
+from server.services.login_guard import LoginGuard
+from server.services.matches import MatchManager
+from server.services.nodes import NodeRegistry
+from server.services.store import Store
 
 if TYPE_CHECKING:
-    from server.app import App
     from server.net.terminal import Connection
     from server.services.store import UserRow
 
-__all__ = ["Session"]
+__all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "Transition"]
 
 log = logging.getLogger("gatehouse.session")
 
 NOTICE_SECONDS = 8.0
 
 
+@dataclasses.dataclass(frozen=True)
+class Services:
+    """What screens may call: each service owns its state (the composition
+    root, ``server.app``, builds them)."""
+    config: Config
+    store: Store
+    nodes: NodeRegistry[Session]
+    board: ChallengeBoard
+    lobby: LobbyChat
+    matches: MatchManager
+    login_guard: LoginGuard
+    jobs: DoorJobs
+
+
+@dataclasses.dataclass(frozen=True)
+class Push:
+    screen: Screen
+
+
+@dataclasses.dataclass(frozen=True)
+class Pop:
+    result: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Replace:
+    screen: Screen
+
+
+@dataclasses.dataclass(frozen=True)
+class Quit:
+    message: str = "Goodbye."
+
+
+Transition = Push | Pop | Replace | Quit | None
+
+
+class Screen:
+    """Base screen. ``location`` is what the who-list shows for the caller."""
+
+    location = "lobby"
+    # seconds between redraws for what changes by itself (idle times, the
+    # clock); None: only events and frame_due redraw the screen
+    refresh_every: float | None = None
+
+    def __init__(self, session: Session):
+        self.session = session
+
+    async def on_start(self) -> Transition:
+        return None
+
+    async def on_key(self, key: str) -> Transition:
+        return None
+
+    async def on_event(self, event: Any) -> Transition:
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        """A screen pushed by this one has popped with ``result``."""
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        """Draw; return where the cursor should rest, or None."""
+        return None
+
+    def frame_due(self, now: float) -> float | None:
+        return None
+
+    async def on_close(self) -> None:
+        """The session is ending (dropped or quit) while this screen is open."""
+
+
 class Session:
-    def __init__(self, app: App, conn: Connection, node: int, origin: str = "telnet"):
-        self.app = app
+    def __init__(self, services: Services, conn: Connection, node: NodeId, origin: str = "telnet"):
+        self.services = services
         self.conn = conn
         self.node = node
         self.origin = origin
@@ -42,7 +122,7 @@ class Session:
         self.user: UserRow | None = None
         self.handle = ""
         self.is_sysop = False
-        self.idle_limit = app.config.idle_seconds   # the sysop console: never
+        self.idle_limit = services.config.idle_seconds   # the sysop console: never
         charset = charset_for_term(conn.term)
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
@@ -203,18 +283,18 @@ class Session:
         while transition is not None:
             if isinstance(transition, Push):
                 self.screens.append(transition.screen)
-                self.app.nodes_changed()
+                self.services.nodes.changed()
                 transition = await transition.screen.on_start()
             elif isinstance(transition, Replace):
                 if self.screens:
                     self.screens.pop()
                 self.screens.append(transition.screen)
-                self.app.nodes_changed()
+                self.services.nodes.changed()
                 transition = await transition.screen.on_start()
             elif isinstance(transition, Pop):
                 if self.screens:
                     self.screens.pop()
-                self.app.nodes_changed()
+                self.services.nodes.changed()
                 transition = await self.screens[-1].on_result(transition.result) if self.screens else None
             elif isinstance(transition, Quit):
                 self._quit_message = transition.message

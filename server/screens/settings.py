@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
-from server.screens.base import Pop, Screen, Transition
+from server.screens.session import Pop, Screen, Transition
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -29,7 +29,7 @@ class SettingsScreen(Screen):
             charset = CHARSETS[int(key) - 1][0]
             self.session.set_charset(charset)
             if self.session.user is not None:
-                await self.session.app.store.set_charset(self.session.user.id, charset)
+                await self.session.services.store.set_charset(self.session.user.id, charset)
             self.message = f"Character set: {charset}. Saved for your next calls."
         elif key in (K.ESC, K.ENTER, "q", "Q"):
             return Pop(None)

@@ -13,13 +13,14 @@ import hmac
 import ipaddress
 from typing import TYPE_CHECKING
 
-from server.net.rlogin import RloginHandshake, normalize_tag
-from server.screens.login import RESERVED, valid_handle
+from server.net.rlogin import RloginError, RloginHandshake, bbs_handle, normalize_tag
+from server.services.handles import RESERVED, valid_handle
 
 if TYPE_CHECKING:
-    from server.app import App
+    from server.config import Config
+    from server.services.store import Store
 
-__all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal"]
+__all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_bbs_caller"]
 
 
 def parse_secrets(entries: list[str]) -> list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]]:
@@ -62,9 +63,19 @@ def check_secret(entries: list[str], address: str, hs: RloginHandshake,
     return "wrong or missing RLogin secret"
 
 
-async def bbs_refusal(app: App, handle: str) -> str | None:
+async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHandshake) -> str:
+    """The handle of the caller a BBS hands over in ``hs``; RloginError
+    (with the reason) if they may not come in."""
+    handle = bbs_handle(hs.caller_name(cfg.rlogin_name_field), cfg.rlogin_tag)
+    reason = (check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
+              or await bbs_refusal(store, cfg, handle))
+    if reason:
+        raise RloginError(reason)
+    return handle
+
+
+async def bbs_refusal(store: Store, cfg: Config, handle: str) -> str | None:
     """Why the BBS caller ``handle`` (already tagged) may not come in, or None."""
-    cfg = app.config
     reason = valid_handle(handle, cfg.sysop_name)
     if reason:
         return f"{handle!r}: {reason}"
@@ -72,13 +83,13 @@ async def bbs_refusal(app: App, handle: str) -> str | None:
     core = handle[len(tag):] if tag and handle.startswith(tag) else handle
     if core.strip().casefold() in RESERVED | {cfg.sysop_name.casefold()}:
         return f"{handle!r}: that name is reserved"
-    user = await app.store.get_user(handle)
+    user = await store.get_user(handle)
     if user is not None:
         if user.kind != "bbs":
             return (f"{handle!r} is the name of a {user.kind} account here, not a BBS caller "
                     "(set rlogin.tag so BBS callers get names of their own)")
         return None
-    other = await app.store.lookalike(handle)
+    other = await store.lookalike(handle)
     if other is not None:
         return f"{handle!r} looks too much like the existing handle {other!r}"
     return None

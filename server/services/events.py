@@ -1,11 +1,14 @@
 """Messages that travel through session inboxes (sessions never share state
-any other way)."""
+any other way). The challenge board and the matches define their own
+(``board.ChallengeEvent``, ``match.MatchEvent``)."""
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-__all__ = ["Key", "Resized", "Closed", "Chat", "ChallengeEvent", "MatchEvent",
+from server.services.ids import WallTime
+
+__all__ = ["Key", "Resized", "Closed", "Chat",
            "Notice", "NodesChanged", "Kick", "Tick", "Page", "PushScreen"]
 
 
@@ -37,22 +40,6 @@ class Chat:
 
 
 @dataclasses.dataclass(frozen=True)
-class ChallengeEvent:
-    """A challenge was made, answered, or withdrawn (see Challenge.state)."""
-    challenge: Any
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchEvent:
-    """Something happened in a match this session sits in or watches:
-    kind is "update", "start", "suspended", "resumed", "ended", "draw_offer",
-    "auto_finish_offer"."""
-    match: Any
-    kind: str
-    text: str = ""
-
-
-@dataclasses.dataclass(frozen=True)
 class Notice:
     """A one-line message (sysop broadcast, system news)."""
     text: str
@@ -68,7 +55,7 @@ class Page:
     """A caller pages the sysop."""
     handle: str
     reason: str
-    at: float
+    at: WallTime
 
 
 @dataclasses.dataclass(frozen=True)

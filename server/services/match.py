@@ -9,64 +9,60 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import enum
 import logging
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from doors import registry
 from doors._core.door import DoorInfo
-from doors._core.game import GameState, Outcome, Termination, replay
+from doors._core.game import GameState, Outcome, Termination
+from server.config import Config
 from server.services import events as E
 from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.ids import GameId
+from server.services.nodes import Node
 from server.services.saving import SavingNotice
+from server.services.seats import Seat, SeatKind
+from server.services.store import Store
 
-if TYPE_CHECKING:
-    from server.app import App
-    from server.screens.session import Session
-
-__all__ = ["Seat", "Match", "MatchManager", "seat_label", "parse_seat_label"]
+__all__ = ["News", "MatchEvent", "Match"]
 
 log = logging.getLogger("gatehouse.match")
 
 
-def seat_label(kind: str, handle: str, level: int) -> str:
-    """How a seat is written in the games table."""
-    return f"computer:{level}" if kind == "bot" else handle
+class News(enum.StrEnum):
+    """What happened in a match (``MatchEvent.kind``)."""
+    UPDATE = "update"
+    START = "start"
+    SUSPENDED = "suspended"
+    RESUMED = "resumed"
+    ENDED = "ended"
+    DRAW_OFFER = "draw_offer"
+    AUTO_FINISH_OFFER = "auto_finish_offer"
 
 
-def parse_seat_label(label: str) -> tuple[str, str, int]:
-    if label.startswith("computer:"):
-        level = int(label.split(":", 1)[1] or 1)
-        return "bot", f"Computer ({level})", level
-    return "human", label, 0
-
-
-@dataclasses.dataclass
-class Seat:
-    player: int
-    kind: str                    # "human" or "bot"
-    name: str                    # handle, or "Computer (3)"
-    level: int = 0
-    session: Session | None = None
-    bot: Any = None
-    left_at: float | None = None  # monotonic time a human dropped
-
-    @property
-    def present(self) -> bool:
-        return self.kind == "bot" or self.session is not None
+@dataclasses.dataclass(frozen=True)
+class MatchEvent:
+    """Something happened in a match the receiving session sits in or watches."""
+    match: Match
+    kind: News
+    text: str = ""
 
 
 class Match:
-    def __init__(self, app: App, game_id: int, info: DoorInfo, state: GameState,
-                 seats: list[Seat]):
-        self.app = app
+    def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
+                 info: DoorInfo, state: GameState, seats: list[Seat]):
+        self.store = store
+        self.config = config
+        self._on_finished = on_finished
         self.id = game_id
         self.info = info
         self.state = state
         self.seats = seats
         self.outcome: Outcome | None = state.outcome()
-        self.spectators: set[Session] = set()
+        self.spectators: set[Node] = set()
         self.chat = ChatLog(30)
         self.chat_limits: dict[int, RateLimit] = {0: RateLimit(), 1: RateLimit()}
         self.draw_offer: int | None = None
@@ -77,7 +73,7 @@ class Match:
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._forfeit_task: asyncio.Task[None] | None = None
         for seat in seats:
-            if seat.kind == "bot":
+            if seat.kind == SeatKind.BOT:
                 seat.bot = info.make_bot(seat.level, random.randrange(1 << 30))
 
     # ----- what screens read ------------------------------------------------
@@ -105,7 +101,7 @@ class Match:
             return ""
         return f"{self.seats[last[0]].name}: {last[1]}"
 
-    def seat_of(self, session: Session) -> int | None:
+    def seat_of(self, session: Node) -> int | None:
         return next((s.player for s in self.seats if s.session is session), None)
 
     def opponent_name(self, player: int) -> str:
@@ -115,13 +111,13 @@ class Match:
         return [s for s in self.seats if not s.present]
 
     # ----- announcements ----------------------------------------------------
-    def _audience(self) -> list[Session]:
+    def _audience(self) -> list[Node]:
         people = [s.session for s in self.seats if s.session is not None]
         return people + [s for s in self.spectators if s not in people]
 
-    def notify(self, kind: str, text: str = "") -> None:
+    def notify(self, kind: News, text: str = "") -> None:
         for session in self._audience():
-            session.send(E.MatchEvent(self, kind, text))
+            session.send(MatchEvent(self, kind, text))
 
     def post_chat(self, player: int | None, who: str, text: str) -> str | None:
         text = clean_chat(text)
@@ -136,6 +132,10 @@ class Match:
         for session in self._audience():
             session.send(E.Chat(f"match:{self.id}", who, text))
         return None
+
+    def watch(self, session: Node) -> None:
+        """``session`` watches this match (it hears every announcement)."""
+        self.spectators.add(session)
 
     def _saving(self) -> SavingNotice:
         return SavingNotice(self._audience)
@@ -156,12 +156,12 @@ class Match:
             nxt.apply(player, action)
             ply = len(nxt.history)
             saving = self._saving()
-            await self.app.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
+            await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
             saving.done()
             self.state = nxt
             self.draw_offer = None
             outcome = nxt.outcome()
-        self.notify("update")
+        self.notify(News.UPDATE)
         if outcome is not None:
             await self._end(outcome)
         else:
@@ -178,24 +178,25 @@ class Match:
         if self.draw_offer == 1 - player:
             await self._end(Outcome(None, Termination.AGREED_DRAW, "draw agreed"))
             return "Draw agreed."
-        if self.seats[1 - player].kind == "bot":
+        if self.seats[1 - player].kind == SeatKind.BOT:
             return "The computer declines the draw."
         self.draw_offer = player
-        self.notify("draw_offer", f"{self.seats[player].name} offers a draw: press = to accept.")
+        self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw: press = to accept.")
         return "Draw offered."
 
     async def request_auto_finish(self, player: int) -> str:
-        """Awari's auto finish: the computer plays both sides to the end."""
+        """Auto finish (a door capability): the computer plays both sides to
+        the end, once the other human agrees."""
         if self.ended:
             return "The game is over."
         other = self.seats[1 - player]
-        if other.kind == "human" and self.auto_offer != 1 - player:
+        if other.kind == SeatKind.HUMAN and self.auto_offer != 1 - player:
             self.auto_offer = player
-            self.notify("auto_finish_offer",
+            self.notify(News.AUTO_FINISH_OFFER,
                         f"{self.seats[player].name} asks for auto finish: press a to agree.")
             return "Auto finish asked; waiting for your opponent to agree."
         self.autoplay = True
-        self.notify("update", "The computer finishes the game.")
+        self.notify(News.UPDATE, "The computer finishes the game.")
         self._drive_bots()
         return "The computer finishes the game."
 
@@ -210,16 +211,16 @@ class Match:
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
         saving = self._saving()
-        await self.app.store.finish_game(self.id, outcome.to_json(), saving)
+        await self.store.finish_game(self.id, outcome.to_json(), saving)
         saving.done()
         self.outcome = outcome
-        self.app.matches.finished(self)
-        self.notify("ended", outcome.reason)
+        self._on_finished(self)
+        self.notify(News.ENDED, outcome.reason)
 
     # ----- bots -------------------------------------------------------------
     def _bot_for(self, player: int) -> Any:
         seat = self.seats[player]
-        if seat.kind == "bot":
+        if seat.kind == SeatKind.BOT:
             return seat.bot
         if self.autoplay:
             if seat.bot is None:
@@ -245,14 +246,14 @@ class Match:
     async def _forced(self, player: int, action: Any) -> None:
         """Apply a move the rules make for a human (an automatic pass)."""
         try:
-            await asyncio.sleep(self.app.config.bot_min_delay)
+            await asyncio.sleep(self.config.bot_min_delay)
             await self.submit(player, action)
         except asyncio.CancelledError:
             pass
 
     async def _bot_turn(self, player: int, bot: Any) -> None:
         try:
-            await asyncio.sleep(self.app.config.bot_min_delay)
+            await asyncio.sleep(self.config.bot_min_delay)
             for _attempt in range(3):
                 if self.ended or self.suspended or player not in self.state.to_move():
                     return
@@ -273,7 +274,7 @@ class Match:
             pass
 
     # ----- people coming and going ------------------------------------------
-    def attach(self, player: int, session: Session) -> None:
+    def attach(self, player: int, session: Node) -> None:
         seat = self.seats[player]
         seat.session = session
         seat.left_at = None
@@ -281,12 +282,12 @@ class Match:
             self._forfeit_task.cancel()
             self._forfeit_task = None
         if not self.suspended:
-            self.notify("resumed", f"{seat.name} is back: the game goes on.")
+            self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
             self._drive_bots()
         else:
             self._arm_forfeit()
 
-    def detach(self, session: Session) -> None:
+    def detach(self, session: Node) -> None:
         self.spectators.discard(session)
         player = self.seat_of(session)
         if player is None or self.ended:
@@ -296,8 +297,8 @@ class Match:
         seat.left_at = time.monotonic()
         for task in self._bot_tasks.values():
             task.cancel()
-        minutes = self.app.config.forfeit_minutes
-        self.notify("suspended", f"{seat.name} left: the game is suspended. If they do not "
+        minutes = self.config.forfeit_minutes
+        self.notify(News.SUSPENDED, f"{seat.name} left: the game is suspended. If they do not "
                                  f"return within {minutes:g} minutes, they forfeit.")
         self._arm_forfeit()
 
@@ -315,84 +316,25 @@ class Match:
         absent = self.absent()
         if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
             return None
-        return absent[0].left_at + self.app.config.forfeit_seconds
+        return absent[0].left_at + self.config.forfeit_seconds
 
     async def _forfeit_after(self, seat: Seat) -> None:
         try:
             deadline = seat.left_at or time.monotonic()
-            await asyncio.sleep(max(0.0, deadline + self.app.config.forfeit_seconds - time.monotonic()))
+            await asyncio.sleep(max(0.0, deadline + self.config.forfeit_seconds - time.monotonic()))
             if not seat.present and not self.ended:
-                minutes = self.app.config.forfeit_minutes
+                minutes = self.config.forfeit_minutes
                 await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
                                         f"{seat.name} left and did not return within {minutes:g} minutes"))
         except asyncio.CancelledError:
             pass
+
+    def go(self) -> None:
+        """The seats are told: the computer seats may move."""
+        self._drive_bots()
 
     def stop(self) -> None:
         for task in list(self._bot_tasks.values()):
             task.cancel()
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()
-
-
-class MatchManager:
-    """Live and suspended matches, by game id."""
-
-    def __init__(self, app: App):
-        self.app = app
-        self.live: dict[int, Match] = {}
-
-    async def create(self, info: DoorInfo, options: dict[str, Any],
-                     seats: list[Seat]) -> Match:
-        state = info.state_class.from_options(options)
-        labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
-                  seat_label(seats[1].kind, seats[1].name, seats[1].level))
-        game_id = await self.app.store.create_game(info.key, state.options, labels)
-        match = Match(self.app, game_id, info, state, seats)
-        self.live[game_id] = match
-        return match
-
-    def start(self, match: Match) -> None:
-        match.notify("start")
-        match._drive_bots()
-
-    def finished(self, match: Match) -> None:
-        self.live.pop(match.id, None)
-
-    def pending_for(self, handle: str) -> list[Match]:
-        """Unfinished games in which ``handle`` holds an empty seat."""
-        key = handle.casefold()
-        return [m for m in self.live.values()
-                if not m.ended and any(s.kind == "human" and s.session is None
-                                       and s.name.casefold() == key for s in m.seats)]
-
-    def playing(self) -> list[Match]:
-        return [m for m in self.live.values() if not m.ended]
-
-    async def restore(self) -> None:
-        """After a restart: rebuild every unfinished game from its record."""
-        doors = registry()
-        for row in await self.app.store.list_games("active", limit=10_000):
-            info = doors.get(row.door)
-            if info is None:
-                continue
-            try:
-                state = replay(info.state_class, row.options, await self.app.store.moves(row.id))
-            except Exception as exc:
-                log.warning("game %s cannot be replayed: %s", row.id, exc)
-                await self.app.store.finish_game(row.id, Outcome(
-                    None, Termination.ABORTED, f"record could not be replayed: {exc}").to_json())
-                continue
-            seats = []
-            for player, label in enumerate(row.players):
-                kind, name, level = parse_seat_label(label)
-                seats.append(Seat(player, kind, name, level))
-            match = Match(self.app, row.id, info, state, seats)
-            if match.ended and match.outcome is not None:
-                await self.app.store.finish_game(row.id, match.outcome.to_json())
-                continue
-            self.live[row.id] = match
-
-    async def stop(self) -> None:
-        for match in self.live.values():
-            match.stop()

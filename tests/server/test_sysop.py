@@ -71,7 +71,7 @@ async def test_node_list_is_live_and_two_consoles_can_attach_and_detach(app, con
     await bob.login("Bob")
     for row in (r"Alice\s+lobby\s+\d+s\s+xterm\s+80x24\s+utf8",
                 r"Bob\s+lobby\s+\d+s\s+ansi-bbs\s+80x24\s+cp437"):
-        await wait_until(lambda: re.search(row, node_rows(console)), what=f"{row} on the console")
+        await wait_until(lambda row=row: re.search(row, node_rows(console)), what=f"{row} on the console")
     assert "Alice: telnet from 127.0.0.1, xterm 80x24 utf8" in console.line(13)
     # a second console at once gets its own handle
     second = Console(config)
