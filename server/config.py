@@ -63,7 +63,7 @@ class Config:
 
     def set_flat(self, name: str, value: Any) -> None:
         """Set a field, or a door setting by its flat name ``<door>_<key>``
-        (as flags and tests name them: ``towers_speed``)."""
+        (as flags and tests name them: ``<door>_<setting>``)."""
         if name in _FIELDS:
             setattr(self, name, value)
             return
@@ -87,7 +87,7 @@ def _config_init(self: Config, **values: Any) -> None:
         self.set_flat(name, value)
 
 
-Config.__init__ = _config_init  # type: ignore[method-assign]
+Config.__init__ = _config_init  # type: ignore[method-assign, assignment]
 
 
 def _door_defaults() -> dict[str, dict[str, Any]]:

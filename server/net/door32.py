@@ -101,7 +101,7 @@ def peek_comm(text: str) -> tuple[int, int] | None:
         return None
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The file's text (CP437); DropFileError if missing, unreadable or huge."""
     p = Path(path)
     try:
@@ -118,7 +118,7 @@ def read_text(path: str | os.PathLike) -> str:
     return data.decode("cp437")
 
 
-def load_door32(path: str | os.PathLike, max_age_hours: float | None = None) -> DropFile:
+def load_door32(path: str | os.PathLike[str], max_age_hours: float | None = None) -> DropFile:
     """Read and parse a DOOR32.SYS; refuse it if older than ``max_age_hours``."""
     p = Path(path)
     text = read_text(p)

@@ -6,8 +6,9 @@ to the running Gatehouse server over RLogin (client-user = BBS tag or name,
 server-user = caller's handle), piping bytes both ways until either closes.
 
 On a telnet socket the door owns the telnet protocol: caller input has IAC
-commands stripped (a NAWS report becomes an RLogin window-size message) and
-0xFF going to the caller is doubled.  The inherited socket is only closed,
+commands stripped by telnetlib3's own interpreter (``net.telnet.TelnetInputFilter``;
+a NAWS report becomes an RLogin window-size message) and 0xFF going to the
+caller is doubled.  The inherited socket is only closed,
 never shut down, so the BBS keeps its own copy of the connection.
 
 Exit status: 0 normal, 1 drop file / setup error, 2 server unreachable or refused.
@@ -19,8 +20,8 @@ import contextlib
 import logging
 import os
 import socket
-import struct
 import sys
+from collections.abc import Iterator
 
 from server.net.door32 import (
     COMM_LOCAL,
@@ -34,12 +35,12 @@ from server.net.door32 import (
     read_text,
 )
 from server.net.rlogin import WindowSize, build_handshake, normalize_tag, window_message
+from server.net.telnet import TelnetInputFilter as TelnetFilter
 
 log = logging.getLogger("gatehouse.door")
 
 EXIT_OK, EXIT_SETUP, EXIT_SERVER = 0, 1, 2
 DEFAULT_SPEED = 38400
-IAC, SB, SE, WILL, DONT, NAWS = 255, 250, 240, 251, 254, 31
 CHUNK = 4096
 
 
@@ -53,59 +54,6 @@ def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) 
     """RLogin client-user: the shared secret (``rlogin.secrets``) if one is
     required, else the configured BBS tag, else the BBS name from the drop file."""
     return secret or normalize_tag(tag) or drop.bbs_name or "BBS"
-
-
-class TelnetFilter:
-    """Strips telnet commands from caller input; ``feed(data) -> (clean, (cols, rows) | None)``."""
-
-    def __init__(self) -> None:
-        self._state = "data"
-        self._sb = bytearray()
-
-    def feed(self, data: bytes) -> tuple[bytes, tuple[int, int] | None]:
-        out = bytearray()
-        naws = None
-        for b in data:
-            st = self._state
-            if st == "cr":
-                self._state = st = "data"
-                if b == 0:  # CR NUL -> CR
-                    continue
-            if st == "data":
-                if b == IAC:
-                    self._state = "iac"
-                else:
-                    out.append(b)
-                    if b == 13:
-                        self._state = "cr"
-            elif st == "iac":
-                if b == IAC:
-                    out.append(IAC)
-                    self._state = "data"
-                elif WILL <= b <= DONT:
-                    self._state = "opt"
-                elif b == SB:
-                    self._sb.clear()
-                    self._state = "sb"
-                else:  # NOP, AYT, GA, ...: dropped
-                    self._state = "data"
-            elif st == "opt":
-                self._state = "data"
-            elif st == "sb":
-                if b == IAC:
-                    self._state = "sb_iac"
-                elif len(self._sb) < 64:
-                    self._sb.append(b)
-            elif st == "sb_iac":
-                if b == IAC:
-                    if len(self._sb) < 64:
-                        self._sb.append(IAC)
-                    self._state = "sb"
-                else:
-                    if b == SE and len(self._sb) == 5 and self._sb[0] == NAWS:
-                        naws = struct.unpack(">HH", bytes(self._sb[1:5]))
-                    self._state = "data"
-        return bytes(out), naws
 
 
 async def _say(writer: asyncio.StreamWriter, text: str) -> None:
@@ -295,7 +243,7 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
 
 
 @contextlib.contextmanager
-def _raw_tty(fd: int):
+def _raw_tty(fd: int) -> Iterator[None]:
     """Put a terminal stdin into raw mode for the session (no-op for pipes)."""
     if not os.isatty(fd):
         yield

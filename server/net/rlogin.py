@@ -57,7 +57,7 @@ class RloginHandshake:
         """The raw caller name from the configured field (not sanitised)."""
         if name_field not in NAME_FIELDS:
             raise ValueError(f"rlogin.name_field must be one of {NAME_FIELDS}, got {name_field!r}")
-        name = getattr(self, name_field)
+        name = str(getattr(self, name_field))
         if not name.strip():
             raise RloginError(f"{name_field.replace('_', '-')} (the caller's name) is empty")
         return name

@@ -20,8 +20,10 @@ from typing import Any
 
 import telnetlib3
 from telnetlib3.server import TelnetServer
+from telnetlib3.stream_writer import TelnetWriter
+from telnetlib3.telopt import NAWS
 
-__all__ = ["TelnetConnection", "start_telnet"]
+__all__ = ["TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
@@ -135,3 +137,54 @@ async def start_telnet(host: str, port: int,
     if hasattr(server, "_new_client"):
         server._new_client = _KeepNothing()
     return server
+
+
+class _Discard:
+    """A transport that drops what telnetlib3's interpreter would answer:
+    the BBS negotiated the line already, the door only listens."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+    def close(self) -> None:
+        pass
+
+
+class TelnetInputFilter:
+    """Telnet commands stripped from a caller's input by telnetlib3's own
+    interpreter (``TelnetWriter.feed_byte``), for the door bridge, which
+    holds a telnet socket inherited from a BBS: ``feed(data) -> (clean,
+    (cols, rows) | None)``, the size when the caller reported one (NAWS).
+    CR NUL becomes CR."""
+
+    def __init__(self) -> None:
+        self._interpreter = TelnetWriter(_Discard(), None, server=True)  # type: ignore[arg-type]
+        self._interpreter.set_ext_callback(NAWS, self._on_naws)
+        self._size: tuple[int, int] | None = None
+        self._after_cr = False
+
+    def _on_naws(self, rows: int, cols: int) -> None:
+        self._size = (cols, rows)
+
+    def feed(self, data: bytes) -> tuple[bytes, tuple[int, int] | None]:
+        out = bytearray()
+        self._size = None
+        for byte in data:
+            if self._after_cr:
+                self._after_cr = False
+                if byte == 0:
+                    continue
+            try:
+                in_band = self._interpreter.feed_byte(bytes([byte]))
+            except ValueError:          # a command a server end refuses (WILL ECHO): dropped
+                continue
+            if in_band:
+                out.append(byte)
+                self._after_cr = byte == 13
+        return bytes(out), self._size

@@ -146,10 +146,14 @@ class Connection(Protocol):
     """What a session needs of its transport (telnet, RLogin, sysop socket)."""
 
     peer: str
-    term: str
-    cols: int
-    rows: int
     on_resize: Callable[[], None] | None
+
+    @property
+    def term(self) -> str: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
 
     async def read(self) -> bytes: ...          # b"" at the end
     def write(self, data: bytes) -> None: ...

@@ -32,8 +32,8 @@ async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
                       seats: list[Seat], sessions: dict[int, Session] | None = None) -> MatchScreen:
     """Create and start a match; returns ``me``'s screen. The other human's
     lobby is told through its inbox and opens its own screen."""
-    for player, session in (sessions or {}).items():
-        seats[player].session = session
+    for number, session in (sessions or {}).items():
+        seats[number].session = session
     options = info.resolve_options(chosen)
     match = await me.services.matches.create(info, options, seats)
     player = match.seat_of(me)

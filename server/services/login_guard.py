@@ -53,7 +53,7 @@ class LoginGuard:
             del table[key]
             return 0.0
         delay = min(cap, self.BASE * 2 ** (rec.count - 1))
-        return max(0.0, rec.last + delay - now)
+        return float(max(0.0, rec.last + delay - now))
 
     def wait_for(self, address: str, handle: str) -> float:
         """Seconds before a password for ``handle`` from ``address`` may be checked."""

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -331,7 +331,7 @@ class Store:
 
     async def list_games(self, status: str | None = None, limit: int = 50) -> list[GameRow]:
         assert self.db is not None
-        sql, args = self._GAME_SQL, ()
+        sql, args = self._GAME_SQL, cast(tuple[str, ...], ())
         if status:
             sql, args = sql + " WHERE g.status=?", (status,)
         async with self.db.execute(sql + " ORDER BY g.id DESC LIMIT ?", (*args, limit)) as cur:
@@ -345,7 +345,7 @@ class Store:
             rows = await cur.fetchall()
         return [(int(p), str(a)) for p, a in rows]
 
-    # ----- saved setups (Stratego) ------------------------------------------
+    # ----- saved setups (DoorInfo.saved_setups)---------------------------------------
     async def save_setup(self, user_id: int, door: str, name: str, data: str) -> None:
         assert self.db is not None
         await self._write("INSERT OR REPLACE INTO setups(user_id, door, name, data) VALUES (?,?,?,?)",

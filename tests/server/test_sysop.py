@@ -219,3 +219,32 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     console.send(ESC)
     await console.expect("Sysop console")
     await alice.close()
+
+
+async def test_a_challenge_the_sysop_withdraws_cannot_be_accepted(app, console):
+    """The board owns challenges: after the sysop's x, the caller no longer
+    sees the challenge, and her y starts no game."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    console.send("p")
+    await console.expect("Choose a door")
+    console.send(door_digit("Towers"))          # Alice is preselected
+    await console.expect("choose your opponent")
+    console.send(ENTER)
+    await console.expect("Towers against Alice: options")
+    console.send(DOWN * 2 + ENTER)
+    await console.expect("Waiting for Alice to answer")
+    await alice.expect("Sysop challenges you to Towers")
+    console.send("x")
+    await console.expect("Challenge withdrawn.")
+    await console.expect_gone("Waiting for Alice to answer")
+    await alice.expect("Sysop withdrew the challenge.")
+    await alice.expect_gone("challenges you to")
+    alice.send("y?")                            # y, then help: once help shows, y was handled
+    await alice.expect("THE LOBBY")
+    assert not app.matches.live
+    assert "challenges you" not in alice.text()
+    assert not any(hasattr(s, "match") for s in session_of(app, "Alice").screens)
+    assert "Sysop console" in console.text()
+    await alice.close()
