@@ -38,14 +38,14 @@ async def open_console(session: Session) -> Screen:
     """The first screen of a console session: log in as the sysop (a second
     console is "Sysop#2", so handles stay unique) and open the console."""
     app = session.services
-    session.is_sysop = True
-    session.idle_limit = float("inf")    # the console is never logged off for idling
+    session.attach_console()
     name = app.config.sysop_name
     await enter_as(session, name, kind="sysop")   # the user row, handle, charset
     taken = {s.handle.casefold() for s in app.nodes.online() if s is not session}
     handle = next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
                   if h.casefold() not in taken)
-    session.handle = handle
+    assert session.user is not None
+    session.sign_in(session.user, handle)
     own = charset_for_term(session.conn.term)
     if session.charset != own:             # the console's terminal, not the stored choice
         session.set_charset(own)

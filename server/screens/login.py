@@ -181,11 +181,7 @@ class TitleScreen(Screen):
 
 async def after_login(session: Session, user: UserRow) -> Transition:
     """Set the session up for ``user`` and go to the lobby (or resume)."""
-    session.user = user
-    session.handle = user.handle
-    if user.charset and user.charset != session.charset:
-        session.set_charset(user.charset)
-    session.services.nodes.changed()
+    session.sign_in(user)
     pending = session.services.matches.pending_for(user.handle)
     if pending:
         return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))

@@ -158,6 +158,20 @@ class Session:
             self.show_notice(text)
             self._draw()
 
+    def sign_in(self, user: UserRow, handle: str | None = None) -> None:
+        """This session is ``user``'s now, under ``handle`` (a second sysop
+        console is "Sysop#2"); the who-lists hear of it."""
+        self.user = user
+        self.handle = handle or user.handle
+        if user.charset and user.charset != self.charset:
+            self.set_charset(user.charset)
+        self.services.nodes.changed()
+
+    def attach_console(self) -> None:
+        """This session is a sysop console: marked, and never logged off for idling."""
+        self.is_sysop = True
+        self.idle_limit = float("inf")
+
     @property
     def charset(self) -> str:
         return self.terminal.charset
