@@ -32,7 +32,7 @@ from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
-from server.services.nodes import NodeRegistry
+from server.services.nodes import NodeRegistry, Origin
 from server.services.store import Store
 from server.startup import listening
 
@@ -141,19 +141,19 @@ class App:
         return await admit_bbs_caller(self.store, self.config, address, handshake)
 
     async def _bbs_caller(self, conn: StreamConnection, handle: str) -> None:
-        await self.handle_connection(conn, origin="rlogin", handle=handle)
+        await self.handle_connection(conn, origin=Origin.RLOGIN, handle=handle)
 
     async def _console(self, conn: StreamConnection) -> None:
-        await self.handle_connection(conn, origin="sysop", first_screen=open_console)
+        await self.handle_connection(conn, origin=Origin.SYSOP, first_screen=open_console)
 
-    async def handle_connection(self, conn: Connection, origin: str = "telnet",
+    async def handle_connection(self, conn: Connection, origin: Origin = Origin.TELNET,
                                 handle: str | None = None,
                                 first_screen: FirstScreen | None = None) -> None:
         """Run one caller's session from connect to goodbye. ``first_screen``
         (the sysop console) builds the first screen instead of the login."""
         # (a BBS hands over many callers from one address: RLogin is
         # limited by its allow-list instead)
-        refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin == "telnet")
+        refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin == Origin.TELNET)
         if refusal is not None:
             conn.write(f"\r\n{refusal}\r\n".encode())
             await conn.drain()

@@ -25,6 +25,7 @@ from server.services import events as E
 from server.services.board import Challenge
 from server.services.chat import clean_chat
 from server.services.nodes import CONSOLE, LOBBY
+from server.services.store import AccountKind
 
 __all__ = ["open_console", "SysopScreen"]
 
@@ -40,7 +41,7 @@ async def open_console(session: Session) -> Screen:
     app = session.services
     session.attach_console()
     name = app.config.sysop_name
-    await enter_as(session, name, kind="sysop")   # the user row, handle, charset
+    await enter_as(session, name, kind=AccountKind.SYSOP)   # the user row, handle, charset
     taken = {s.handle.casefold() for s in app.nodes.online() if s is not session}
     handle = next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
                   if h.casefold() not in taken)

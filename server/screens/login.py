@@ -21,7 +21,7 @@ from server.screens.lobby import LobbyScreen
 from server.screens.resume import ResumeScreen
 from server.screens.session import Quit, Replace, Screen, Transition
 from server.services.handles import valid_handle
-from server.services.store import Store, UserRow, check_password, hash_password
+from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -193,9 +193,9 @@ async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str
     account of a BBS caller, the sysop or the computer, not a new
     ``[TAG]Name``, not a look-alike of an existing handle."""
     if user is not None:
-        if user.kind == "bbs":
+        if user.kind == AccountKind.BBS:
             return "That handle belongs to a caller from a BBS: they come in through their BBS."
-        return None if user.kind == "telnet" else "That handle is reserved."
+        return None if user.kind == AccountKind.TELNET else "That handle is reserved."
     if handle.startswith("["):
         return "Handles starting with [ are kept for callers from BBSes."
     other = await store.lookalike(handle)
@@ -204,7 +204,7 @@ async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str
     return None
 
 
-async def enter_as(session: Session, handle: str, kind: str = "bbs") -> Screen:
+async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKind.BBS) -> Screen:
     """A caller handed over by a trusted BBS (RLogin; checked by
     ``server.bbs_accounts`` first), or the sysop at the console: no password
     asked, and the account is of that kind only."""
@@ -213,7 +213,7 @@ async def enter_as(session: Session, handle: str, kind: str = "bbs") -> Screen:
     if user is None:
         # nobody ever types a password for these: no password works
         user = await store.create_user(handle, b"", b"", session.charset, kind=kind)
-    elif user.kind != kind and kind != "sysop":
+    elif user.kind != kind and kind != AccountKind.SYSOP:
         raise PermissionError(f"{handle} is a {user.kind} account, not a {kind} account")
     transition = await after_login(session, user)
     assert isinstance(transition, Replace)

@@ -26,7 +26,7 @@ from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
-from server.services.nodes import NodeRegistry
+from server.services.nodes import NodeRegistry, Origin
 from server.services.store import Store
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class Screen:
 
 
 class Session:
-    def __init__(self, services: Services, conn: Connection, node: NodeId, origin: str = "telnet"):
+    def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
         self.conn = conn
         self.node = node

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from server.net.rlogin import RloginError, RloginHandshake, bbs_handle, normalize_tag
 from server.services.handles import RESERVED, valid_handle
+from server.services.store import AccountKind, Store
 
 if TYPE_CHECKING:
     from server.config import Config
-    from server.services.store import Store
 
 __all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_bbs_caller"]
 
@@ -85,7 +85,7 @@ async def bbs_refusal(store: Store, cfg: Config, handle: str) -> str | None:
         return f"{handle!r}: that name is reserved"
     user = await store.get_user(handle)
     if user is not None:
-        if user.kind != "bbs":
+        if user.kind != AccountKind.BBS:
             return (f"{handle!r} is the name of a {user.kind} account here, not a BBS caller "
                     "(set rlogin.tag so BBS callers get names of their own)")
         return None

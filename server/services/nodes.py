@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import enum
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
 from server.services import events as E
 from server.services.ids import NodeId
 
-__all__ = ["Node", "NodeRegistry", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
+__all__ = ["Node", "NodeRegistry", "Origin", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
 
 LOBBY = "lobby"                      # locations the who-list shows
 CONSOLE = "sysop console"
 TAKES_CHALLENGES = frozenset({LOBBY, CONSOLE})   # where a seat can be challenged and answer
+
+
+class Origin(enum.StrEnum):
+    """How a session came in."""
+    TELNET = "telnet"
+    RLOGIN = "rlogin"        # handed over by a BBS
+    SYSOP = "sysop"          # the sysop console's local socket
 
 
 class Node(Protocol):

@@ -7,6 +7,7 @@ any moment loses no completed move.
 from __future__ import annotations
 
 import asyncio
+import enum
 import hashlib
 import hmac
 import json
@@ -79,7 +80,15 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-KINDS = ("telnet", "bbs", "sysop", "reserved")
+class AccountKind(enum.StrEnum):
+    """Who an account belongs to (stored as these strings)."""
+    TELNET = "telnet"        # registered by a caller over telnet, with a password
+    BBS = "bbs"              # handed over by a BBS (RLogin, door mode): no password
+    SYSOP = "sysop"          # the sysop at the console
+    RESERVED = "reserved"    # a name nobody may take
+
+
+KINDS = tuple(AccountKind)
 
 log = logging.getLogger("gatehouse.store")
 
@@ -103,7 +112,7 @@ class UserRow:
     pw_salt: bytes
     pw_hash: bytes
     charset: str | None
-    kind: str = "telnet"     # telnet, bbs (handed over by a BBS), sysop, reserved
+    kind: str = AccountKind.TELNET
 
 
 @dataclass(frozen=True)
@@ -272,7 +281,7 @@ class Store:
         return str(row[0]) if row else None
 
     async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
-                          charset: str | None = None, kind: str = "telnet") -> UserRow:
+                          charset: str | None = None, kind: str = AccountKind.TELNET) -> UserRow:
         assert self.db is not None and kind in KINDS
         now = time.time()
         cur = await self._write(
