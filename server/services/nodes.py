@@ -77,6 +77,7 @@ class NodeRegistry(Generic[N]):
         session = make(node)
         self.sessions[node] = session
         self._per_ip[peer] += 1
+        self._online = None
         return session
 
     def release(self, session: N, peer: str) -> None:
