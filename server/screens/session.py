@@ -1,4 +1,5 @@
-"""One caller's session: its inbox, its terminal and its screen stack.
+"""One caller's session: its inbox, its terminal and its screen stack; the
+``Screen`` base and its transitions; and ``Services``, what screens may call.
 
 The loop waits on the inbox (keys from the reader task, events from other
 sessions and matches), lets the top screen handle each item, then draws the
