@@ -27,9 +27,9 @@ from server.screens.session import Screen, Services, Session
 from server.services import events as E
 from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
-from server.services.chat import LobbyChat
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin

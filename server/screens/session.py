@@ -22,9 +22,9 @@ from server.config import Config
 from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
 from server.services import events as E
 from server.services.board import ChallengeBoard
-from server.services.chat import LobbyChat
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin

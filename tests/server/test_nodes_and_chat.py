@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 
 from server.services import events as E
-from server.services.chat import LobbyChat, RateLimit
+from server.services.lobby import LobbyChat, RateLimit
 from server.services.nodes import NodeRegistry
 
 from .fakes import FakeSeat, seat
