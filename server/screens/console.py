@@ -259,6 +259,9 @@ class SysopScreen(Screen):
                         YELLOW if i == 0 else GREY)
         if not app.lobby.pages:
             canvas.text(2, 16, "No pages.", DARK_GREY)
+        tables = "  ".join(status.describe() for status in app.jobs.status())
+        if tables:            # doors' tables: missing, building N%, ready, failed
+            canvas.text(max(2, 77 - len(tables)), 21, f" {tables[:74]} ", DARK_GREY)
         canvas.text(1, 22, self.message[:78], BRIGHT_RED)
         if self.input is not None:
             label = {"all": "Message to all: ", "message": "Message: ",

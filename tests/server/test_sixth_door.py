@@ -54,3 +54,29 @@ async def test_it_is_offered_and_played_like_any_other(sixth_door, tmp_path):
         await alice.close()
     finally:
         await app.stop()
+
+
+async def test_the_console_shows_its_table_being_built_then_ready(tmp_path):
+    from doors._core.door import PreparedTable
+    from tests.server.sysop_harness import Console
+    path = tmp_path / "sixth.table"
+    table = PreparedTable(title="Sixth table", from_level=5, is_ready=path.exists,
+                          module="tests.server.table_build", args=(str(path),),
+                          progress=lambda line: None, enabled_by="build_table")
+    doors = registry()
+    doors["sixth"] = dataclasses.replace(SIXTH, settings=(DoorSetting("build_table", True),), tables=(table,))
+    try:
+        app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "sysop.sock"))
+        config = tmp_path / "gatehouse.toml"
+        config.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+        console = Console(config)
+        try:
+            await console.expect("Sysop console")
+            text = await console.expect("Sixth table: ready", timeout=20)
+            assert "Sixth table: ready" in text.splitlines()[21]
+            assert path.read_text() == "table"
+        finally:
+            await console.close()
+            await app.stop()
+    finally:
+        del doors["sixth"]
