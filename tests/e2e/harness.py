@@ -139,6 +139,13 @@ def session_of(app: App, handle: str):
     return session
 
 
+def composed_text(app: App, handle: str) -> str:
+    """The screen the server last composed for a caller, whether or not it
+    was sent (while a caller holds output with CTRL-S it is not)."""
+    latest = session_of(app, handle).terminal._latest
+    return "" if latest is None else "\n".join(latest[0].lines())
+
+
 def arrows_between(src: int, dst: int, size: int) -> str:
     """Arrow keys that take a board cursor from square ``src`` to ``dst``
     (squares numbered row * size + col, row 0 at the bottom, UP adds a row)."""
@@ -167,10 +174,12 @@ async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
     await caller.expect("choose your opponent")
     caller.send("1")
     await caller.expect("options")
-    caller.send(option_keys)
-    await caller.settle()
     screen = session_of(app, handle).screens[-1]
-    caller.send(DOWN * (len(screen._rows()) - 1 - screen.index) + ENTER)
+    rows = len(screen._rows())
+    # the options keys move the selection down/up and change values; then as
+    # many DOWNs as take it to the last row ("start"), all in typing order
+    index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
+    caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
     await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
     return session_of(app, handle).screens[-1].match
 
