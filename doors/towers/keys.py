@@ -37,7 +37,8 @@ def handle_key(ui: TowersUI, key: str) -> Submit | None:
         ui.message = "Lines of sight shown." if ui.show_lines else "Lines of sight hidden."
         return None
     if key == K.TAB:
-        return _toggle_previous(ui)
+        _toggle_previous(ui)
+        return None
     if key in CANCEL_KEYS:
         if ui.selected is not None:
             ui.selected = None
@@ -110,7 +111,7 @@ def _move_step(ui: TowersUI, sq: int) -> Submit | None:
     return None
 
 
-def _is_own_unmoved(obs: Any, sq: int, me: int) -> bool:
+def _is_own_unmoved(obs: Any, sq: int, me: int | None) -> bool:
     return obs.owner(sq) == me and not obs.is_built(sq)
 
 

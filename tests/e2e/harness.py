@@ -6,6 +6,7 @@ import asyncio
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pyte
 import telnetlib3
@@ -164,7 +165,7 @@ async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") 
 
 
 async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
-                             option_keys: str = "") -> object:
+                             option_keys: str = "") -> Any:
     """From the lobby: p, the door by its title, the computer, options typed
     as keys on the options screen, then start. Returns the match."""
     caller.send("p")
