@@ -93,9 +93,9 @@ class Child:
     def __init__(self, proc: asyncio.subprocess.Process):
         self.proc = proc
         self.lines: list[str] = []
-        self.errors = collections.Counter()
+        self.errors: collections.Counter[str] = collections.Counter()
         self._new = asyncio.Event()
-        self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr)]
+        self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr) if s is not None]
 
     @classmethod
     async def start(cls, *args: str) -> Child:
@@ -181,7 +181,7 @@ class Idle(asyncio.Protocol):
             self.head += data[:200]
         if not self.first.done():
             self.first.set_result(data[:1])
-        if not self.ready.done():
+        if not self.ready.done() and self.marker is not None:
             buf = self._tail + data
             if self.marker in buf:
                 self.ready.set_result(True)
@@ -341,7 +341,7 @@ async def echo_samples(probe: Probe, count: int) -> list[float]:
         await asyncio.sleep(random.uniform(0.01, 0.04))
         key = b"abcdefghijklmnopqrstuvwxyz"[i % 26:i % 26 + 1]
         before = len(probe.raw)
-        _f, d = await probe.timed(key, lambda: key in probe.raw[before:])
+        _f, d = await probe.timed(key, lambda key=key, before=before: key in probe.raw[before:])
         out.append(d)
     return out
 
