@@ -52,6 +52,9 @@ async def play_scripted_game(app, blue_setup: str):
     match = session_of(app, "Alice").screens[-1].match
     callers = (red, blue)
     seen = []
+    for caller in callers:                   # the cursor steps on after each piece
+        await step(callers, lambda c=caller: asyncio.sleep(0, c.send("A")))
+        await caller.expect("cursor steps on")
     for i in range(40):                      # interleaved: one key each, in turn
         for caller, keys in ((red, RED), (blue, blue_setup)):
             got = await step(callers, lambda: asyncio.sleep(0, caller.send(keys[i])))
