@@ -50,10 +50,12 @@ def _raise_nofile() -> None:
 
 
 async def _games(config: Config, status: str | None, limit: int) -> None:
+    from doors import registry
     from server.services.store import Store
     store = await Store(config.database).open()
     try:
         rows = await store.list_games(status, limit)
+        doors = registry()
         print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
               f"{'started':<16}  result")
         for g in rows:
@@ -64,8 +66,10 @@ async def _games(config: Config, status: str | None, limit: int) -> None:
             else:
                 result = "unfinished"
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            record = await store.moves(g.id)        # game moves only, not setup placements
+            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
             print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
-                  f"{g.moves:>5}  {started:<16}  {result}")
+                  f"{moves:>5}  {started:<16}  {result}")
         if not rows:
             print("No games recorded yet.")
     finally:

@@ -147,8 +147,11 @@ class StrategoObservation:
         return text
 
 
-def observe(state: Any, viewer: int | None) -> StrategoObservation:
-    over = state.outcome() is not None
+def observe(state: Any, viewer: int | None, ended: Outcome | None = None) -> StrategoObservation:
+    """``ended``: the game's outcome when it ended outside the rules (a
+    resignation, a forfeit, an agreed draw): everything is revealed then too."""
+    outcome = state.outcome() or ended
+    over = outcome is not None
     squares: list[Seen | None] = []
     for piece in state.board:
         if piece is None:
@@ -161,7 +164,7 @@ def observe(state: Any, viewer: int | None) -> StrategoObservation:
     return StrategoObservation(
         viewer=viewer,
         phase="over" if over else state.phase,
-        to_move=state.to_move(),
+        to_move=() if over else state.to_move(),
         options=tuple(sorted(state.options.items())),
         squares=tuple(squares),
         ready=(state.ready[0], state.ready[1]),
@@ -169,5 +172,5 @@ def observe(state: Any, viewer: int | None) -> StrategoObservation:
         moves=tuple(state.moves[-12:]),
         ply=len(state.moves),
         last_strike=state.last_strike,
-        outcome=state.outcome(),
+        outcome=outcome,
     )

@@ -237,6 +237,19 @@ class StrategoState(GameState):
         from .observation import observe
         return observe(self, player)
 
+    def final_observation(self, player: int | None, outcome: Outcome) -> Any:
+        """After the end, however it came (a resignation, a forfeit...):
+        both armies revealed, the result in the header."""
+        from .observation import observe
+        return observe(self, player, ended=outcome)
+
+    @classmethod
+    def is_setup_text(cls, text: str) -> bool:
+        try:
+            return not isinstance(parse_action(text), Move)
+        except ValueError:
+            return False
+
     def last_action_text(self, viewer: int | None) -> tuple[int, str] | None:
         """Only play moves are public: placements name ranks, so the status
         line shows the last move (and a strike's revealed ranks) instead."""

@@ -78,6 +78,7 @@ class StrategoView(DoorUI):
         self.saved_setups: list[str] = []
         self.reveal_until = 0.0
         self.reveal: Any = None            # the Strike being shown
+        self.auto_step = False             # setup: step on to the next empty square after placing
 
     # ----- geometry ---------------------------------------------------------
     @property
@@ -136,7 +137,7 @@ class StrategoView(DoorUI):
             self.draw_strike(canvas, 0, BY + 14, self.reveal, True)
         elif obs.last_strike is not None:
             self.draw_strike(canvas, 0, BY + 14, obs.last_strike, False)
-        if obs.phase == "setup":
+        if obs.phase == "setup" and self.outcome is None:
             self.draw_setup_panel(canvas)
         else:
             self.draw_play_panel(canvas, now)
@@ -226,12 +227,15 @@ class StrategoView(DoorUI):
         elif self.mode == "save":
             canvas.text(x, 18, f"Save as: {clean_text(self.buffer)}_", YELLOW)
             canvas.text(x, 19, "ENTER save, ESC cancel", DARK_GREY)
+        if self.mode != "save":
+            step = "steps on" if self.auto_step else "stays put"
+            canvas.text(x, 19, f"A: after placing, cursor {step}", GREY)
 
     def draw_play_panel(self, canvas: Any, now: float) -> None:
         obs = self.obs
         x = PX
-        if obs.outcome is not None:
-            out = obs.outcome
+        out = obs.outcome if obs.outcome is not None else self.outcome
+        if out is not None:
             who = "Draw" if out.winner is None else f"{SIDE_NAMES[out.winner]} wins"
             canvas.text(x, 0, f"GAME OVER: {who}", YELLOW)
             canvas.text(x, 1, clean_text(out.reason)[:40], WHITE)
@@ -257,7 +261,7 @@ class StrategoView(DoorUI):
             canvas.text(x, 13, f"Last move: {SIDE_NAMES[p]} {square_name(a)}-{square_name(b)}",
                         GREY)
         canvas.text(x, 14, f"Moves played: {obs.ply}", DARK_GREY)
-        if self.me is not None and obs.outcome is None:
+        if self.me is not None and out is None:
             canvas.text(x, 16, "Arrows move  ENTER select / move", GREY)
             canvas.text(x, 17, "DEL cancel  h centre of board", GREY)
         canvas.text(x, 19, f"You play {SIDE_NAMES[self.me]}" if self.me is not None

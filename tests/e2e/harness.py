@@ -11,13 +11,15 @@ from typing import Any
 import pyte
 import telnetlib3
 
-from ansi.cp437 import decode_cp437
+from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
 __all__ = ["start_app", "Caller", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
+# a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
+_TERMINAL_CONTROLS = FILE_CONTROLS | {0x07}
 ENTER, ESC = "\r", "\x1b"
 
 
@@ -62,7 +64,7 @@ class Caller:
                 self.closed = True
                 return
             self.received += data
-            text = utf8.decode(data) if self.charset == "utf8" else decode_cp437(data)
+            text = utf8.decode(data) if self.charset == "utf8" else decode_cp437(data, _TERMINAL_CONTROLS)
             self.stream.feed(text)
 
     # ----- reading the screen ---------------------------------------------------

@@ -58,3 +58,58 @@ def test_a_bad_config_file_is_reported(tmp_path, capsys):
     bad.write_text("[server]\nport = 'x'\n")
     assert main(["games", "--config", str(bad)]) == 2
     assert "server.port must be a number" in capsys.readouterr().err
+
+
+async def record_a_stratego_game(db, moves: int = 6) -> tuple[int, int]:
+    """Both setups placed piece by piece, ``moves`` play moves, then Red
+    resigns. Returns (game id, setup actions)."""
+    import random
+
+    from doors._core.game import Outcome, Termination
+    from doors.stratego.pieces import Place, Ready
+    from doors.stratego.setup import random_fill
+    state = registry()["stratego"].new_game({})
+    rng = random.Random(3)
+    for p in (0, 1):
+        for sq, rank in random_fill(p, (), rng).placements:
+            state.apply(p, Place(sq, rank))
+        state.apply(p, Ready())
+    setup = len(state.history)
+    for _ in range(moves):
+        player = state.to_move()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    store = await Store(db).open()
+    gid = await store.create_game("stratego", state.options, ("Alice", "Bob"))
+    for ply, (player, text) in enumerate(state.record(), start=1):
+        await store.add_move(gid, ply, player, text)
+    await store.finish_game(gid, Outcome(1, Termination.RESIGN, "Alice resigned").to_json())
+    await store.close()
+    return gid, setup
+
+
+def test_games_counts_game_moves_not_setup_placements(tmp_path, capsys):
+    db = tmp_path / "g.db"
+    gid, setup = asyncio.run(record_a_stratego_game(db, moves=6))
+    assert setup == 82
+    assert main(["games", "--db", str(db)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "stratego" in line)
+    assert row.split()[4] == "6", row
+    assert "Bob won (Alice resigned)" in row
+
+
+def test_replay_counts_game_moves_and_reveals_both_armies_at_the_end(tmp_path):
+    db = tmp_path / "g.db"
+    gid, _ = asyncio.run(record_a_stratego_game(db, moves=6))
+    out = io.BytesIO()
+    assert asyncio.run(_replay(Config(database=str(db)), gid, 0.0, "utf8", out)) == 0
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    frames = out.getvalue()
+    assert frames.endswith(b"\r\n")         # the last line hands the terminal back
+    stream.feed(frames[:-2])
+    text = "\n".join(screen.display)
+    assert "Move 6 of 6" in text and "Result: Bob won (Alice resigned)" in text
+    board = "".join(line[4:34] for line in screen.display[2:12])
+    assert "■" not in board and board.count("F") == 2 and board.count("B") == 12
+    assert "GAME OVER: Blue wins" in text
+    assert b"Setup" in frames and b"of 88" not in frames
