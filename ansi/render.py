@@ -5,7 +5,7 @@ position and the current SGR attributes) and, for each new canvas, sends only
 the changed cells, the way prompt_toolkit's ``_output_screen_diff`` does:
 
 * each run of changed cells is reached by the cheapest cursor move of CUP,
-  CUU/CUD/CUF/CUB, CR, LF, BS, or by re-printing a few unchanged cells whose
+  CUU/CUD/CUF/CUB, CR, CR LF, BS, or by re-printing a few unchanged cells whose
   attributes match the current SGR;
 * SGR is sent only when the attributes change, as a delta against the
   current ones; a reset (``ESC[0;...m``) is used when bold or blink must turn
@@ -31,7 +31,11 @@ Conventions, chosen to save bytes and to be safe:
   ``bytes_sent`` the bytes returned.
 * The first render, and the first after ``invalidate()``, ``resize()`` or a
   change of ``charset``, repaints fully: ``ESC[0m ESC[2J ESC[H`` then the
-  non-blank cells.
+  non-blank cells. Any other render sends the difference or such a repaint,
+  whichever is shorter, so a new screen never costs more than a repaint.
+* Moving down never relies on what a terminal does with LF: LF is sent
+  only from column 0 (after a CR when needed), so a client that turns LF
+  into CR LF (a tty's ONLCR, many telnet clients) shows the same screen.
 
 A canvas larger than the renderer is clipped, a smaller one padded with
 blanks. The output may contain a bare CR; a telnet layer not in BINARY mode must
@@ -152,8 +156,19 @@ def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
                 best = r
         return best
     dy = ty - cy
-    vert = "" if dy == 0 else (_rel(dy, "B", "\n") if dy > 0 else _rel(-dy, "A", ""))
+    vert = "" if dy == 0 else (_rel(dy, "B", "") if dy > 0 else _rel(-dy, "A", ""))
     cand = vert + _horizontal(cx, tx, reprint(ty))
+    if dy > 0:
+        # LF only from column 0 (after a CR): a terminal that turns LF into
+        # CR LF (telnet clients, a tty with ONLCR) then lands where one that
+        # doesn't does.
+        down = ("" if cx == 0 else "\r") + _rel(dy, "B", "\n")
+        if tx:
+            r = reprint(ty)(0, tx)
+            right = _rel(tx, "C", "")
+            down += r if r is not None and len(r) < len(right) else right
+        if len(down) < len(cand):
+            cand = down
     return cand if len(cand) < len(best) else best
 
 
@@ -213,7 +228,38 @@ class DiffRenderer:
         return row
 
     def render(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
-        """The bytes bringing the screen from the last render to ``canvas``."""
+        """The bytes bringing the screen from the last render to ``canvas``:
+        the difference, or a clear-and-repaint when that is shorter (a new
+        screen replacing a different one)."""
+        repaint = self._front is None
+        data = self._paint(canvas, cursor)
+        if not repaint and len(data) > len(CLEAR) and self._may_repaint_shorter(canvas, len(data)):
+            kept = ([row[:] for row in self._front or ()], self._raw[:], self._pos,
+                    self._attr, self._visible)
+            self.invalidate()
+            full = self._paint(canvas, cursor)
+            if len(full) < len(data):
+                data = full
+            else:
+                front, self._raw, self._pos, self._attr, self._visible = kept
+                self._front = front
+        self.frames += 1
+        self.bytes_sent += len(data)
+        return data
+
+    def _may_repaint_shorter(self, canvas: Canvas, budget: int) -> bool:
+        """False when a repaint surely costs at least ``budget`` bytes: it
+        prints every non-blank character after the clear."""
+        budget -= len(CLEAR)
+        w = self.width
+        for y in range(min(self.height, canvas.height)):
+            row = canvas.row_cells(y)[:w]
+            budget -= sum(1 for c in row if c.char != " ")
+            if budget <= 0:
+                return False
+        return True
+
+    def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> bytes:
         w, h, cs = self.width, self.height, self._charset
         out: list[str | bytes] = []
         if self._front is None:
@@ -322,15 +368,13 @@ class DiffRenderer:
         else:
             goto(w - 1, h - 1)
 
-        data = b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
-        self.frames += 1
-        self.bytes_sent += len(data)
-        return data
+        return b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
 
 
 def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> int:
     """A baseline for the renderer: bytes of the changed cells' characters,
-    plus the cheapest plain cursor move (no re-printing) to each run of
+    plus the cheapest plain cursor move (no re-printing; LF only from
+    column 0, as the renderer) to each run of
     changed cells (the first one from an unknown position: a CUP), plus the
     SGR delta between consecutive changed cells (the first one free).
 
