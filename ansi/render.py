@@ -334,9 +334,9 @@ class DiffRenderer:
                     t -= 1
                 in_tail = [x for x in changed if x >= t]
                 if in_tail:
-                    f, l = in_tail[0], in_tail[-1]
-                    if (last_row and l == w - 1) or l - f + 1 > 3:
-                        el_from = f
+                    first, last = in_tail[0], in_tail[-1]
+                    if (last_row and last == w - 1) or last - first + 1 > 3:
+                        el_from = first
             for x in changed:
                 if el_from is not None and x >= el_from:
                     break
