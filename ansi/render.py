@@ -47,13 +47,28 @@ from .canvas import BLANK, GREY, Canvas, Cell
 from .cp437 import CHARSETS, encode_char
 
 __all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
-           "move_cost"]
+           "move_cost", "CHARSET_PROBE", "charset_from_probe"]
 
 Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
 DEFAULT_ATTR: Attr = (GREY, 0, False)
 REPRINT_MAX = 6                       # unchanged cells worth re-printing
 CLEAR = "\x1b[0m\x1b[2J\x1b[H"
 HIDE, SHOW = "\x1b[?25l", "\x1b[?25h"
+
+
+# Which charset does a terminal decode? From column 0 print one character
+# that UTF-8 encodes in three bytes (U+28FF, all of them >= 0xA0 so no
+# 8-bit terminal takes them for C1 controls) and ask where the cursor is
+# (DSR 6, which ANSI.SYS answers too): column 2 (1-based) for a UTF-8
+# terminal, column 4 for CP437 or any other 8-bit one. The first screen
+# clears it.
+CHARSET_PROBE = b"\r" + "\u28ff".encode() + b"\x1b[6n"
+
+
+def charset_from_probe(column: int) -> str | None:
+    """The charset a cursor report after ``CHARSET_PROBE`` shows (1-based
+    column), None when the answer makes no sense."""
+    return {2: "utf8", 4: "cp437"}.get(column)
 
 
 def normalize(cell: Cell) -> Cell:
