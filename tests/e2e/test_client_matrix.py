@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from doors.stratego.pieces import Move
 
 from .clients import TmuxClient, wait_same_screen
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, door_digit, session_of, wait_until
+from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, door_digit, session_of, start_app, wait_until
 
 TELNETLIB3_CLIENT = str(Path(sys.executable).with_name("telnetlib3-client"))
 _NAMED = {"Enter": ENTER, "Up": UP, "Down": DOWN, "Left": LEFT, "Right": RIGHT}
@@ -34,6 +35,21 @@ def arrows(ui, square: int) -> list[str]:
     drow = ui.display_row(square) - ui.display_row(ui.cur)
     dcol = square % 10 - ui.cur % 10
     return ["Down" if drow > 0 else "Up"] * abs(drow) + ["Right" if dcol > 0 else "Left"] * abs(dcol)
+
+
+async def play_move(client, match, ui, frm: int, to: int) -> None:
+    before = len(match.state.history)
+    await press(client, *arrows(ui, frm))
+    await wait_until(lambda: ui.cur == frm, what=f"cursor on {frm}, at {ui.cur}")
+    # a strike is shown for a moment, and keys wait for it (as a caller does)
+    await wait_until(lambda: ui.obs.ply == match.state.ply and not ui.revealing(time.monotonic()),
+                     what="the screen up to date, any strike shown")
+    await press(client, "Enter")
+    await wait_until(lambda: ui.selected == frm, what="piece selected")
+    await press(client, *arrows(ui, to))
+    await wait_until(lambda: ui.cur == to, what=f"cursor on {to}, at {ui.cur}")
+    await press(client, "Enter")
+    await wait_until(lambda: len(match.state.history) > before, what="my move stored")
 
 
 async def play_stratego(app, client, handle: str):
@@ -71,20 +87,19 @@ async def play_stratego(app, client, handle: str):
     for _ in range(2):
         await wait_until(lambda: match.state.to_move() == (me,), timeout=20, what="my turn")
         move = next(a for a in match.state.legal_actions(me) if isinstance(a, Move))
-        before = len(match.state.history)
-        await press(client, *arrows(ui, move.frm))
-        await wait_until(lambda: ui.cur == move.frm, what=f"cursor on {move.frm}, at {ui.cur}")
-        await press(client, "Enter")
-        await wait_until(lambda: ui.selected == move.frm, what="piece selected")
-        await press(client, *arrows(ui, move.to))
-        await wait_until(lambda: ui.cur == move.to, what=f"cursor on {move.to}, at {ui.cur}")
-        await press(client, "Enter")
-        await wait_until(lambda: len(match.state.history) > before, what="my move stored")
+        await play_move(client, match, ui, move.frm, move.to)
     await wait_until(lambda: match.state.to_move() == (me,) and match.outcome is None, timeout=20,
                      what="the computer's answer")
     await client.expect("Your move")
     assert len(match.state.own_moves(me)) == 2
     return session
+
+
+@pytest.fixture
+async def app(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", stratego_reveal_seconds=0.3)
+    yield app
+    await app.stop()
 
 
 CLIENTS = {
