@@ -20,7 +20,16 @@ from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
-from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term, charset_is_sure
+from server.net.terminal import (
+    MIN_COLS,
+    MIN_ROWS,
+    PAUSE,
+    RESUME,
+    KeyDecoder,
+    Terminal,
+    charset_for_term,
+    charset_is_sure,
+)
 from server.services import events as E
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId

@@ -124,7 +124,7 @@ async def wait_same_screen(client, session, charset: str, timeout: float = 10.0)
         if seen == want:
             return seen
         if time.monotonic() > deadline:
-            diff = "\n".join(f"{y:2} want {w!r}\n   seen {s!r}" for y, (w, s) in enumerate(zip(want, seen, strict=False))
-                             if w != s)
+            pairs = enumerate(zip(want, seen, strict=False))
+            diff = "\n".join(f"{y:2} want {w!r}\n   seen {s!r}" for y, (w, s) in pairs if w != s)
             raise AssertionError(f"the client's screen differs from the server's:\n{diff}")
         await asyncio.sleep(0.05)
