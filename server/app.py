@@ -42,6 +42,7 @@ class App:
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._servers: list[Any] = []
         self._rlogin: Any = None
+        self._web: Any = None
         self._nodes_timer: asyncio.TimerHandle | None = None
         self._online: list[Session] | None = None
         self._background: list[asyncio.Task[None]] = []
@@ -64,7 +65,7 @@ class App:
             raise
 
     async def _abort(self) -> None:
-        for server in self._servers + ([self._rlogin] if self._rlogin else []):
+        for server in self._listeners():
             server.close()
         for task in self._background:
             task.cancel()
@@ -91,6 +92,13 @@ class App:
                                  self.config.rlogin_port):
                 self._rlogin = await start_rlogin(self)
             log.info("RLogin listening on %s port %s", self.config.rlogin_host, self.rlogin_port)
+        if self.config.web_enabled:
+            from .web import start_web
+            async with listening("browsers", "web", self.config.web_host, self.config.web_port):
+                self._web = await start_web(self.config.web_host, self.config.web_port,
+                                            lambda conn: self.handle_connection(conn, origin="web"),
+                                            self.config.web_trusted_proxies)
+            log.info("Browser seat on http://%s:%s/", self.config.web_host, self.web_port)
         from .sysop import start_sysop_listener
         try:
             self._sysop = await start_sysop_listener(self)
@@ -115,6 +123,14 @@ class App:
             raise
         log.info("Awari endgame table build finished (exit %s)", proc.returncode)
 
+    def _listeners(self) -> list[Any]:
+        return self._servers + [s for s in (self._rlogin, self._web) if s is not None]
+
+    @property
+    def web_port(self) -> int:
+        """The browser seat's port actually bound (0: not listening)."""
+        return int(self._web.sockets[0].getsockname()[1]) if self._web else 0
+
     @property
     def rlogin_port(self) -> int:
         return int(self._rlogin.sockets[0].getsockname()[1]) if self._rlogin else 0
@@ -127,7 +143,7 @@ class App:
         return int(inner.sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
-        for server in self._servers + ([self._rlogin] if self._rlogin else []):
+        for server in self._listeners():
             server.close()
         if self._sysop is not None:
             from .sysop import stop_sysop_listener
@@ -153,7 +169,7 @@ class App:
             conn.write(b"\r\nGatehouse is full right now. Please call again later.\r\n")
             await conn.drain()
             return
-        if origin == "telnet" and self._per_ip[conn.peer] >= self.config.max_per_ip:
+        if origin in ("telnet", "web") and self._per_ip[conn.peer] >= self.config.max_per_ip:
             # (a BBS hands over many callers from one address: RLogin is
             # limited by its allow-list instead)
             conn.write(b"\r\nToo many connections from your address.\r\n")

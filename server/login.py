@@ -197,7 +197,8 @@ async def after_login(session: Session, user) -> Transition:
     from .resume import ResumeScreen
     session.user = user
     session.handle = user.handle
-    if user.charset and user.charset != session.charset:
+    if user.charset and user.charset != session.charset and session.origin != "web":
+        # (a browser is always UTF-8, whatever the caller's telnet client uses)
         session.set_charset(user.charset)
     session.app.nodes_changed()
     pending = session.app.matches.pending_for(user.handle)
