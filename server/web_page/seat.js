@@ -38,7 +38,9 @@
     send(JSON.stringify({ cols: term.cols, rows: term.rows }));
   }
 
-  // The largest font that still shows 80x24, then as many cells as fit.
+  // The largest font that still shows 80x24, and exactly 80x24 cells: the
+  // screen Gatehouse draws (a smaller window gets what fits, and the server
+  // asks the caller to enlarge it).
   function sizeToWindow() {
     const dims = fit.proposeDimensions();
     if (dims) {
@@ -51,7 +53,12 @@
         term.options.fontSize -= 1;
       }
     }
-    fit.fit();
+    const fits = fit.proposeDimensions();
+    if (fits && fits.cols >= COLS && fits.rows >= ROWS) {
+      if (term.cols !== COLS || term.rows !== ROWS) term.resize(COLS, ROWS);
+    } else {
+      fit.fit();
+    }
     sendSize();
   }
 
