@@ -10,8 +10,7 @@ import os
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
-from .harness import DOWN, ENTER, ESC, LEFT, RIGHT, UP, door_digit, play_towers_move, session_of
-from .harness import start_app, wait_until
+from .harness import DOWN, ENTER, ESC, LEFT, RIGHT, UP, door_digit, play_towers_move, session_of, start_app, wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
