@@ -37,7 +37,7 @@ from websockets.protocol import State
 
 from .rlogin import is_allowed
 
-__all__ = ["WebConnection", "start_web", "MAX_MESSAGE", "WS_PATH"]
+__all__ = ["WebConnection", "WebListener", "start_web", "MAX_MESSAGE", "WS_PATH"]
 
 log = logging.getLogger("gatehouse.web")
 _protocol_log = logging.getLogger("gatehouse.web.protocol")   # websockets' own: each request
@@ -213,9 +213,24 @@ def _response(status: int, kind: str, body: bytes) -> Response:
     return Response(status, reason, headers, body)
 
 
+class WebListener:
+    """The listening socket, closed as the telnet one is: no new callers,
+    while the callers already in are told goodbye by their sessions."""
+
+    def __init__(self, server: Server):
+        self._server = server
+
+    @property
+    def sockets(self) -> Any:
+        return self._server.sockets
+
+    def close(self) -> None:
+        self._server.close(close_connections=False)
+
+
 async def start_web(host: str, port: int,
                     on_connect: Callable[[WebConnection], Awaitable[None]],
-                    trusted_proxies: list[str]) -> Server:
+                    trusted_proxies: list[str]) -> WebListener:
     """Listen for browsers: the page over HTTP, each seat over a WebSocket."""
     page = _Page()
 
@@ -235,7 +250,7 @@ async def start_web(host: str, port: int,
         finally:
             await conn.finish()
 
-    server: Any = await serve(seat, host, port, process_request=route, max_size=MAX_MESSAGE,
-                              max_queue=4, compression=None, server_header="Gatehouse",
-                              ping_interval=30, ping_timeout=60, logger=_protocol_log)
-    return server  # type: ignore[no-any-return]
+    server = await serve(seat, host, port, process_request=route, max_size=MAX_MESSAGE,
+                         max_queue=4, compression=None, server_header="Gatehouse",
+                         ping_interval=30, ping_timeout=60, logger=_protocol_log)
+    return WebListener(server)

@@ -184,3 +184,13 @@ async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(app):
     await direct.expect("Handle")
     assert [s.conn.peer for s in app.sessions.values()] == ["127.0.0.1"]
     await direct.close()
+
+
+async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    web = await WebCaller.connect_web(app.web_port)
+    await web.login("Late")
+    await app.stop()
+    await web.expect("the server is shutting down")
+    await wait_until(lambda: web.closed, what="the call to end")
+    await web.close()
