@@ -8,14 +8,14 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
-from tests.e2e.harness import DOWN, ENTER, RIGHT, door_digit, play_towers_move, session_of  # noqa: E402
-from tests.e2e.harness import start_app, wait_until  # noqa: E402
+from tests.e2e.harness import DOWN, ENTER, RIGHT, door_digit, play_towers_move, session_of, start_app, wait_until  # noqa: E402
 from tests.e2e.test_browser_chromium import ARGS, CHROMIUM, BrowserCaller  # noqa: E402
 
 OUT = ROOT / "docs" / "screens" / "browser.png"
@@ -29,7 +29,7 @@ async def main() -> int:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = await browser.new_page(viewport={"width": 960, "height": 600})
                 await page.goto(f"http://127.0.0.1:{app.web_port}/")
-                caller = BrowserCaller(page)
+                caller: Any = BrowserCaller(page)    # types keys as the harness's callers do
                 await caller.expect("Handle")
                 caller.send("Browser" + ENTER)
                 await caller.expect("Register?")
@@ -49,9 +49,10 @@ async def main() -> int:
                 await caller.expect("Your turn")
                 session = session_of(app, "Browser")
                 match = session.screens[-1].match
-                for _ in range(6):
+                for turn in range(6):
                     await wait_until(lambda: 0 in match.state.to_move(), what="my turn")
-                    await play_towers_move(caller, session, match, 0)
+                    legal = len(match.state.legal_actions(0))
+                    await play_towers_move(caller, session, match, 0, pick=(turn * 23 + 9) % legal)
                 await wait_until(lambda: 0 in match.state.to_move(), what="my turn")
                 await caller.expect("Your turn")
                 OUT.parent.mkdir(parents=True, exist_ok=True)

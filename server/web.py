@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import hashlib
 import ipaddress
 import json
 import logging
@@ -176,11 +177,12 @@ def caller_address(ws: ServerConnection, trusted_proxies: list[str]) -> str:
 
 
 class _Page:
-    """The page and its assets, read once: path -> (type, body, gzipped body)."""
+    """The page and its assets, read once: path -> (type, body, gzipped body,
+    entity tag); a browser that has the file already gets 304."""
 
     def __init__(self) -> None:
         root = resources.files(__package__ or "server") / "web_page"
-        self.files: dict[str, tuple[str, bytes, bytes]] = {}
+        self.files: dict[str, tuple[str, bytes, bytes, str]] = {}
         for path in ("index.html", "seat.js", "seat.css", "vendor/xterm.js", "vendor/xterm.css",
                      "vendor/addon-fit.js", "vendor/LICENSE-xterm", "vendor/LICENSE-addon-fit",
                      "vendor/VERSIONS"):
@@ -188,7 +190,8 @@ class _Page:
             kind = mimetypes.guess_type(path)[0] or "text/plain"
             if kind.startswith("text/") or kind.endswith("javascript"):
                 kind += "; charset=utf-8"
-            self.files["/" + path] = (kind, body, gzip.compress(body, 9, mtime=0))
+            tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            self.files["/" + path] = (kind, body, gzip.compress(body, 9, mtime=0), tag)
         self.files["/"] = self.files.pop("/index.html")
 
     def respond(self, request: Request) -> Response:
@@ -196,20 +199,25 @@ class _Page:
         found = self.files.get(path)
         if found is None:
             return _response(404, "text/plain; charset=utf-8", b"Not found.\n")
-        kind, body, packed = found
-        response = _response(200, kind, body)
-        if "gzip" in request.headers.get("Accept-Encoding", "") and len(packed) < len(body):
+        kind, body, packed, tag = found
+        if request.headers.get("If-None-Match") == tag:
+            response = _response(304, kind, b"")
+        elif "gzip" in request.headers.get("Accept-Encoding", "") and len(packed) < len(body):
             response = _response(200, kind, packed)
             response.headers["Content-Encoding"] = "gzip"
-            response.headers["Vary"] = "Accept-Encoding"
+        else:
+            response = _response(200, kind, body)
+        response.headers["ETag"] = tag
+        response.headers["Vary"] = "Accept-Encoding"
         return response
 
 
 def _response(status: int, kind: str, body: bytes) -> Response:
     headers = Headers(_HEADERS)
     headers["Content-Type"] = kind
-    headers["Content-Length"] = str(len(body))
-    reason = {200: "OK", 404: "Not Found"}.get(status, "")
+    if status != 304:
+        headers["Content-Length"] = str(len(body))
+    reason = {200: "OK", 304: "Not Modified", 404: "Not Found"}.get(status, "")
     return Response(status, reason, headers, body)
 
 

@@ -21,9 +21,12 @@ async def app(tmp_path):
     await app.stop()
 
 
-def http_get(port: int, path: str, gzip_ok: bool = False) -> tuple[int, dict[str, str], bytes]:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
-                                     headers={"Accept-Encoding": "gzip"} if gzip_ok else {})
+def http_get(port: int, path: str, gzip_ok: bool = False,
+             etag: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    headers = {"Accept-Encoding": "gzip"} if gzip_ok else {}
+    if etag:
+        headers["If-None-Match"] = etag
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as reply:
             return reply.status, dict(reply.headers), reply.read()
@@ -40,6 +43,9 @@ async def test_the_page_and_its_terminal_are_served(app):
     status, headers, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/xterm.js", True)
     assert status == 200 and headers.get("Content-Encoding") == "gzip"
     assert b"Terminal" in gzip.decompress(body)
+    status, _, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/xterm.js",
+                                              etag=headers["ETag"])
+    assert status == 304 and body == b""                   # the browser's copy is current
     status, _, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/LICENSE-xterm")
     assert status == 200 and b"The xterm.js authors" in body
     for path in ("/nope", "/../server/web.py", "/vendor/../seat.js", "/ws"):
