@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
@@ -96,12 +97,12 @@ async def open_seat(browser: Browser, app, width: int = 1024, height: int = 700)
 
 async def shows_the_servers_screen(caller: BrowserCaller, session) -> None:
     """Wait until the browser shows, line for line, the screen the server drew."""
-    for _ in range(100):
-        canvas, _ = session.terminal._latest
-        want = "\n".join(line.rstrip() for line in canvas.lines())
+    deadline = time.monotonic() + 15
+    while True:
+        want = "\n".join(line.rstrip() for line in session.terminal._latest[0].lines())
         got = "\n".join(line.rstrip() for line in (await caller.text()).splitlines())
-        if got == want:
-            return
+        if got == want or time.monotonic() > deadline:
+            break
         await asyncio.sleep(0.05)
     assert got == want
 
