@@ -90,7 +90,9 @@
       if (data === "\r") { term.reset(); connect(); }
       return;
     }
-    const bytes = encoder.encode(data);
+    // xterm.js sends DEL for the Backspace key (its Delete key is ESC [ 3 ~);
+    // Gatehouse, like BBS terminals, takes DEL as Delete and ^H as Backspace.
+    const bytes = encoder.encode(data.replaceAll("\x7f", "\b"));
     for (let i = 0; i < bytes.length; i += CHUNK) send(bytes.subarray(i, i + CHUNK));
   });
 

@@ -17,7 +17,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 KEYS = {UP: "ArrowUp", DOWN: "ArrowDown", RIGHT: "ArrowRight", LEFT: "ArrowLeft",
-        ENTER: "Enter", ESC: "Escape", "\x13": "Control+s", "\x11": "Control+q"}
+        ENTER: "Enter", ESC: "Escape", "\x13": "Control+s", "\x11": "Control+q", "\b": "Backspace"}
 SCREEN = """() => {
     const term = window.gatehouse.term, buffer = term.buffer.active, rows = [];
     for (let y = 0; y < term.rows; y++) {
@@ -122,7 +122,7 @@ async def test_a_browser_caller_registers_and_plays_towers_to_the_end(app, brows
     size = await caller.page.evaluate("[window.gatehouse.term.cols, window.gatehouse.term.rows]")
     assert size == [80, 24]
     await wait_until(lambda: (session.conn.cols, session.conn.rows) == (80, 24), what="size")
-    caller.send("Brow" + ENTER)
+    caller.send("Brox\bw" + ENTER)                    # Backspace works as a person expects
     await caller.expect("Register?")
     caller.send("y")
     await caller.expect("Choose a password")
