@@ -28,6 +28,7 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "telnet_timeout_minutes": ("server.telnet_timeout_minutes", 0, 100_000, False),
     "connect_maxwait": ("server.connect_maxwait", 0, 60, True),
     "rlogin_port": ("rlogin.port", 0, 65535, True),
+    "web_port": ("web.port", 0, 65535, True),
     "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
     "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
 }

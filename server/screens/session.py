@@ -177,7 +177,8 @@ class Session:
         console is "Sysop#2"); the who-lists hear of it."""
         self.user = user
         self.handle = handle or user.handle
-        if user.charset and user.charset != self.charset:
+        if user.charset and user.charset != self.charset and self.origin != Origin.WEB:
+            # (a browser is always UTF-8, whatever the caller's telnet client uses)
             self.set_charset(user.charset)
         self.services.nodes.changed()
 
