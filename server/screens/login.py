@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
-ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
+ART = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
 MAX_FAILURES = 3
 TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
 CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"

@@ -15,6 +15,7 @@ TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
 async def test_cp437_terminal_behind_tmux_gets_cp437_from_the_first_screen(app):
     caller = await Caller.connect(app.port, term="screen", charset="cp437", answers=True)
     try:
+        await caller.expect(TITLE_ART)          # the whole first screen, not just its first bytes
         text = await caller.expect("charset cp437")
         assert TITLE_ART in text
         assert "Γû" not in text                 # no UTF-8 read as CP437 anywhere
@@ -29,6 +30,7 @@ async def test_cp437_terminal_behind_tmux_gets_cp437_from_the_first_screen(app):
 async def test_utf8_terminal_with_an_unknown_type_gets_utf8(app):
     caller = await Caller.connect(app.port, term="unknown", charset="utf8", answers=True)
     try:
+        await caller.expect(TITLE_ART)
         text = await caller.expect("charset utf8")
         assert TITLE_ART in text
         assert caller.line(22).rstrip().endswith("pick one):")
