@@ -65,6 +65,12 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
                               "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+    for entry in cfg.web_trusted_proxies:
+        try:
+            ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise ConfigError(f"{where}web.trusted_proxies: {entry!r} is not an IP address or network "
+                              "(write \"127.0.0.1\" or \"10.0.0.0/24\")") from None
     from server.services.bbs_accounts import parse_secrets
     try:
         parse_secrets(cfg.rlogin_secrets)

@@ -171,28 +171,32 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
     await bystander.close()
 
 
-async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(app):
-    app.config.max_per_ip = 2
-    via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
-    first = await WebCaller.connect_web(app.web_port, headers=via_proxy)
-    second = await WebCaller.connect_web(app.web_port, headers=via_proxy)
-    for caller in (first, second):
-        await caller.expect("Handle")
-    assert {s.conn.peer for s in app.sessions.values()} == {"203.0.113.9"}
-    third = await WebCaller.connect_web(app.web_port, headers=via_proxy)
-    await third.expect("Too many connections from your address.")
-    await wait_until(lambda: third.closed, what="the refused call to end")
-    other = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "203.0.113.10"})
-    await other.expect("Handle")
-    for caller in (first, second, third, other):
-        await caller.close()
-    await wait_until(lambda: not app.sessions, what="every call to end")
-    # a proxy that is not trusted cannot choose the address it is counted as
-    app.config.web_trusted_proxies.clear()
-    direct = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "192.0.2.1"})
-    await direct.expect("Handle")
-    assert [s.conn.peer for s in app.sessions.values()] == ["127.0.0.1"]
-    await direct.close()
+async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0, max_per_ip=2)
+    try:
+        via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
+        first = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        second = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        for caller in (first, second):
+            await caller.expect("Handle")
+        assert {s.conn.peer for s in app.sessions.values()} == {"203.0.113.9"}
+        third = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        await third.expect("Too many connections from your address.")
+        await wait_until(lambda: third.closed, what="the refused call to end")
+        other = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "203.0.113.10"})
+        await other.expect("Handle")
+        for caller in (first, second, third, other):
+            await caller.close()
+        await wait_until(lambda: not app.sessions, what="every call to end")
+        # a proxy that is not trusted cannot choose the address it is counted as
+        app.config.web_trusted_proxies.clear()
+        direct = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "192.0.2.1"})
+        await direct.expect("Handle")
+        assert [s.conn.peer for s in app.sessions.values()] == ["127.0.0.1"]
+        await direct.close()
+
+    finally:
+        await app.stop()
 
 
 async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
