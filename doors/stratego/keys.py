@@ -18,9 +18,9 @@ from typing import Any
 from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP, is_text
 from doors._core.door import Request, Submit
 
-from .pieces import COUNTS, LAKES, NAMES, Fill, Move, Place, Ready, Remove, setup_squares
+from .pieces import COUNTS, LAKES, NAMES, Fill, Move, Phase, Place, Ready, Remove, setup_squares
 from .setup import SetupError, random_fill, setup_from_text, setup_to_text
-from .view import StrategoView
+from .view import SetupMode, StrategoView
 
 __all__ = ["StrategoUI"]
 
@@ -40,7 +40,7 @@ class StrategoUI(StrategoView):
     def text_input(self) -> bool:
         """True while the setup-name prompt wants every printable key (a hint
         for the server to pass c, r, Q, = and ? through)."""
-        return self.mode == "save"
+        return self.mode == SetupMode.SAVE
 
     # ----- server calls -----------------------------------------------------
     def update(self, obs: Any, last: Any, now: float) -> None:
@@ -57,17 +57,17 @@ class StrategoUI(StrategoView):
         self._strike_seen = st
         if self.selected is not None:
             seen = obs.squares[self.selected]
-            if seen is None or seen.owner != self.me or obs.phase != "play":
+            if seen is None or seen.owner != self.me or obs.phase != Phase.PLAY:
                 self.selected = None
-        if obs.phase != "setup" and self.mode is not None:
+        if obs.phase != Phase.SETUP and self.mode is not None:
             self.mode = None
-        if obs.phase == "play" and self.message.startswith("Ready"):
+        if obs.phase == Phase.PLAY and self.message.startswith("Ready"):
             self.message = "The battle begins."     # the setup's last word is old news
 
     def setup_loaded(self, name: str, text: str) -> Submit | None:
         """The server's answer to Request("load_setup", name)."""
         obs = self.obs
-        if self.me is None or obs is None or obs.phase != "setup" or obs.ready[self.me]:
+        if self.me is None or obs is None or obs.phase != Phase.SETUP or obs.ready[self.me]:
             self.message = "Too late to load a setup."
             return None
         try:
@@ -91,11 +91,11 @@ class StrategoUI(StrategoView):
         obs = self.obs
         if obs is None:
             return None
-        if self.mode == "save":
+        if self.mode == SetupMode.SAVE:
             return self.key_save(key)
-        if self.mode == "load":
+        if self.mode == SetupMode.LOAD:
             return self.key_load(key)
-        if self.mode == "ready":
+        if self.mode == SetupMode.READY:
             self.mode = None
             if key in ("y", "Y"):
                 self.message = "Ready: waiting for your opponent."
@@ -111,7 +111,7 @@ class StrategoUI(StrategoView):
             return None
         if self.me is None or obs.outcome is not None or self.outcome is not None:
             return None
-        if obs.phase == "setup":
+        if obs.phase == Phase.SETUP:
             return self.key_setup(key, self.me)
         return self.key_play(key, now)
 
@@ -124,7 +124,7 @@ class StrategoUI(StrategoView):
         self.clamp_cursor()
 
     def clamp_cursor(self) -> None:
-        if self.obs is None or self.obs.phase != "setup" or self.me is None:
+        if self.obs is None or self.obs.phase != Phase.SETUP or self.me is None:
             return
         rows = setup_squares(self.me)
         row, col = divmod(self.cur, 10)
@@ -176,21 +176,21 @@ class StrategoUI(StrategoView):
             if left:
                 self.message = f"Place all 40 pieces first ({left} left; R fills them)."
                 return None
-            self.mode = "ready"
+            self.mode = SetupMode.READY
             self.message = "Ready? y/n"
             return None
         if key in ("W", "w"):
             if sum(obs.remaining(me).values()):
                 self.message = "Place all 40 pieces before saving the setup."
                 return None
-            self.mode, self.buffer = "save", ""
+            self.mode, self.buffer = SetupMode.SAVE, ""
             self.message = "Name for this setup (ENTER saves, ESC cancels):"
             return None
         if key in ("L", "l"):
             if not self.saved_setups:
                 self.message = "No saved setups yet (W saves one)."
                 return None
-            self.mode, self.load_index = "load", 0
+            self.mode, self.load_index = SetupMode.LOAD, 0
             self.message = "Choose a setup: arrows and ENTER, ESC cancels."
             return None
         return None

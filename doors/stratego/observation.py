@@ -23,6 +23,7 @@ from .pieces import (
     RANKS,
     Fill,
     Move,
+    Phase,
     Place,
     Ready,
     Remove,
@@ -46,7 +47,7 @@ class Seen(NamedTuple):
 @dataclasses.dataclass(frozen=True)
 class StrategoObservation:
     viewer: int | None
-    phase: str                                # "setup", "play" or "over"
+    phase: Phase
     to_move: tuple[int, ...]
     options: tuple[tuple[str, Any], ...]
     squares: tuple[Seen | None, ...]          # 100 entries, index = square
@@ -92,7 +93,7 @@ class StrategoObservation:
         me = self.viewer
         if me is None or me not in self.to_move:
             return []
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             out: list[Any] = []
             rem = self.remaining(me)
             ranks = [r for r in RANKS if rem[r] > 0]
@@ -111,7 +112,7 @@ class StrategoObservation:
             return "The game is over."
         if me is None or me not in self.to_move:
             return "It is not your turn."
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             if isinstance(action, Move):
                 return "The game has not started: finish your setup."
             if isinstance(action, Place):
@@ -163,7 +164,7 @@ def observe(state: Any, viewer: int | None, ended: Outcome | None = None) -> Str
     lost = tuple(tuple(sorted(state.lost[p], key=RANKS.index)) for p in (0, 1))
     return StrategoObservation(
         viewer=viewer,
-        phase="over" if over else state.phase,
+        phase=Phase.OVER if over else state.phase,
         to_move=() if over else state.to_move(),
         options=tuple(sorted(state.options.items())),
         squares=tuple(squares),

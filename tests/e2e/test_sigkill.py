@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .harness import DOWN, ENTER, LEFT, RIGHT, Caller, arrows_between, door_digit
+from .harness import DOWN, ENTER, LEFT, RIGHT, Caller, arrows_between, door_digit, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,11 +43,16 @@ async def test_sigkill_mid_game_then_resume(tmp_path):
         await caller.expect("options")
         caller.send(RIGHT + DOWN * 3 + ENTER)
         await caller.expect("Your turn")
-        # place towers (Enter at the cursor, then one step right) until a few moves are stored
+        # place towers on free squares (arrows, then Enter) until a few moves are stored
+        cursor = 3 * 8 + 3                    # d4: where the cursor starts
         while moves_on_disk(db) < 5:
-            caller.send(ENTER)
-            await asyncio.sleep(0.4)
-            caller.send(RIGHT)
+            await wait_until(lambda: 0 in game_on_disk(db)[0].to_move(), what="our turn, as stored")
+            state, moves = game_on_disk(db)
+            target = state.legal_actions(0)[0].square
+            caller.send(arrows_between(cursor, target, 8) + ENTER)
+            cursor = target
+            stored_before = len(moves)
+            await wait_until(lambda n=stored_before: moves_on_disk(db) > n, what="our tower stored")
         seen = moves_on_disk(db)
         os.kill(proc.pid, signal.SIGKILL)     # no shutdown at all
         await proc.wait()
