@@ -30,6 +30,7 @@ from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
@@ -50,12 +51,13 @@ class App:
         self.store = Store(config.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
-        self.matches = MatchManager(self.store, config)
+        self.limits = AbuseLimits.from_config(config)
+        self.matches = MatchManager(self.store, config, self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
-            board=ChallengeBoard(self.nodes), lobby=LobbyChat(self.nodes),
+            board=ChallengeBoard(self.nodes, limits=self.limits), lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, login_guard=self.login_guard,
-            jobs=DoorJobs(registry().values(), config.doors))
+            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
         self.started = time.time()
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None

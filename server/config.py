@@ -45,6 +45,11 @@ class Config:
     web_host: str = "127.0.0.1"
     web_port: int = 8023
     web_trusted_proxies: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
+    # [limits]: kept per account and per address, across sessions
+    chat_lines_per_10s: int = 5          # lines one account may chat in 10 s (lobby and games)
+    challenges_per_minute: int = 5       # challenges one caller may make in a minute
+    new_accounts_per_hour: int = 3       # telnet accounts one address may register in an hour
+    title_seconds: float = 60.0          # time at the title screen before the line is freed
     # [door]
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
@@ -111,6 +116,8 @@ _SECTIONS: dict[str, dict[str, str]] = {
                "secrets": "rlogin_secrets"},
     "web": {"enabled": "web_enabled", "host": "web_host", "port": "web_port",
             "trusted_proxies": "web_trusted_proxies"},
+    "limits": {k: k for k in ("chat_lines_per_10s", "challenges_per_minute", "new_accounts_per_hour",
+                              "title_seconds")},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
 }

@@ -29,7 +29,6 @@ from server.screens.session import Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
-from server.services.chat import RateLimit
 from server.services.match import MatchEvent, News
 from server.services.nodes import LOBBY
 from server.services.seats import Seat, SeatKind
@@ -121,7 +120,6 @@ class LobbyScreen(Screen):
             self.chat.add(who, text)
         self.chat_input: LineInput | None = None
         self.input_mode = "chat"          # or "page": what the input line is for
-        self.limit = RateLimit()
         self.message = ""
 
     # ----- challenges addressed to or sent by me ----------------------------
@@ -139,8 +137,9 @@ class LobbyScreen(Screen):
                 self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
             elif text is not None:
-                self.message = app.lobby.post(self.session.handle, text, self.limit) or ""
-                self.chat_input = LineInput(120)
+                self.message = app.lobby.post(self.session.handle, text, self.session.conn.peer) or ""
+                # refused: close the line so the reason shows where the prompt was
+                self.chat_input = None if self.message else LineInput(120)
             elif self.chat_input.cancelled:
                 self.chat_input = None
             return None

@@ -30,7 +30,6 @@ __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_ref
 
 ART = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
 MAX_FAILURES = 3
-TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
 CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
 CHARSET_NAMES = {"utf8": "UTF-8", "cp437": "CP437"}
 
@@ -62,7 +61,8 @@ class TitleScreen(Screen):
         self.message = ""
         self.failures = 0
         self.user: UserRow | None = None
-        self.deadline = time.monotonic() + TITLE_SECONDS
+        # time to log in or register before the line is freed
+        self.deadline = time.monotonic() + session.services.config.title_seconds
 
     def frame_due(self, now: float) -> float | None:
         return self.deadline
@@ -127,6 +127,10 @@ class TitleScreen(Screen):
                 self.user = None
                 self._ask("handle", reason)
                 return None
+            if self.user is None and not self.session.services.limits.may_register(self.session.conn.peer):
+                self._ask("handle", "No more new accounts from your address this hour: log in "
+                          "with your handle, or call again later.")
+                return None
             self._ask("password" if self.user else "register")
             if self.user:
                 self.handle = self.user.handle
@@ -162,7 +166,11 @@ class TitleScreen(Screen):
                 self._ask("handle", "Somebody just took that handle.")
                 return None
             salt, digest = await asyncio.to_thread(hash_password, text)
+            if not self.session.services.limits.may_register(self.session.conn.peer):
+                self._ask("handle", "No more new accounts from your address this hour.")
+                return None
             self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            self.session.services.limits.registered(self.session.conn.peer)
             return await self._logged_in()
         return None
 

@@ -84,7 +84,7 @@ class MatchScreen(Screen):
             text = self.chat_input.handle(key)
             if text is not None:
                 name = self.session.handle
-                reason = self.match.post_chat(self.me, name, text)
+                reason = self.match.post_chat(self.me, name, text, self.session.conn.peer)
                 self.banner = reason or ""
                 self.chat_input = LineInput(120)
             elif self.chat_input.cancelled:

@@ -34,6 +34,7 @@ from server.services import events as E
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
@@ -64,6 +65,7 @@ class Services:
     matches: MatchManager
     login_guard: LoginGuard
     jobs: DoorJobs
+    limits: AbuseLimits
 
 
 @dataclasses.dataclass(frozen=True)
