@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
+import os
+import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doors import registry
+from doors._core.door import DoorInfo
 
 from . import events as E
 from .chat import ChatLog, RateLimit, clean_chat
@@ -56,6 +61,7 @@ class App:
     async def start(self) -> None:
         """Open the store and listen; on any failure nothing is left open
         (no listener, no database thread) and the error is raised."""
+        self._configure_doors()
         await self.store.open()
         try:
             await self._start()
@@ -83,8 +89,9 @@ class App:
                                         self.config.connect_maxwait)
         self._servers.append(server)
         log.info("Gatehouse listening on %s port %s", self.config.host, self.port)
-        if self.config.awari_build_endgame and "awari" in registry():
-            self._background.append(asyncio.create_task(self._build_awari_table()))
+        for info in registry().values():
+            if info.background_job is not None:
+                self._background.append(asyncio.create_task(self._run_background_job(info)))
         if self.config.rlogin_enabled:
             from .streams import start_rlogin
             async with listening("RLogin", "rlogin", self.config.rlogin_host,
@@ -98,22 +105,52 @@ class App:
         except OSError as exc:
             log.error("no sysop console: cannot listen on %s: %s", self.config.sysop_socket, exc)
 
-    async def _build_awari_table(self) -> None:
-        """Build Awari's endgame table when it is missing or out of date, in a
-        low-priority child process (about two minutes on two cores)."""
-        from doors.awari import endgame
-        if await asyncio.to_thread(endgame.is_current):
-            return
-        log.info("building the Awari endgame table in the background")
-        proc = await asyncio.create_subprocess_exec(
-            "nice", "-n", "15", sys.executable, "-m", "doors.awari.endgame", "build",
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    def _configure_doors(self) -> None:
+        """Make the state directory; give each door its folder and settings."""
+        from .startup import StartupError
+        state = Path(self.config.state_dir)
         try:
-            await proc.wait()
+            state.mkdir(mode=0o750, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StartupError(f"cannot make the state directory {state} ({exc.strerror or exc}): "
+                               "set [paths] state_dir to a folder the server may write") from None
+        for info in registry().values():
+            if info.configure is not None:
+                info.configure(self.config.door_folder(info.key), self.config.door_settings(info.key))
+
+    async def _run_background_job(self, info: DoorInfo) -> None:
+        """A door's start-up job (Awari's endgame table) in a child process of
+        its own session; it lowers its own priority. Failures are logged with
+        the job's reason."""
+        assert info.background_job is not None
+        argv = await asyncio.to_thread(info.background_job)
+        if not argv:
+            return
+        log.info("%s: background job started (%s)", info.title, " ".join(argv))
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, *argv, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True)
+        try:
+            _, err = await proc.communicate()
         except asyncio.CancelledError:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)     # the job and its workers
             raise
-        log.info("Awari endgame table build finished (exit %s)", proc.returncode)
+        if proc.returncode == 0:
+            log.info("%s: background job finished", info.title)
+            return
+        lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
+        reason = lines[-1].strip() if lines else "no message"
+        code = proc.returncode or 0
+        if code < 0:
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+            how = f"killed by {name}"
+            if name == "SIGSYS":
+                how += " (a system call refused by the service's SystemCallFilter)"
+        else:
+            how = f"exit status {code}"
+        log.error("%s: background job failed, %s: %s", info.title, how, reason)
 
     @property
     def rlogin_port(self) -> int:

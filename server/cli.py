@@ -19,6 +19,7 @@ def _config(args: argparse.Namespace) -> Config:
     return check_settings(load_config(getattr(args, "config", None),
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
+                       sysop_socket=getattr(args, "socket", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
                        idle_minutes=getattr(args, "idle_minutes", None)))
 
@@ -29,7 +30,7 @@ async def _serve(config: Config) -> None:
     app = App(config)
     await app.start()
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(database {config.database}). CTRL-C stops it.", flush=True)
+          f"(state directory {config.state_dir}). CTRL-C stops it.", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -47,6 +48,16 @@ def _raise_nofile() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     except (ImportError, ValueError, OSError):
         pass
+
+
+def _existing_database(config: Config) -> bool:
+    """A command that only reads records never creates a database: say so."""
+    from pathlib import Path
+    if Path(config.database).is_file():
+        return True
+    print(f"gatehouse: no database at {config.database} (nothing recorded there yet; "
+          "check --config, [paths] state_dir or --db)", file=sys.stderr)
+    return False
 
 
 async def _games(config: Config, status: str | None, limit: int) -> None:
@@ -113,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
+    sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket)")
     for p in (serve, games, rep, door, sysop):
         p.add_argument("--config", help="path of gatehouse.toml")
         p.add_argument("--db", help="sqlite database file")
@@ -142,6 +154,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
             return 1
         return 0
     if args.command == "games":
+        if not _existing_database(config):
+            return 1
         asyncio.run(_games(config, args.status, args.limit))
         return 0
     if args.command == "door":
@@ -155,6 +169,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         from .sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)
     if args.command == "replay":
+        if not _existing_database(config):
+            return 1
         return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))
     return 2
 

@@ -31,6 +31,7 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
     "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
     "stratego_reveal_seconds": ("stratego.reveal_seconds", 0, 60, True),
+    "awari_endgame_stones": ("awari.endgame_stones", 1, 16, True),
 }
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from .game import GameState, Player
@@ -133,6 +134,17 @@ class DoorInfo:
     # a door tool on the new-game screen (Kingdom's board editor): builds an
     # object with on_key(key) -> None | "saved" | "cancel", draw(canvas), message
     editor: Callable[[], Any] | None = None
+    # the server hands the door its own writable folder (<state_dir>/<key>)
+    # and its [<key>] section of gatehouse.toml, once at start (Kingdom keeps
+    # saved boards there, Awari its endgame table)
+    configure: Callable[[Path, Mapping[str, Any]], None] | None = None
+    # a job the server runs once in the background at start (Awari builds its
+    # endgame table): the arguments after the Python interpreter, or None
+    # when there is nothing to do. The job lowers its own priority, exits
+    # non-zero with one line on stderr saying why when it fails.
+    background_job: Callable[[], list[str] | None] | None = None
+    # one line on the door's own state for the sysop console, or None
+    status: Callable[[], str | None] | None = None
 
     def specs(self) -> tuple[OptionSpec, ...]:
         """The options as they are now."""

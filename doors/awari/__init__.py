@@ -1,13 +1,18 @@
 """Awari: the "Awwari" variant (Stefan Zeiger, 1993) as a Gatehouse door."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 from doors._core.door import DoorInfo, OptionSpec
 
+from . import endgame
 from .ai import make_bot
 from .rules import AwariState
 from .view import AwariUI
 
-__all__ = ["INFO", "HELP_TEXT", "OPTIONS"]
+__all__ = ["INFO", "HELP_TEXT", "OPTIONS", "table_status"]
 
 OPTIONS = (
     OptionSpec("first", "Who begins",
@@ -35,6 +40,31 @@ a = auto finish: the computer plays both sides to the end (the other player
 must agree).
 """
 
+def configure(folder: Path, settings: Mapping[str, Any]) -> None:
+    """The endgame table lives in the door's folder of the state directory."""
+    _SETTINGS.update(settings)
+    endgame.use_table(folder / "endgame.bin", int(settings.get("endgame_stones", endgame.DEFAULT_STONES)))
+
+
+def background_job() -> list[str] | None:
+    """The endgame table build at low priority, if wanted and not done yet."""
+    path = endgame.table_path()
+    if not _SETTINGS.get("build_endgame", True) or path is None:
+        return None
+    if endgame.is_current(path, endgame.table_stones()):
+        return None
+    return ["-m", "doors.awari.endgame", "build", "--path", str(path),
+            "--stones", str(endgame.table_stones()), "--nice", "15", "--quiet"]
+
+
+def table_status() -> str:
+    """The endgame table for the sysop console: "missing", "building 42%",
+    "failed: ...", "ready (16 stones)" (wired into the console later)."""
+    return f"endgame table {endgame.table_status()}"
+
+
+_SETTINGS: dict[str, Any] = {}
+
 INFO = DoorInfo(
     key="awari",
     title="Awari",
@@ -46,4 +76,7 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
+    configure=configure,
+    background_job=background_job,
+    status=table_status,
 )
