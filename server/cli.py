@@ -70,7 +70,12 @@ async def _games(config: Config, status: str | None, limit: int) -> None:
         for g in rows:
             if g.outcome:
                 winner = g.outcome.get("winner")
-                who = "draw" if winner is None else f"{g.players[winner]} won"
+                if winner is None:
+                    who = "draw"
+                elif g.players[0] == g.players[1]:      # the computer against itself
+                    who = f"player {winner + 1} ({g.players[winner]}) won"
+                else:
+                    who = f"{g.players[winner]} won"
                 result = f"{who} ({g.outcome.get('reason', '')})"
             else:
                 result = "unfinished"

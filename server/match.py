@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from .app import App
     from .session import Session
 
-__all__ = ["Seat", "Match", "MatchManager", "seat_label", "parse_seat_label"]
+__all__ = ["Seat", "Match", "MatchManager", "seat_label", "parse_seat_label", "seat_names",
+           "watch_names"]
 
 log = logging.getLogger("gatehouse.match")
 
@@ -41,6 +42,20 @@ def parse_seat_label(label: str) -> tuple[str, str, int]:
         level = int(label.split(":", 1)[1] or 1)
         return "bot", f"Computer ({level})", level
     return "human", label, 0
+
+
+def watch_names(level1: int, level2: int) -> tuple[str, str]:
+    """The two computer seats of a game the computer plays against itself:
+    told apart by player number, so the result says which side won."""
+    return f"Computer 1 ({level1})", f"Computer 2 ({level2})"
+
+
+def seat_names(labels: tuple[str, str] | list[str]) -> tuple[str, str]:
+    """Both seats' names from their labels (two computers: by player number)."""
+    parsed = [parse_seat_label(label) for label in labels]
+    if parsed[0][0] == parsed[1][0] == "bot":
+        return watch_names(parsed[0][2], parsed[1][2])
+    return parsed[0][1], parsed[1][1]
 
 
 @dataclasses.dataclass
@@ -385,9 +400,10 @@ class MatchManager:
                     None, Termination.ABORTED, f"record could not be replayed: {exc}").to_json())
                 continue
             seats = []
+            names = seat_names(row.players)
             for player, label in enumerate(row.players):
-                kind, name, level = parse_seat_label(label)
-                seats.append(Seat(player, kind, name, level))
+                kind, _name, level = parse_seat_label(label)
+                seats.append(Seat(player, kind, names[player], level))
             match = Match(self.app, row.id, info, state, seats)
             if match.ended and match.outcome is not None:
                 await self.app.store.finish_game(row.id, match.outcome.to_json())

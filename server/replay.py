@@ -10,7 +10,7 @@ from doors import registry
 from doors._core.door import DOOR_ROWS
 from doors._core.game import Outcome
 
-from .match import parse_seat_label
+from .match import seat_names
 from .store import GameRow
 
 __all__ = ["replay_frames", "replay_canvases"]
@@ -19,8 +19,8 @@ __all__ = ["replay_frames", "replay_canvases"]
 def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Canvas]:
     info = registry()[game.door]
     state = info.state_class.from_options(game.options)
-    names = tuple(parse_seat_label(label)[1] for label in game.players)
-    ui = info.ui_class(None, names, state.options)   # type: ignore[arg-type]
+    names = seat_names(game.players)
+    ui = info.ui_class(None, names, state.options)
     total = len(moves)
 
     def frame(ply: int, last: str) -> Canvas:

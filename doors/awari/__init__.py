@@ -53,7 +53,7 @@ def background_job() -> list[str] | None:
         return None
     if endgame.is_current(path, endgame.table_stones()):
         return None
-    return ["-m", "doors.awari.endgame", "build", "--path", str(path),
+    return ["-m", "doors.awari", "build", "--path", str(path),
             "--stones", str(endgame.table_stones()), "--nice", "15", "--quiet"]
 
 

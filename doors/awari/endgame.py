@@ -40,7 +40,7 @@ Entry ``2 * (base[a][c] + rank(A) * N6[c] + rank(B)) + extra``, with
 ``a = |A|``, ``c = |B|``, blocks ordered by ``a + c`` then ``a``, and rows of
 each count ranked in the order of ``_compositions``.
 
-``python -m doors.awari.endgame build [--path P] [--stones N] [--jobs J]
+``python -m doors.awari build [--path P] [--stones N] [--jobs J]
 [--nice N]`` builds it; the server runs that in the background at start,
 and the build lowers its own priority (``--nice``). While it runs, the build
 keeps ``<table>.progress`` up to date ("building 42 <pid>", or "failed
@@ -260,7 +260,7 @@ def table_status(path: Path | str | None = None, stones: int | None = None) -> s
             have = stones
         return f"ready ({have} stones)"
     try:
-        words = _progress_path(path).read_text(encoding="ascii", errors="replace").split(None, 2)
+        words = _progress_path(path).read_text(encoding="ascii", errors="replace").strip().split(None, 2)
     except OSError:
         words = []
     if len(words) == 3 and words[0] == "building" and words[1].isdigit() and words[2].isdigit():
@@ -303,6 +303,8 @@ def build(stones: int = DEFAULT_STONES, path: Path | str | None = None,
             if verbose:
                 print(f"  layer {b:2d} solved  {time.monotonic() - t0:7.1f} s",
                       file=sys.stderr, flush=True)
+        if progress is not None:
+            progress(1.0)          # (boards whose mover has no stone are not counted above)
     finally:
         if pool is not None:
             pool.close()
@@ -349,11 +351,15 @@ class EndgameTable:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(_HEADER.pack(MAGIC, RULES_VERSION, FORMAT_VERSION,
-                                  self.stones, self.entries))
-            fh.write(self.data.cast("B"))
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(_HEADER.pack(MAGIC, RULES_VERSION, FORMAT_VERSION,
+                                      self.stones, self.entries))
+                fh.write(self.data.cast("B"))
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 def load(path: Path | str) -> EndgameTable | None:
@@ -417,7 +423,7 @@ def lower_priority(by: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m doors.awari.endgame")
+    ap = argparse.ArgumentParser(prog="python -m doors.awari")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="build the table (if missing or out of date)")
     b.add_argument("--stones", type=int, default=DEFAULT_STONES)
@@ -447,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.path).parent.mkdir(parents=True, exist_ok=True)
         table = build(args.stones, args.path, args.jobs, verbose=not args.quiet, progress=progress)
     except OSError as exc:
-        reason = f"cannot write {exc.filename or args.path}: {exc.strerror or exc}"
+        reason = f"cannot write {os.path.abspath(args.path)}: {exc.strerror or exc}"
     except (MemoryError, RuntimeError, ValueError) as exc:
         reason = f"{type(exc).__name__}: {exc}"
     else:
