@@ -6,7 +6,7 @@ Keys: arrows move the cursor; ``K Q B N R C P`` put a player 1 piece
 (bottom, moves first), ``k q b n r c p`` a player 2 piece; ``#`` or ``o`` a
 rock; space, ``.``, DELETE or BACKSPACE clear the square; ``m`` mirrors
 player 1's half (ranks 1-9) onto player 2's half (a fair, symmetric board);
-``v`` checks the board; ``o`` lists the boards (UP/DOWN, ENTER opens one);
+``v`` checks the board; ``l`` lists the boards (UP/DOWN, ENTER opens one);
 ``s`` asks for a name and saves (ENTER) - names are ``[a-z0-9_-]{1,20}``. A
 saved board that was opened is saved again under its own name (the name
 is filled in); a shipped board is never replaced, so a changed one is saved
@@ -45,7 +45,7 @@ HELP = [
     "# or o  rock     Space/Del  clear",
     "m  mirror ranks 1-9 onto 11-19",
     "v  check the board",
-    "o  open a board to change it",
+    "l  load a board to change it",
     "s  save (name, Enter)",
     "Esc  leave",
 ]
@@ -63,15 +63,15 @@ class BoardEditor:
             self.board[parse_square("j19")] = symbol_code("k")
         self.directory = Path(directory) if directory is not None else None
         self.cur = parse_square("j10")
-        self.message = "Place pieces and rocks; o opens a board, s saves, Esc leaves."
+        self.message = "Place pieces and rocks; l loads a board, s saves, Esc leaves."
         self.naming = False
         self.name = ""
         self.dirty = False
         self.esc_armed = False
         self.saved_path: Path | None = None
-        self.opened: str | None = None        # the board opened with o
+        self.opened: str | None = None        # the board loaded with l
         self.title = ""
-        self.choosing: list[str] | None = None   # the board list (o)
+        self.choosing: list[str] | None = None   # the board list (l)
         self.choice = 0
 
     def folder(self) -> Path | None:
@@ -114,7 +114,7 @@ class BoardEditor:
         elif key == "v":
             problem = board_problem(self.board)
             self.message = "The board is playable." if problem is None else problem[1] + "."
-        elif key == "o":
+        elif key == "l":
             self.choosing = self._boards()
             self.choice = 0
             self.message = ("UP/DOWN choose a board, Enter opens it, Esc returns"
