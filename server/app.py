@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from doors import registry
@@ -36,7 +37,7 @@ from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
 from server.services.store import Store
-from server.startup import listening
+from server.startup import StartupError, listening
 
 __all__ = ["App"]
 
@@ -92,12 +93,27 @@ class App:
     async def start(self) -> None:
         """Open the store and listen; on any failure nothing is left open
         (no listener, no database thread) and the error is raised."""
+        self._configure_doors()
         await self.store.open()
         try:
             await self._start()
         except BaseException:
             await self._abort()
             raise
+
+    def _configure_doors(self) -> None:
+        """Make the state directory; hand each door that keeps files its own
+        folder there and its settings (DoorInfo.state_folder)."""
+        state = Path(self.config.state_dir)
+        try:
+            state.mkdir(mode=0o750, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StartupError(f"cannot make the state directory {state} ({exc.strerror or exc}): "
+                               "set [paths] state_dir to a folder the server may write") from None
+        for info in registry().values():
+            if info.state_folder is not None:
+                info.state_folder(self.config.door_folder(info.key),
+                                  self.config.door_settings(info.key))
 
     async def _start(self) -> None:
         cfg = self.config

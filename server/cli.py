@@ -19,6 +19,7 @@ def _config(args: argparse.Namespace) -> Config:
     return check_settings(load_config(getattr(args, "config", None),
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
+                       sysop_socket=getattr(args, "socket", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
                        idle_minutes=getattr(args, "idle_minutes", None),
                        web_port=getattr(args, "web_port", None),
@@ -31,7 +32,7 @@ async def _serve(config: Config) -> None:
     app = App(config)
     await app.start()
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(database {config.database}). CTRL-C stops it.", flush=True)
+          f"(state directory {config.state_dir}). CTRL-C stops it.", flush=True)
     if app.web_port:
         print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
@@ -53,6 +54,16 @@ def _raise_nofile() -> None:
         pass
 
 
+def _existing_database(config: Config) -> bool:
+    """A command that only reads records never creates a database: say so."""
+    from pathlib import Path
+    if Path(config.database).is_file():
+        return True
+    print(f"gatehouse: no database at {config.database} (nothing recorded there yet; "
+          "check --config, [paths] state_dir or --db)", file=sys.stderr)
+    return False
+
+
 async def _games(config: Config, status: str | None, limit: int) -> None:
     from doors import registry
     from server.services.store import Store
@@ -65,7 +76,12 @@ async def _games(config: Config, status: str | None, limit: int) -> None:
         for g in rows:
             if g.outcome:
                 winner = g.outcome.get("winner")
-                who = "draw" if winner is None else f"{g.players[winner]} won"
+                if winner is None:
+                    who = "draw"
+                elif g.players[0] == g.players[1]:      # the computer against itself
+                    who = f"player {winner + 1} ({g.players[winner]}) won"
+                else:
+                    who = f"{g.players[winner]} won"
                 result = f"{who} ({g.outcome.get('reason', '')})"
             else:
                 result = "unfinished"
@@ -122,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
+    sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket)")
     for p in (serve, games, rep, door, sysop):
         p.add_argument("--config", help="path of gatehouse.toml")
         p.add_argument("--db", help="sqlite database file")
@@ -151,6 +168,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
             return 1
         return 0
     if args.command == "games":
+        if not _existing_database(config):
+            return 1
         asyncio.run(_games(config, args.status, args.limit))
         return 0
     if args.command == "door":
@@ -164,6 +183,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)
     if args.command == "replay":
+        if not _existing_database(config):
+            return 1
         return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))
     return 2
 

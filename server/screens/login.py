@@ -8,13 +8,14 @@ connections, per account and per address, and logs every failure.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from ansi import keys as K
-from ansi.art import load_ans
+from ansi.art import parse_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.widgets import LineInput
 from server.screens.lobby import LobbyScreen
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
-ART = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
+ART = ("server", "art/title.ans")      # package data: (package, resource)
+log = logging.getLogger("gatehouse")
 MAX_FAILURES = 3
 CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
 CHARSET_NAMES = {"utf8": "UTF-8", "cp437": "CP437"}
@@ -40,8 +42,10 @@ _title_cache: list[Canvas] = []
 def title_canvas() -> Canvas:
     if not _title_cache:
         try:
-            art, _sauce = load_ans(ART)
-        except (OSError, ValueError):
+            package, name = ART
+            art, _sauce = parse_ans(resources.files(package).joinpath(name).read_bytes())
+        except (OSError, ValueError) as exc:
+            log.error("title art %s/%s unreadable (%s): showing plain text", *ART, exc)
             art = Canvas(80, 22)
             art.center(10, "G A T E H O U S E", WHITE)
         _title_cache.append(art)

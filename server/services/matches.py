@@ -12,7 +12,7 @@ from server.config import Config
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match import Match, News
-from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label
+from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store
 
 __all__ = ["MatchManager"]
@@ -71,9 +71,10 @@ class MatchManager:
                     None, Termination.ABORTED, f"record could not be replayed: {exc}").to_json())
                 continue
             seats = []
+            names = seat_names(row.players)
             for player, label in enumerate(row.players):
-                kind, name, level = parse_seat_label(label)
-                seats.append(Seat(player, kind, name, level))
+                kind, _name, level = parse_seat_label(label)
+                seats.append(Seat(player, kind, names[player], level))
             match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats,
                           self.limits)
             if match.ended and match.outcome is not None:
