@@ -48,6 +48,8 @@ class App:
         self._sysop: Any = None
         from .match import MatchManager
         self.matches = MatchManager(self)
+        from .ratings import RatingBook
+        self.ratings = RatingBook(self.store)
         from .login_guard import LoginGuard
         self.login_guard = LoginGuard(base=config.login_fail_delay)
         self.started = time.time()
@@ -77,6 +79,7 @@ class App:
         from .startup import listening
         from .telnet import start_telnet
         await self.matches.restore()
+        await self.ratings.load()
         async with listening("telnet", "server", self.config.host, self.config.port):
             server = await start_telnet(self.config.host, self.config.port, self.handle_connection,
                                         self.config.telnet_timeout_minutes,

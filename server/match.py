@@ -73,6 +73,7 @@ class Match:
         self.draw_offer: int | None = None
         self.auto_offer: int | None = None
         self.autoplay = False
+        self.rating: Any = None        # the GameRating once the game is over
         self._ending = False
         self._lock = asyncio.Lock()
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -213,6 +214,7 @@ class Match:
         saving = self._saving()
         await self.app.store.finish_game(self.id, outcome.to_json(), saving)
         saving.done()
+        self.rating = await self.app.ratings.record(self.id)
         self.outcome = outcome
         self.app.matches.finished(self)
         self.notify("ended", outcome.reason)

@@ -77,6 +77,25 @@ MIGRATIONS: list[str] = [
         WHERE handle_key IN ('computer', 'new', 'all', 'guest', 'nobody');
     CREATE INDEX users_skeleton ON users(skeleton);
     """,
+    # 3: ratings (one per caller per door, keyed by handle key) and what
+    # each finished game did to them (rated 0: a game that does not count)
+    """
+    CREATE TABLE ratings (
+        player TEXT NOT NULL,
+        door TEXT NOT NULL,
+        handle TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        PRIMARY KEY (player, door)
+    );
+    CREATE TABLE game_ratings (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        rated INTEGER NOT NULL,
+        before0 REAL, after0 REAL, before1 REAL, after1 REAL
+    );
+    CREATE INDEX games_door_ended ON games(door, status, ended);
+    """,
 ]
 
 KINDS = ("telnet", "bbs", "sysop", "reserved")
@@ -224,14 +243,22 @@ class Store:
 
     async def _write(self, sql: str, args: Any = (),
                      on_retry: Callable[[], None] | None = None) -> Any:
-        """Execute one write and commit it. While another program holds the
-        database locked beyond the busy timeout, roll back, tell ``on_retry``
-        and try again (up to RETRY_FOR seconds), so nothing is lost."""
+        """Execute one write and commit it (see ``transaction``)."""
+        return await self.transaction([(sql, args)], on_retry)
+
+    async def transaction(self, statements: list[tuple[str, Any]],
+                          on_retry: Callable[[], None] | None = None) -> Any:
+        """Execute writes and commit them together; returns the last cursor.
+        While another program holds the database locked beyond the busy
+        timeout, roll back, tell ``on_retry`` and try again (up to RETRY_FOR
+        seconds), so nothing is lost."""
         assert self.db is not None
         delay, waited = 0.1, 0.0
         while True:
             try:
-                cur = await self.db.execute(sql, args)
+                cur = None
+                for sql, args in statements:
+                    cur = await self.db.execute(sql, args)
                 await self.db.commit()
                 return cur
             except sqlite3.OperationalError as exc:
