@@ -170,6 +170,9 @@ class MatchScreen(Screen):
                 self.session.terminal.bell()
             if event.text:
                 self.banner = event.text
+            if event.kind == "ended" and self.me is not None and self.match.rating is not None:
+                change = self.match.rating.describe(self.me)
+                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.ChallengeEvent):
@@ -217,6 +220,19 @@ class MatchScreen(Screen):
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
 
+    def _ratings_text(self, room: int) -> str:
+        """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
+        ("Rated 1562 vs 1400" when the names do not fit in ``room``)."""
+        book, door = self.session.app.ratings, self.match.info.key
+        names, numbers = [], []
+        for seat in self.match.seats:
+            label = f"computer:{seat.level}" if seat.kind == "bot" else seat.name
+            rating = book.of_label(label, door)
+            numbers.append(f"{rating.rating:.0f}" if rating else "new")
+            names.append(f"{seat.name} {numbers[-1]}")
+        text = " · ".join(names)
+        return text if len(text) <= room else f"Rated {numbers[0]} vs {numbers[1]}"[:room]
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
@@ -245,6 +261,8 @@ class MatchScreen(Screen):
                 hints = HINTS if self.me is not None and not self.match.ended else \
                     "ESC back to the lobby  c chat  ? help"
                 canvas.text(1, 23, hints, DARK_GREY)
+                ratings = self._ratings_text(78 - len(hints) - 2)
+                canvas.text(79 - len(ratings), 23, ratings, CYAN)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:

@@ -261,14 +261,16 @@ class Store:
                     cur = await self.db.execute(sql, args)
                 await self.db.commit()
                 return cur
-            except sqlite3.OperationalError as exc:
-                if not ("locked" in str(exc) or "busy" in str(exc)) or waited >= self.RETRY_FOR:
-                    raise
-                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
+            except sqlite3.Error as exc:
+                busy = isinstance(exc, sqlite3.OperationalError) and (
+                    "locked" in str(exc) or "busy" in str(exc))
                 try:
-                    await self.db.rollback()
+                    await self.db.rollback()      # none of the writes stays half done
                 except sqlite3.Error:
                     pass
+                if not busy or waited >= self.RETRY_FOR:
+                    raise
+                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
                 if on_retry is not None:
                     on_retry()
                 await asyncio.sleep(delay)

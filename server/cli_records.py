@@ -1,0 +1,84 @@
+"""``gatehouse games`` (the record of games, with results and rating
+changes) and ``gatehouse bulletin`` (the host BBS's bulletin file)."""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from .config import Config
+
+__all__ = ["games_command", "bulletin_command"]
+
+
+def _changes(store_rows: list[Any]) -> dict[int, tuple[Any, ...]]:
+    return {int(r[0]): tuple(r[1:]) for r in store_rows}
+
+
+def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str:
+    """"Alice 1500->1662 +162, Bob 1500->1338 -162"; "unrated"; "" if not over."""
+    if change is None:
+        return ""
+    rated, b0, a0, b1, a1 = change
+    if not rated:
+        return "unrated"
+    parts = []
+    for label, before, after in ((players[0], b0, a0), (players[1], b1, a1)):
+        if before is not None and after is not None:
+            parts.append(f"{label} {before:.0f}->{after:.0f} {round(after) - round(before):+d}")
+    return ", ".join(parts)
+
+
+async def games_command(config: Config, status: str | None, limit: int, out: Any = None) -> None:
+    from .store import Store
+    out = out or sys.stdout
+    store = await Store(config.database).open()
+    try:
+        rows = await store.list_games(status, limit)
+        assert store.db is not None
+        marks = ",".join("?" * len(rows)) or "NULL"
+        async with store.db.execute(
+                f"SELECT game_id, rated, before0, after0, before1, after1 FROM game_ratings"
+                f" WHERE game_id IN ({marks})", [g.id for g in rows]) as cur:
+            changes = _changes(list(await cur.fetchall()))
+        print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
+              f"{'started':<16}  result; rating change", file=out)
+        for g in rows:
+            if g.outcome:
+                winner = g.outcome.get("winner")
+                if g.outcome.get("termination") == "aborted":
+                    who = "aborted"
+                else:
+                    who = "draw" if winner is None else f"{g.players[winner]} won"
+                result = f"{who} ({g.outcome.get('reason', '')})"
+                rating = rating_text(g.players, changes.get(g.id)) or "not rated yet"
+                result += f"; {rating}"
+            else:
+                result = "unfinished"
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
+                  f"{g.moves:>5}  {started:<16}  {result}", file=out)
+        if not rows:
+            print("No games recorded yet.", file=out)
+    finally:
+        await store.close()
+
+
+async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any) -> int:
+    """Write the bulletin to ``out`` (bytes); 1 with a message if it cannot."""
+    from doors import registry
+
+    from .bulletin import build_bulletin, encode_bulletin
+    from .records import open_readonly
+    if door is not None and door not in registry():
+        print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
+              file=sys.stderr)
+        return 2
+    store = await open_readonly(config.database)
+    try:
+        canvas = await build_bulletin(store, door)
+    finally:
+        await store.close()
+    out.write(encode_bulletin(canvas, fmt))
+    out.flush()
+    return 0
