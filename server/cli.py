@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     bulletin.add_argument("--door", help="one door only (its key, e.g. stratego)")
     bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
                           help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
+    bulletin.add_argument("--output", metavar="FILE",
+                          help="write FILE (replaced at once) instead of standard output")
     door = sub.add_parser("door", help="door mode: run by a BBS with a DOOR32.SYS drop file")
     door.add_argument("dropfile", help="path of DOOR32.SYS")
     door.add_argument("--stdio", action="store_true",
@@ -129,7 +131,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         return 0
     if args.command == "bulletin":
         from .cli_records import bulletin_command
-        return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer))
+        return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
+                                            args.output))
     if args.command == "door":
         from .bbs_accounts import secret_for
         from .door_bridge import main as door_main

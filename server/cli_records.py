@@ -2,8 +2,10 @@
 changes) and ``gatehouse bulletin`` (the host BBS's bulletin file)."""
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from .config import Config
@@ -64,8 +66,11 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
         await store.close()
 
 
-async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any) -> int:
-    """Write the bulletin to ``out`` (bytes); 1 with a message if it cannot."""
+async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
+                           output: str | None = None) -> int:
+    """Write the bulletin to ``out`` (bytes), or to the file ``output``
+    (replaced at once: a caller never sees half a file); a message and a
+    non-zero exit if it cannot."""
     from doors import registry
 
     from .bulletin import build_bulletin, encode_bulletin
@@ -79,6 +84,22 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any)
         canvas = await build_bulletin(store, door)
     finally:
         await store.close()
-    out.write(encode_bulletin(canvas, fmt))
-    out.flush()
+    data = encode_bulletin(canvas, fmt)
+    if output is None:
+        out.write(data)
+        out.flush()
+        return 0
+    return _replace_file(Path(output), data)
+
+
+def _replace_file(path: Path, data: bytes) -> int:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.chmod(0o644)               # the BBS, another user, shows it
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        print(f"gatehouse: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return 0

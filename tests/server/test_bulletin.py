@@ -124,3 +124,15 @@ def test_bulletin_on_an_empty_record(tmp_path, fmt):
     asyncio.run(Store(db).open()).db  # noqa: B018
     text = run_bulletin(db, None, fmt)
     assert b"No games are being played right now." in text
+
+
+def test_bulletin_output_file_is_replaced_whole_and_readable(tmp_path):
+    db = tmp_path / "g.db"
+    asyncio.run(make_record(db))
+    target = tmp_path / "gatehouse.asc"
+    target.write_text("old bulletin")
+    assert main(["bulletin", "--db", str(db), "--format", "asc", "--output", str(target)]) == 0
+    text = target.read_text("ascii")
+    assert text.startswith(" GATEHOUSE - Hall of Fame") and "old bulletin" not in text
+    assert " 1 Alice" in text and "Dave" in text and target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
