@@ -14,7 +14,7 @@ from doors import registry
 
 from .hall_screen import draw_leaders
 from .match import parse_seat_label
-from .records import hall_of_fame
+from .records import Hall, hall_of_fame
 from .store import Store, handle_key
 
 __all__ = ["build_bulletin", "encode_bulletin", "FORMATS"]
@@ -76,7 +76,7 @@ async def build_bulletin(store: Store, door: str | None = None,
     return _crop(canvas, y + 2)
 
 
-def _leaders(canvas: Canvas, y: int, hall, rows: int) -> int:
+def _leaders(canvas: Canvas, y: int, hall: Hall, rows: int) -> int:
     full = Canvas(80, 11)
     draw_leaders(full, 0, hall)
     canvas.blit(full.region(0, 0, 80, rows + 1), 0, y)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ansi.canvas import Canvas as CanvasT
 
     from .session import Session
+    from .store import GameRow
 
 __all__ = ["MyGamesScreen", "ReplayScreen", "history_line"]
 
@@ -109,7 +110,7 @@ class ReplayScreen(Screen):
     """A recorded game, one position per key press."""
     location = "watching a replay"
 
-    def __init__(self, session: Session, game, moves: list[tuple[int, str]]):
+    def __init__(self, session: Session, game: GameRow, moves: list[tuple[int, str]]):
         super().__init__(session)
         from .replay import replay_canvases
         self.frames: list[CanvasT] = list(replay_canvases(game, moves))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from doors import registry
 from doors._core.game import Termination
@@ -182,7 +182,7 @@ class RatingBook:
         new = list(rate_game(old[0], old[1], _score(game.outcome)))
         before: list[float | None] = [None, None]
         after: list[float | None] = [None, None]
-        statements = []
+        statements: list[tuple[str, Any]] = []
         for seat, label in enumerate(labels):
             if is_computer(label):
                 continue                      # the anchor does not move

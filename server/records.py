@@ -83,7 +83,7 @@ async def history(store: Store, door: str | None = None, handle: str | None = No
                   limit: int | None = None, oldest_first: bool = False) -> list[HistoryRow]:
     """Finished games, newest first (or oldest first), of a door and/or a caller."""
     assert store.db is not None
-    sql, args = _HISTORY_SQL, []
+    sql, args = _HISTORY_SQL, list[Any]()
     if door:
         sql += " AND g.door = ?"
         args.append(door)
@@ -167,12 +167,12 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
         hall.mine, hall.my_streak = Tally(), best[handle_key(me)]
         against: dict[str, Tally] = defaultdict(Tally)
         for row in games:
-            seat = row.seat_of(me)
-            if seat is None:
+            mine = row.seat_of(me)
+            if mine is None:
                 continue
-            result = row.result_for(seat)
+            result = row.result_for(mine)
             hall.mine.add(result)
-            against[row.names[1 - seat]].add(result)
+            against[row.names[1 - mine]].add(result)
         hall.my_opponents = sorted(against.items(), key=lambda item: (-item[1].games, item[0]))
     return hall
 

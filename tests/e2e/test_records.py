@@ -7,8 +7,18 @@ from doors._core.game import Outcome, Termination
 from server.glicko2 import Game, Rating, rate, rate_game
 from server.ratings import computer_anchor
 
-from .harness import DOWN, ENTER, ESC, RIGHT, Caller, challenge_computer, door_digit, \
-    play_towers_move, session_of, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    Caller,
+    challenge_computer,
+    door_digit,
+    play_towers_move,
+    session_of,
+    wait_until,
+)
 
 END = "\x1b[F"
 
@@ -56,12 +66,12 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     # back in the lobby the who list shows the new ratings
     alice.send(ESC)
     bob.send(ESC)
-    lobby = await bob.expect("Who's online")
+    await bob.expect("Who's online")
     await wait_until(lambda: "lobby" in session_of(app, LONG).location, what="Alice in the lobby")
     await bob.expect(f"{LONG} lobby        {loss.rating:>4.0f}", timeout=30)
-    lobby = await bob.expect(f"Bob                  lobby        {win.rating:>4.0f}")
+    await bob.expect(f"Bob                  lobby        {win.rating:>4.0f}")
     bob.send("z")                       # any key clears the last game's result line
-    lobby = await bob.expect("h fame  m games")
+    await bob.expect("h fame  m games")
 
     # a game against the computer: only Alice's rating moves, from the anchor
     cmatch = await challenge_computer(alice, app, LONG, "Towers")

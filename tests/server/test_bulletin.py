@@ -75,7 +75,8 @@ def test_the_ans_bulletin_renders_in_ansilove_with_the_names_and_a_right_sauce(t
                  "Games in progress"):
         assert name in text, name
     alice = next(line for line in lines if line.startswith(" 1 Alice"))
-    assert alice[29:54].split() == ["Alice", "3"] and alice[55:].split() == ["Alice", "3"]                           # Alice: most games, 3 in Towers
+    # Alice has the most games (3) and the longest win streak (3) in Towers
+    assert alice[29:54].split() == ["Alice", "3"] and alice[55:].split() == ["Alice", "3"]
     assert "Dave" in next(line for line in lines if "Stratego" in line and "vs" in line)
     # ansilove draws it (exit 0) as a PNG 80 columns of 8 (or 9) pixels wide
     src = tmp_path / "bulletin.ans"
