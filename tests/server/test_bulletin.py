@@ -137,3 +137,15 @@ def test_bulletin_output_file_is_replaced_whole_and_readable(tmp_path):
     assert text.startswith(" GATEHOUSE - Hall of Fame") and "old bulletin" not in text
     assert " 1 Alice" in text and "Dave" in text and target.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+async def test_bulletin_refuses_a_database_not_yet_upgraded_and_leaves_it_as_it_is(tmp_path, capsys):
+    from tests.server.test_ratings import make_schema_2_database
+    db = tmp_path / "v2.db"
+    await make_schema_2_database(db)
+    before = db.read_bytes()
+    out = io.BytesIO()
+    from server.store import StoreError
+    with pytest.raises(StoreError, match="older Gatehouse .*start the server once"):
+        await bulletin_command(Config(database=str(db)), None, "ans", out)
+    assert out.getvalue() == b"" and db.read_bytes() == before
