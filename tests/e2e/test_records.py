@@ -129,6 +129,14 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     alice.send(ESC + ESC)
     await alice.expect("Who's online")
 
+    # Bob's CP437 terminal shows his page the same way
+    bob.send("h")
+    await bob.expect("Hall of Fame · Stratego")
+    bob.send(door_digit("Towers"))
+    text = await bob.expect(f"Won 1  lost 0  drawn 0   rating {win.rating:.0f} (±")
+    assert "┌─ Your record in Towers" in text and "longest win streak 1" in text
+    assert bob.screen.display[18][2:34].split() == [LONG.split()[0], LONG.split()[1], "1", "0", "0"]
+
     # the record the CLI reads says the same
     rows = await app.store.list_games("finished")
     assert {Outcome.from_json(r.outcome).termination for r in rows} == {Termination.RESIGN}
