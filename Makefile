@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: setup serve test bench screenshots clean
+.PHONY: setup serve lint test bench screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,14 @@ setup: $(VENV)/.installed
 serve: setup
 	$(VENV)/bin/gatehouse serve
 
-test: setup
+# the architecture's checks: import contracts (pyproject [tool.importlinter]),
+# types (mypy: strict on server/, ansi/, doors/_core), lint (ruff); 0 findings
+lint: setup
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+	$(VENV)/bin/ruff check .
+
+test: setup lint
 	$(PY) -m pytest
 
 bench: setup

@@ -17,6 +17,7 @@ the cursor, as ANSI.SYS does.
 from __future__ import annotations
 
 import codecs
+import os
 import struct
 from dataclasses import dataclass, field
 
@@ -301,7 +302,7 @@ class AnsiInterpreter:
                 self.bg = a - 100
 
 
-def load_ans(path, width: int | None = None) -> tuple[Canvas, Sauce | None]:
+def load_ans(path: str | os.PathLike[str], width: int | None = None) -> tuple[Canvas, Sauce | None]:
     """The art of a ``.ans`` file on a canvas as wide as its SAUCE says (or
     ``width``, or 80) and as tall as its SAUCE says or its art reaches."""
     with open(path, "rb") as f:

@@ -160,7 +160,7 @@ class Canvas:
         """A frame; the inside is left as it is."""
         if width < 2 or height < 2:
             return
-        tl, tr, bl, br, hz, vt = style
+        tl, tr, bl, br, hz, vt = tuple(style)
         self.text(x, y, tl + hz * (width - 2) + tr, fg, bg)
         self.text(x, y + height - 1, bl + hz * (width - 2) + br, fg, bg)
         for yy in range(y + 1, y + height - 1):

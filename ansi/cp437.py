@@ -25,8 +25,10 @@ Three uses, three functions:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
+_wcwidth: Callable[[str], int] | None
 try:                      # installed with blessed; newer Unicode width data
     from wcwidth import wcwidth as _wcwidth
 except ImportError:       # pragma: no cover

@@ -1,6 +1,6 @@
 """Names of the keys a screen receives.
 
-The terminal layer (``server.terminal``) decodes a caller's byte stream into
+The terminal layer (``server.net.terminal``) decodes a caller's byte stream into
 these names; the sysop console decodes blessed keystrokes into the same names.
 A printable key is the character itself ("a", "Q", "7"); control keys are
 the names below.

@@ -39,6 +39,8 @@ send it as CR NUL.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .canvas import BLANK, GREY, Canvas, Cell
 from .cp437 import CHARSETS, encode_char
 
@@ -47,6 +49,8 @@ __all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
 
 Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
 DEFAULT_ATTR: Attr = (GREY, 0, False)
+#: re-prints the unchanged cells a..b-1 of a row as text, or None when it can't
+Reprint = Callable[[int, int], "str | None"]
 REPRINT_MAX = 6                       # unchanged cells worth re-printing
 CLEAR = "\x1b[0m\x1b[2J\x1b[H"
 HIDE, SHOW = "\x1b[?25l", "\x1b[?25h"
@@ -109,7 +113,7 @@ def _rel(n: int, final: str, single: str) -> str:
     return single * n if single and n <= len(seq) else seq
 
 
-def _horizontal(cx: int, tx: int, reprint) -> str:
+def _horizontal(cx: int, tx: int, reprint: Reprint) -> str:
     """Cheapest move along a row from column cx to tx (cx < width)."""
     if cx == tx:
         return ""
@@ -131,7 +135,7 @@ def _horizontal(cx: int, tx: int, reprint) -> str:
 
 
 def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
-              width: int, reprint=lambda y: (lambda a, b: None)) -> str:
+              width: int, reprint: Callable[[int], Reprint] = lambda y: (lambda a, b: None)) -> str:
     """The cheapest sequence moving the cursor from ``cur`` to ``target``.
 
     ``cur`` may be None (unknown) or have x == width (pending wrap).
@@ -222,7 +226,7 @@ class DiffRenderer:
             self._pos, self._attr = (0, 0), DEFAULT_ATTR
         front = self._front
 
-        def reprint_fn(y: int):
+        def reprint_fn(y: int) -> Reprint:
             row = front[y]
 
             def reprint(a: int, b: int) -> str | None:
@@ -288,14 +292,14 @@ class DiffRenderer:
                     t -= 1
                 in_tail = [x for x in changed if x >= t]
                 if in_tail:
-                    f, l = in_tail[0], in_tail[-1]
-                    if (last_row and l == w - 1) or l - f + 1 > 3:
-                        el_from = f
+                    first, last = in_tail[0], in_tail[-1]
+                    if (last_row and last == w - 1) or last - first + 1 > 3:
+                        el_from = first
             for x in changed:
                 if el_from is not None and x >= el_from:
                     break
                 put(x, y, new[x])
-            if el_from is not None:
+            if el_from is not None and tail_bg is not None:     # (el_from is only set with a tail)
                 goto(el_from, y)
                 attr = self._attr
                 want = (attr[0], tail_bg, attr[2]) if attr else (GREY, tail_bg, False)

@@ -17,6 +17,8 @@ import threading
 import time
 
 import telnetlib3
+from telnetlib3.stream_reader import TelnetReader, TelnetReaderUnicode
+from telnetlib3.stream_writer import TelnetWriter, TelnetWriterUnicode
 
 
 async def echo(reader, writer) -> None:
@@ -33,11 +35,21 @@ async def echo(reader, writer) -> None:
         writer.close()
 
 
+def byte_streams(pair: tuple[TelnetReader | TelnetReaderUnicode, TelnetWriter | TelnetWriterUnicode]
+                 ) -> tuple[TelnetReader, TelnetWriter]:
+    """The streams of a connection opened with ``encoding=False`` (bytes)."""
+    reader, writer = pair
+    assert not isinstance(reader, TelnetReaderUnicode) and not isinstance(writer, TelnetWriterUnicode)
+    return reader, writer
+
+
 async def start(host: str, port: int):
     server = await telnetlib3.create_server(host=host, port=port, shell=echo, encoding=False,
                                             connect_maxwait=0.5, timeout=3600)
     inner = getattr(server, "_server", server)
-    return server, int(inner.sockets[0].getsockname()[1])
+    sockets = inner.sockets
+    assert sockets, "the server listens"
+    return server, int(sockets[0].getsockname()[1])
 
 
 async def serve(host: str, port: int, max_seconds: float) -> None:
@@ -64,9 +76,9 @@ async def serve(host: str, port: int, max_seconds: float) -> None:
 
 async def self_check() -> None:
     server, port = await start("127.0.0.1", 0)
-    reader, writer = await telnetlib3.open_connection(
+    reader, writer = byte_streams(await telnetlib3.open_connection(
         "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24,
-        connect_minwait=0.05, connect_maxwait=1.0)
+        connect_minwait=0.05, connect_maxwait=1.0))
     await asyncio.sleep(0.7)           # past the server's connect_maxwait: the shell runs
     started = time.perf_counter()
     writer.write(b"x")

@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doors._core.game import Outcome, Termination  # noqa: E402
-from server.bulletin import build_bulletin, encode_bulletin  # noqa: E402
-from server.ratings import RatingBook  # noqa: E402
-from server.records import hall_of_fame, history  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.screens.bulletin import build_bulletin, encode_bulletin  # noqa: E402
+from server.services.ratings import RatingBook  # noqa: E402
+from server.services.records import hall_of_fame, history  # noqa: E402
+from server.services.store import Store  # noqa: E402
 
 DOORS = ("stratego", "awari", "towers")
 

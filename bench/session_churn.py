@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import telnetlib3  # noqa: E402
 from session_load import Child, raise_nofile, rss_kib  # noqa: E402
+from telnetlib3.stream_reader import TelnetReader, TelnetReaderUnicode  # noqa: E402
+from telnetlib3.stream_writer import TelnetWriter, TelnetWriterUnicode  # noqa: E402
 
 CONCURRENCY = 20
 POOL = 40
@@ -36,7 +38,7 @@ PASSWORD = "secret1"
 
 
 async def seed(db: Path) -> None:
-    from server.store import Store, hash_password
+    from server.services.store import Store, hash_password
     store = await Store(db).open()
     salt, digest = hash_password(PASSWORD)
     for i in range(POOL):
@@ -61,11 +63,19 @@ async def read_until(reader, marker: bytes, timeout: float = 20.0) -> bool:
     return True
 
 
+def byte_streams(pair: tuple[TelnetReader | TelnetReaderUnicode, TelnetWriter | TelnetWriterUnicode]
+                 ) -> tuple[TelnetReader, TelnetWriter]:
+    """The streams of a connection opened with ``encoding=False`` (bytes)."""
+    reader, writer = pair
+    assert not isinstance(reader, TelnetReaderUnicode) and not isinstance(writer, TelnetWriterUnicode)
+    return reader, writer
+
+
 async def one(port: int, i: int, rng: random.Random, pool: asyncio.Queue) -> str:
     stage = rng.randrange(3)
-    reader, writer = await telnetlib3.open_connection(
+    reader, writer = byte_streams(await telnetlib3.open_connection(
         "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24,
-        connect_minwait=0.05, connect_maxwait=1.0)
+        connect_minwait=0.05, connect_maxwait=1.0))
     try:
         if stage == 0:
             return "dropped at once"

@@ -4,7 +4,7 @@ that load, beside a bare telnetlib3 echo server measured in the same run.
 1. Gatehouse (``python -m server.cli serve``) runs as a subprocess with
    RLogin on 127.0.0.1 (port 0; the bound port is read from its log).
    N RLogin callers connect the way a BBS hands callers over (the
-   ``server.rlogin.build_handshake`` handshake, the ``\\0`` ack), land in
+   ``server.net.rlogin.build_handshake`` handshake, the ``\\0`` ack), land in
    the lobby and stay idle; each keeps reading and discarding its output.
    Their users are created in the database beforehand (``--new-users``
    lets the server register them, one scrypt hash each, as for first-time
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 import pyte  # noqa: E402
 import telnetlib3  # noqa: E402
 
-from server.rlogin import build_handshake  # noqa: E402
+from server.net.rlogin import build_handshake  # noqa: E402
 
 HOST = "127.0.0.1"
 CONNECT_CONCURRENCY = 50      # connections being set up at once (listen backlog is 100)
@@ -93,9 +93,9 @@ class Child:
     def __init__(self, proc: asyncio.subprocess.Process):
         self.proc = proc
         self.lines: list[str] = []
-        self.errors = collections.Counter()
+        self.errors: collections.Counter[str] = collections.Counter()
         self._new = asyncio.Event()
-        self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr)]
+        self._tasks = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr) if s is not None]
 
     @classmethod
     async def start(cls, *args: str) -> Child:
@@ -181,7 +181,7 @@ class Idle(asyncio.Protocol):
             self.head += data[:200]
         if not self.first.done():
             self.first.set_result(data[:1])
-        if not self.ready.done():
+        if not self.ready.done() and self.marker is not None:
             buf = self._tail + data
             if self.marker in buf:
                 self.ready.set_result(True)
@@ -341,7 +341,7 @@ async def echo_samples(probe: Probe, count: int) -> list[float]:
         await asyncio.sleep(random.uniform(0.01, 0.04))
         key = b"abcdefghijklmnopqrstuvwxyz"[i % 26:i % 26 + 1]
         before = len(probe.raw)
-        _f, d = await probe.timed(key, lambda: key in probe.raw[before:])
+        _f, d = await probe.timed(key, lambda key=key, before=before: key in probe.raw[before:])
         out.append(d)
     return out
 
@@ -398,7 +398,7 @@ def handle(i: int) -> str:
 async def seed_users(db: Path, n: int) -> None:
     """Create the RLogin callers' users (as the server would, with one
     shared hash of an unknown password: nobody logs in with it)."""
-    from server.store import Store, handle_key, handle_skeleton, hash_password
+    from server.services.store import Store, handle_key, handle_skeleton, hash_password
     store = await Store(db).open()
     await store.close()
     salt, digest = hash_password(os.urandom(8).hex())

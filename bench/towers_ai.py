@@ -40,8 +40,10 @@ def play(level: int, opponent: Callable[[int], Any], games: int,
                 times.append(time.monotonic() - start)
             state.apply(p, action)
         out = state.outcome()
+        assert out is not None, "the game ended"
         print(f"  game {g + 1}/{games}: winner {out.winner} (bench side {side})",
               file=sys.stderr, flush=True)
+        assert out.score is not None, "Towers scores every game"
         margins += out.score[side] - out.score[1 - side]
         points += 1.0 if out.winner == side else 0.5 if out.winner is None else 0.0
     return points / games, margins / games

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ansi.render import DiffRenderer, minimal_diff_cost, normalize  # noqa: E402
-from server.match_screen import MatchScreen  # noqa: E402
+from server.screens.match_screen import MatchScreen  # noqa: E402
 from tests.e2e.harness import Caller, play_towers_move, session_of, start_app, wait_until  # noqa: E402
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
 
@@ -75,7 +75,7 @@ class Recorder:
             full = DiffRenderer(renderer.width, renderer.height, renderer.charset).full(canvas, cursor)
             minimal = (minimal_diff_cost(self._prev, canvas, renderer.charset)
                        if self._prev is not None else len(full))
-            changed = (sum(1 for a, b in zip(self._prev.cells, canvas.cells)
+            changed = (sum(1 for a, b in zip(self._prev.cells, canvas.cells, strict=True)
                            if normalize(a) != normalize(b))
                        if self._prev is not None else canvas.width * canvas.height)
             self.frames.append({"tag": self._tags.get(id(canvas), ("?", 0, None, None)),
@@ -140,7 +140,7 @@ async def one_game(alice_term: str, bob_term: str) -> tuple[list[Recorder], list
                 await caller.settle()
             for caller in (alice, bob):
                 await caller.close()
-            return recorders, [len(c.received) - o for c, o in zip((alice, bob), offsets)]
+            return recorders, [len(c.received) - o for c, o in zip((alice, bob), offsets, strict=True)]
         finally:
             await app.stop()
 
@@ -156,11 +156,11 @@ def pct(values: list[float], q: float) -> float:
 def report(cs: str, recorders: list[Recorder], received: int) -> None:
     firsts, moves, later = [], [], []
     for r in recorders:
-        first, m, l = r.game_frames()
+        first, m, rest = r.game_frames()
         if first is not None:
             firsts.append(first)
         moves += m
-        later += l
+        later += rest
     sent_total = sum(f["sent"] for r in recorders for f in r.frames)
     p = f"{cs}_"
     if firsts:
@@ -203,7 +203,7 @@ async def main_async(quick: bool) -> None:
     started = time.perf_counter()
     for alice_term, bob_term in games:
         recorders, got = await one_game(alice_term, bob_term)
-        for r, n in zip(recorders, got):
+        for r, n in zip(recorders, got, strict=True):
             by_cs[r.charset].append(r)
             received[r.charset] += n
     print(f"games: {len(games)} games")

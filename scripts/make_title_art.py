@@ -197,7 +197,7 @@ def sgr(cur: tuple[int, int] | None, fg: int, bg: int) -> bytes:
 
 def art() -> bytes:
     out = bytearray(b"\x1b[0m")
-    cur: tuple[int, int] | None = (GREY, BLACK)
+    cur: tuple[int, int] = (GREY, BLACK)
     for row in grid:
         end = W
         while end and row[end - 1][0] == " " and row[end - 1][2] == BLACK:

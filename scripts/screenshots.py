@@ -144,11 +144,11 @@ async def shoot(app) -> None:
         await bob.expect("Your move" if door != "Stone Towers" else "Your move")
         if door == "Awari":
             bob.send("3")
-            await wait_until(lambda: len(match.state.history) >= 2, timeout=20)
+            await wait_until(lambda match=match: len(match.state.history) >= 2, timeout=20)
         elif door == "Stone Towers":
             for _ in range(3):
                 bob.send(RIGHT + DOWN + ENTER)
-                await wait_until(lambda: 0 in match.state.to_move(), timeout=20)
+                await wait_until(lambda match=match: 0 in match.state.to_move(), timeout=20)
             bob.send("i")
         await bob.settle(0.5)
         await picture(bob, name)

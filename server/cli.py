@@ -9,13 +9,13 @@ import sys
 import time
 from typing import Any
 
-from .config import Config, ConfigError, load_config
+from server.config import Config, ConfigError, load_config
 
 __all__ = ["main"]
 
 
 def _config(args: argparse.Namespace) -> Config:
-    from .startup import check_settings
+    from server.startup import check_settings
     return check_settings(load_config(getattr(args, "config", None),
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
@@ -24,7 +24,7 @@ def _config(args: argparse.Namespace) -> Config:
 
 
 async def _serve(config: Config) -> None:
-    from .app import App
+    from server.app import App
     _raise_nofile()
     app = App(config)
     await app.start()
@@ -50,8 +50,8 @@ def _raise_nofile() -> None:
 
 
 async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
-    from .replay import replay_frames
-    from .store import Store
+    from server.screens.replay import replay_frames
+    from server.services.store import Store
     store = await Store(config.database).open()
     try:
         game = await store.get_game(game_id)
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--charset", choices=["utf8", "cp437"], default="utf8")
     bulletin = sub.add_parser("bulletin", help="write the hall of fame and games in progress "
                                                "for the host BBS to show (to standard output)")
-    bulletin.add_argument("--door", help="one door only (its key, e.g. stratego)")
+    bulletin.add_argument("--door", help="one door only (its key, as in gatehouse games)")
     bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
                           help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
     bulletin.add_argument("--output", metavar="FILE",
@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 2
-    from .startup import StartupError
-    from .store import StoreError
+    from server.services.store import StoreError
+    from server.startup import StartupError
     try:
         return _run(args, config)
     except (StartupError, StoreError) as exc:
@@ -126,22 +126,22 @@ def _run(args: argparse.Namespace, config: Config) -> int:
             return 1
         return 0
     if args.command == "games":
-        from .cli_records import games_command
+        from server.cli_records import games_command
         asyncio.run(games_command(config, args.status, args.limit))
         return 0
     if args.command == "bulletin":
-        from .cli_records import bulletin_command
+        from server.cli_records import bulletin_command
         return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
                                             args.output))
     if args.command == "door":
-        from .bbs_accounts import secret_for
-        from .door_bridge import main as door_main
+        from server.net.door_bridge import main as door_main
+        from server.services.bbs_accounts import secret_for
         return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
                          tag=config.rlogin_tag or None,
                          max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio,
                          secret=secret_for(config.rlogin_secrets, config.door_server_host))
     if args.command == "sysop":
-        from .sysop_client import main as sysop_main
+        from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)
     if args.command == "replay":
         return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .config import Config
+from server.config import Config
 
 __all__ = ["games_command", "bulletin_command"]
 
@@ -32,7 +32,7 @@ def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str
 
 
 async def games_command(config: Config, status: str | None, limit: int, out: Any = None) -> None:
-    from .store import Store
+    from server.services.store import Store
     out = out or sys.stdout
     store = await Store(config.database).open()
     try:
@@ -72,9 +72,8 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
     (replaced at once: a caller never sees half a file); a message and a
     non-zero exit if it cannot."""
     from doors import registry
-
-    from .bulletin import build_bulletin, encode_bulletin
-    from .records import open_readonly
+    from server.screens.bulletin import build_bulletin, encode_bulletin
+    from server.services.records import open_readonly
     if door is not None and door not in registry():
         print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
               file=sys.stderr)

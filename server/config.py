@@ -44,10 +44,8 @@ class Config:
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
     door_max_drop_age_hours: float = 12.0
-    # [stratego]
-    stratego_reveal_seconds: float = 3.0
-    # [awari]
-    awari_build_endgame: bool = True   # build the endgame table at start if missing
+    # [<door key>]: each door's own settings (DoorInfo.settings), by door
+    doors: dict[str, dict[str, Any]] = dataclasses.field(default_factory=lambda: _door_defaults())
     # tests and benchmarks
     bot_min_delay: float = 0.4       # seconds a computer move is held back so it can be seen
     login_fail_delay: float = 1.0    # base delay after a failed login (doubles)
@@ -59,6 +57,42 @@ class Config:
     @property
     def forfeit_seconds(self) -> float:
         return self.forfeit_minutes * 60
+
+    def door_settings(self, door: str) -> dict[str, Any]:
+        return self.doors.get(door, {})
+
+    def set_flat(self, name: str, value: Any) -> None:
+        """Set a field, or a door setting by its flat name ``<door>_<key>``
+        (as flags and tests name them: ``<door>_<setting>``)."""
+        if name in _FIELDS:
+            setattr(self, name, value)
+            return
+        for door, settings in self.doors.items():
+            key = name.removeprefix(door + "_")
+            if key != name and key in settings:
+                settings[key] = value
+                return
+        raise TypeError(f"Config has no setting {name!r}")
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(Config))
+_dataclass_init = Config.__init__
+
+
+def _config_init(self: Config, **values: Any) -> None:
+    """The dataclass's constructor, plus door settings by their flat names."""
+    flat = {name: values.pop(name) for name in list(values) if name not in _FIELDS}
+    _dataclass_init(self, **values)
+    for name, value in flat.items():
+        self.set_flat(name, value)
+
+
+Config.__init__ = _config_init  # type: ignore[method-assign, assignment]
+
+
+def _door_defaults() -> dict[str, dict[str, Any]]:
+    from doors import registry
+    return {key: info.setting_defaults() for key, info in registry().items() if info.settings}
 
 
 # toml section -> {toml key: Config field}
@@ -72,8 +106,6 @@ _SECTIONS: dict[str, dict[str, str]] = {
                "secrets": "rlogin_secrets"},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
-    "stratego": {"reveal_seconds": "stratego_reveal_seconds"},
-    "awari": {"build_endgame": "awari_build_endgame"},
 }
 
 
@@ -114,6 +146,9 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             raise ConfigError(f"{candidate}: cannot read the settings file "
                               f"({exc.strerror or exc}): check its path and permissions") from None
         for section, table in data.items():
+            if section in cfg.doors and isinstance(table, dict):
+                _door_section(cfg.doors[section], section, table, candidate)
+                continue
             fields = _SECTIONS.get(section)
             if fields is None or not isinstance(table, dict):
                 raise ConfigError(f"{candidate}: unknown section [{section}]")
@@ -124,5 +159,12 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
                 setattr(cfg, field, _coerce(f"{section}.{key}", value, getattr(cfg, field)))
     for field, value in overrides.items():
         if value is not None:
-            setattr(cfg, field, value)
+            cfg.set_flat(field, value)
     return cfg
+
+
+def _door_section(settings: dict[str, Any], section: str, table: dict[str, Any], source: Path) -> None:
+    for key, value in table.items():
+        if key not in settings:
+            raise ConfigError(f"{source}: unknown setting {section}.{key}")
+        settings[key] = _coerce(f"{section}.{key}", value, settings[key])

@@ -7,9 +7,9 @@ import contextlib
 import ipaddress
 import math
 from collections.abc import AsyncIterator
-from typing import Any
 
-from .config import Config, ConfigError
+from doors import registry
+from server.config import Config, ConfigError
 
 __all__ = ["StartupError", "check_settings", "listening"]
 
@@ -30,7 +30,6 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "rlogin_port": ("rlogin.port", 0, 65535, True),
     "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
     "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
-    "stratego_reveal_seconds": ("stratego.reveal_seconds", 0, 60, True),
 }
 
 
@@ -41,8 +40,14 @@ def _num(x: float) -> str:
 def check_settings(cfg: Config, source: str = "") -> Config:
     """Raise ConfigError (one line) for a setting out of range; returns ``cfg``."""
     where = f"{source}: " if source else ""
-    for field, (name, low, high, low_ok) in _RANGES.items():
-        value: Any = getattr(cfg, field)
+    ranges = [(name, getattr(cfg, field), low, high, low_ok)
+              for field, (name, low, high, low_ok) in _RANGES.items()]
+    for key, info in registry().items():      # each door's own settings
+        for spec in info.settings:
+            if spec.low is not None and spec.high is not None:
+                ranges.append((f"{key}.{spec.key}", cfg.door_settings(key).get(spec.key),
+                               spec.low, spec.high, spec.low_ok))
+    for name, value, low, high, low_ok in ranges:
         bad = (not isinstance(value, (int, float)) or isinstance(value, bool)
                or (isinstance(value, float) and not math.isfinite(value))
                or value > high or value < low or (value == low and not low_ok))
@@ -59,7 +64,7 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
                               "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
-    from .bbs_accounts import parse_secrets
+    from server.services.bbs_accounts import parse_secrets
     try:
         parse_secrets(cfg.rlogin_secrets)
     except ValueError as exc:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from doors._core.game import GameState, Player
 
@@ -32,25 +32,27 @@ WIN = 1_000_000.0
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 16
 
-Evaluate = Callable[[GameState, Player], float]
-Order = Callable[[GameState, Player, list[Any]], list[Any]]
+#: the game a bot searches (its evaluation and ordering may know the concrete state)
+S = TypeVar("S", bound=GameState)
+Evaluate = Callable[[S, Player], float]
+Order = Callable[[S, Player, list[Any]], list[Any]]
 
 
 class _OutOfBudget(Exception):
     """The time or node budget ran out mid-iteration."""
 
 
-class AlphaBetaBot:
+class AlphaBetaBot(Generic[S]):
     """Iterative-deepening negamax with alpha-beta pruning.
 
     ``max_time`` (seconds) bounds each ``choose``; ``max_nodes`` gives a
     deterministic budget instead (or as well). ``seed`` shuffles the root
     actions, so equal moves are broken differently but reproducibly."""
 
-    def __init__(self, evaluate: Evaluate, max_time: float | None = 1.0,
+    def __init__(self, evaluate: Evaluate[S], max_time: float | None = 1.0,
                  max_depth: int = 64, seed: int | None = None,
-                 order: Order | None = None,
-                 terminal_value: Evaluate | None = None,
+                 order: Order[S] | None = None,
+                 terminal_value: Evaluate[S] | None = None,
                  use_tt: bool = True, max_nodes: int | None = None):
         self.evaluate = evaluate
         self.max_time = max_time
@@ -67,7 +69,7 @@ class AlphaBetaBot:
         self._horizon = False
 
     # ----- the public entry point -------------------------------------------
-    def choose(self, observation: GameState, player: Player) -> Any:
+    def choose(self, observation: S, player: Player) -> Any:
         start = time.monotonic()
         actions = list(observation.legal_actions(player))
         if not actions:
@@ -98,7 +100,7 @@ class AlphaBetaBot:
         return best
 
     # ----- search -----------------------------------------------------------
-    def _root(self, state: GameState, player: Player, actions: list[Any],
+    def _root(self, state: S, player: Player, actions: list[Any],
               depth: int) -> tuple[float, Any]:
         alpha, beta = -float("inf"), float("inf")
         best, best_value = actions[0], -float("inf")
@@ -109,7 +111,7 @@ class AlphaBetaBot:
                 value = self._search(child, depth - 1, alpha, beta, player)
             except _OutOfBudget:
                 partial = (best_value, best) if best_value > -float("inf") else None
-                raise _OutOfBudget(partial)
+                raise _OutOfBudget(partial) from None
             if value > best_value:
                 best_value, best = value, action
             alpha = max(alpha, value)
@@ -123,7 +125,7 @@ class AlphaBetaBot:
                 and time.monotonic() > self._deadline):
             raise _OutOfBudget(None)
 
-    def _leaf_value(self, state: GameState, viewer: Player, depth: int) -> float:
+    def _leaf_value(self, state: S, viewer: Player, depth: int) -> float:
         if state.is_terminal():
             if self.terminal_value is not None:
                 value = self.terminal_value(state, viewer)
@@ -134,7 +136,7 @@ class AlphaBetaBot:
         self._horizon = True
         return self.evaluate(state, viewer)
 
-    def _search(self, state: GameState, depth: int, alpha: float, beta: float,
+    def _search(self, state: S, depth: int, alpha: float, beta: float,
                 viewer: Player) -> float:
         """Value of ``state`` from ``viewer``'s point of view."""
         self._tick()
@@ -145,7 +147,7 @@ class AlphaBetaBot:
             return -self._search_as_mover(state, depth, -beta, -alpha, mover)
         return self._search_as_mover(state, depth, alpha, beta, mover)
 
-    def _search_as_mover(self, state: GameState, depth: int, alpha: float,
+    def _search_as_mover(self, state: S, depth: int, alpha: float,
                          beta: float, mover: Player) -> float:
         key = None
         tt_best = None

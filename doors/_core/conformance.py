@@ -1,17 +1,26 @@
-"""Checks every door's rules state must pass (used by each door's tests).
+"""The promises of the game protocol, checked on random games of any door.
 
 ``random_playout`` plays uniformly random legal actions (choosing among the
-players in ``to_move()`` at random, so simultaneous phases interleave);
-``check_game`` asserts the protocol's invariants along the way.
+players in ``to_move()`` at random, so simultaneous phases interleave).
+``check_game`` plays such a game and asserts, after every action, what the
+protocol promises (see ``check_position``), then that the finished game
+refuses further actions and replays from its text record. ``check_door``
+does that for a registered door, on options drawn at random.
 """
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable
+from typing import Any
 
+from .door import DoorInfo
 from .game import GameState, IllegalAction, replay
 
-__all__ = ["random_playout", "check_game"]
+__all__ = ["random_playout", "check_game", "check_position", "check_door", "fingerprint"]
+
+#: legal actions checked one by one at each position (all of them when fewer)
+ACTIONS_CHECKED = 12
 
 
 def random_playout(state: GameState, rng: random.Random, max_steps: int = 100_000,
@@ -30,30 +39,108 @@ def random_playout(state: GameState, rng: random.Random, max_steps: int = 100_00
     return state
 
 
-def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000) -> GameState:
-    """Play a random game from ``state`` checking the protocol invariants:
-    legal actions exist iff a player is to move, each applied action's text
-    round-trips, a clone is independent, an illegal action is refused, and the
-    game replays from its options and text record to the same outcome."""
+def fingerprint(state: GameState) -> bytes:
+    """Every field of the state, serialised: two states with the same
+    fingerprint hold the same data (board, history, counters, caches)."""
+    return pickle.dumps(state.__dict__, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _players(state: GameState) -> range:
+    return range(state.num_players)
+
+
+def check_position(state: GameState, rng: random.Random) -> None:
+    """The protocol's promises at one position of a game going on or over."""
+    movers = state.to_move()
+    out = state.outcome()
+    assert state.is_terminal() == (out is not None) == (not movers), \
+        f"terminal {state.is_terminal()}, outcome {out}, to move {movers}"
+    assert len(set(movers)) == len(movers) and all(p in _players(state) for p in movers)
+    for viewer in (*_players(state), None):
+        state.observation(viewer)                  # every seat and a watcher can look
+        state.last_action_text(viewer)
+    before = fingerprint(state)
+    for player in _players(state):
+        legal = state.legal_actions(player)
+        if player not in movers:
+            assert legal == [], f"player {player} is not to move but has actions"
+            assert state.why_illegal(player, None) is not None
+            continue
+        assert legal, f"player {player} is to move but has no legal action"
+        for action in rng.sample(legal, min(len(legal), ACTIONS_CHECKED)):
+            assert state.why_illegal(player, action) is None, f"legal {action!r} refused"
+            text = state.action_to_str(action)
+            assert state.parse_action(text) == action, f"{text!r} does not read back"
+    # a player out of turn is refused, and the refusal changes nothing
+    waiting = [p for p in _players(state) if p not in movers]
+    if waiting:
+        try:
+            state.apply(waiting[0], None)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"player {waiting[0]} acted out of turn")
+    assert fingerprint(state) == before, "looking at the state or a refused action changed it"
+    # a clone is independent: playing on the clone leaves the original as it was
+    twin = state.clone()
+    assert twin.record() == state.record() and twin.to_move() == movers
+    assert twin.outcome() == out
+    if movers:
+        player = rng.choice(movers)
+        twin.apply(player, rng.choice(twin.legal_actions(player)))
+        assert fingerprint(state) == before, "changing a clone changed the original"
+        assert len(twin.history) == len(state.history) + 1
+    twin.history.append((0, None))                 # even a shared history list would show
+    assert fingerprint(state) == before, "changing a clone changed the original"
+
+
+def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000,
+               every: int = 1, dense: int = 100) -> GameState:
+    """Play a random game from ``state`` checking ``check_position`` after
+    each of the first ``dense`` actions, then after every ``every``-th (and
+    at the end: long games stay quick to check); then the game
+    is over, refuses any further action, and replays from its options and
+    text record to the same record, turn and outcome."""
+    start = state.clone()
+    check_position(state, rng)
+    steps = 0
+
     def step(s: GameState) -> None:
-        assert s.is_terminal() == (not s.to_move())
+        nonlocal steps
+        steps += 1
         player, action = s.history[-1]
         text = s.action_to_str(action)
         assert s.parse_action(text) == action, text
+        if steps <= dense or steps % every == 0:
+            check_position(s, rng)
 
-    start = state.clone()
-    twin = state.clone()
     random_playout(state, rng, max_steps, step)
     assert state.is_terminal(), "random game did not end"
-    assert state.outcome() is not None
-    assert not state.to_move()
-    try:
-        state.apply(0, state.history[-1][1] if state.history else None)
-    except IllegalAction:
-        pass
-    else:  # pragma: no cover - a failure path
-        raise AssertionError("an action was accepted after the end")
-    assert len(twin.history) == len(start.history), "clone shares history"
+    check_position(state, rng)
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winner in (None, *_players(state))
+    last: Any = state.history[-1][1] if state.history else None
+    for player in _players(state):
+        try:
+            state.apply(player, last)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError("an action was accepted after the end")
+    assert start.history == [] or len(start.history) < len(state.history), "clone shares history"
     again = replay(type(state), state.options, state.record())
-    assert again.outcome() == state.outcome()
+    assert again.record() == state.record()
+    assert again.to_move() == state.to_move()
+    assert again.outcome() == outcome
     return state
+
+
+def check_door(info: DoorInfo, seed: int, max_steps: int = 100_000, every: int = 1,
+               dense: int = 100) -> GameState:
+    """A random game of a registered door, on options drawn at random."""
+    rng = random.Random(seed)
+    chosen = {spec.key: rng.choice([value for value, _ in spec.choices]) for spec in info.specs()}
+    state = info.new_game(chosen, rng)
+    assert state.key == info.key, f"{info.key}'s rules call themselves {state.key!r}"
+    return check_game(state, rng, max_steps, every, dense)

@@ -16,14 +16,15 @@ accept a draw. Everything else reaches ``DoorUI.on_key``.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .game import GameState, Player
 
-__all__ = ["DOOR_ROWS", "RESERVED_KEYS", "OptionSpec", "Submit", "Request",
-           "DoorUI", "Bot", "DoorInfo"]
+__all__ = ["DOOR_ROWS", "RESERVED_KEYS", "OptionSpec", "Submit", "RequestKind", "Request",
+           "DoorUI", "Bot", "DoorSetting", "PreparedTable", "DoorInfo"]
 
 DOOR_ROWS = 20
 RESERVED_KEYS = frozenset({"c", "r", "?", "Q", "=", "CTRL_L"})
@@ -52,17 +53,25 @@ class Submit:
     action: Any
 
 
+class RequestKind(enum.StrEnum):
+    """What a door may ask of the server beyond an action; each goes with a
+    capability the door declares in its ``DoorInfo``."""
+    AUTO_FINISH = "auto_finish"    # DoorInfo.auto_finish
+    SAVE_SETUP = "save_setup"      # DoorInfo.saved_setups; data: (name, setup text)
+    LOAD_SETUP = "load_setup"      # DoorInfo.saved_setups; data: name
+
+
 @dataclasses.dataclass(frozen=True)
 class Request:
     """``DoorUI.on_key`` result: ask the server for something beyond an action.
 
-    Known kinds: "auto_finish" (Awari: the computer plays both sides to the
-    end; the other human must agree), "save_setup" (data: (name, setup
-    text)) and "load_setup" (data: name; the server answers with
-    ``ui.setup_loaded(name, text)``) for Stratego's named setups. The server
-    fills ``ui.saved_setups`` with the caller's setup names, and while
-    ``ui.text_input`` is true it passes every key (even its own) to the door."""
-    kind: str
+    "auto_finish": the computer plays both sides to the end; the other human
+    must agree. "save_setup" / "load_setup": named setups kept per caller;
+    the server answers a load with ``ui.setup_loaded(name, text)`` and keeps
+    ``ui.saved_setups`` filled with the caller's setup names. While
+    ``ui.text_input`` is true the server passes every key (even its own) to
+    the door."""
+    kind: str                      # a RequestKind
     data: Any = None
 
 
@@ -88,6 +97,14 @@ class DoorUI:
         self.last: tuple[Player, Any] | None = None
         self.message = ""
         self.outcome: Any = None      # set by the server when the game ends
+        # the caller's saved setup names (DoorInfo.saved_setups), kept by the server
+        self.saved_setups: list[str] = []
+
+    @property
+    def text_input(self) -> bool:
+        """True while the door takes typed text (a setup's name): the server
+        then passes every key to the door."""
+        return False
 
     def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
         self.obs = obs
@@ -107,12 +124,51 @@ class DoorUI:
         """Where to leave the terminal cursor (region coordinates), or None."""
         return None
 
+    def setup_loaded(self, name: str, text: str) -> Submit | None:
+        """A saved setup the caller asked for (DoorInfo.saved_setups)."""
+        return None
+
+    def configure(self, settings: Mapping[str, Any], specs: tuple[DoorSetting, ...]) -> None:
+        """The sysop's settings for this door: each one with a
+        ``ui_attribute`` is set on the UI (Stratego's strike reveal time)."""
+        for spec in specs:
+            if spec.ui_attribute is not None and spec.key in settings:
+                setattr(self, spec.ui_attribute, settings[spec.key])
+
 
 class Bot(Protocol):
     """A computer player. ``choose`` blocks (the server runs it in a thread)
     and sees only ``state.observation(player)``."""
 
     def choose(self, observation: Any, player: Player) -> Any: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class DoorSetting:
+    """A setting the sysop may change for a door, ``[<door key>] <key> =
+    value`` in gatehouse.toml. Numbers are checked against ``low``..``high``
+    (``low`` itself allowed when ``low_ok``)."""
+    key: str
+    default: bool | float | str
+    low: float | None = None
+    high: float | None = None
+    low_ok: bool = True
+    ui_attribute: str | None = None    # set on every DoorUI of the door (DoorUI.configure)
+
+
+@dataclasses.dataclass(frozen=True)
+class PreparedTable:
+    """Data a door builds once, in the background, before its strongest
+    levels play at full strength (Awari's endgame table). The server runs
+    ``python -m <module> <args>`` at low priority when ``is_ready()`` is
+    false, and reads the build's progress from its output lines."""
+    title: str                                  # "Awari endgame table"
+    from_level: int                             # the levels that use it
+    is_ready: Callable[[], bool]
+    module: str                                 # run as python -m module args...
+    args: tuple[str, ...] = ()
+    progress: Callable[[str], float | None] = lambda line: None   # an output line -> 0..1
+    enabled_by: str | None = None               # a bool DoorSetting that turns the build on
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,9 +186,22 @@ class DoorInfo:
     hidden_information: bool = False
     # options whose choices change at run time (Kingdom's board files)
     options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
+    # ----- capabilities: what the server offers this door ---------------
     # a door tool on the new-game screen (Kingdom's board editor): builds an
     # object with on_key(key) -> None | "saved" | "cancel", draw(canvas), message
     editor: Callable[[], Any] | None = None
+    editor_title: str = "board editor"
+    # offers "auto finish" (Request "auto_finish"): the computer ends the game
+    auto_finish: bool = False
+    # keeps named setups per caller (Requests "save_setup" / "load_setup")
+    saved_setups: bool = False
+    # the sysop's settings for this door (gatehouse.toml section [<key>])
+    settings: tuple[DoorSetting, ...] = ()
+    # data built in the background before the strongest levels (PreparedTable)
+    tables: tuple[PreparedTable, ...] = ()
+
+    def setting_defaults(self) -> dict[str, Any]:
+        return {spec.key: spec.default for spec in self.settings}
 
     def specs(self) -> tuple[OptionSpec, ...]:
         """The options as they are now."""

@@ -68,7 +68,7 @@ class Outcome:
         score = data.get("score")
         return cls(data.get("winner"), Termination(data["termination"]),
                    str(data.get("reason", "")),
-                   tuple(score) if score is not None else None)  # type: ignore[arg-type]
+                   tuple(score) if score is not None else None)
 
 
 class IllegalAction(ValueError):

@@ -1,8 +1,11 @@
 """Awari: the "Awwari" variant (Stefan Zeiger, 1993) as a Gatehouse door."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, OptionSpec
+import re
 
+from doors._core.door import DoorInfo, DoorSetting, OptionSpec, PreparedTable
+
+from . import endgame
 from .ai import make_bot
 from .rules import AwariState
 from .view import AwariUI
@@ -35,6 +38,25 @@ a = auto finish: the computer plays both sides to the end (the other player
 must agree).
 """
 
+_LAYER = re.compile(r"layer\s+(\d+) solved")
+
+
+def _build_progress(line: str) -> float | None:
+    """The table build's progress from one of its output lines."""
+    found = _LAYER.search(line)
+    return int(found.group(1)) / endgame.DEFAULT_STONES if found else None
+
+
+ENDGAME_TABLE = PreparedTable(
+    title="Awari endgame table",
+    from_level=5,
+    is_ready=endgame.is_current,
+    module="doors.awari.endgame",
+    args=("build",),
+    progress=_build_progress,
+    enabled_by="build_endgame",
+)
+
 INFO = DoorInfo(
     key="awari",
     title="Awari",
@@ -46,4 +68,8 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
+    # capabilities: auto finish; the endgame table, built at start if missing
+    auto_finish=True,
+    settings=(DoorSetting("build_endgame", True),),
+    tables=(ENDGAME_TABLE,),
 )

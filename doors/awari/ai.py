@@ -131,7 +131,9 @@ class AwariBot:
             return (WIN + d) if d > 0 else (d - WIN if d < 0 else 0)
         table = self.table
         if table is not None and 36 - b[6] - b[13] <= table.stones:
-            v = d + table.value(b, p, extra)
+            tv = table.value(b, p, extra)
+            assert tv is not None, "few enough stones for the table"
+            v = d + tv
             return (WIN + v) if v > 0 else (v - WIN if v < 0 else 0)
         if depth <= 0:
             return self.evaluate(b, p, extra)
@@ -170,7 +172,8 @@ class AwariBot:
         home (extra turns), then the others from the home end."""
         base = 7 * p
         home = base + 6
-        front, rest = [], []
+        front: list[int] = []
+        rest: list[int] = []
         for i in range(base + 5, base - 1, -1):
             s = b[i]
             if not s or i == first:

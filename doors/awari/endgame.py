@@ -105,7 +105,7 @@ class Layout:
 
 
 # ----- the build ----------------------------------------------------------
-_TABLE = None          # shared signed-byte array while building
+_TABLE: memoryview | None = None          # shared signed-byte array while building
 _LAYOUT: Layout | None = None
 _MOVES: dict | None = None
 
@@ -134,6 +134,7 @@ def _solve_pair(job: tuple[int, int]) -> int:
     """Solve blocks (a, b-a) and (b-a, a) of layer b; returns positions done."""
     b, a = job
     lay, moves, T = _LAYOUT, _MOVES, _TABLE
+    assert lay is not None and moves is not None and T is not None, "build() sets these first"
     rank, base, n6 = lay.rank, lay.base, lay.n6
     c = b - a
     pairs = [(a, c)] if a == c else [(a, c), (c, a)]

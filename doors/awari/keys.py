@@ -8,28 +8,35 @@ Q, = and CTRL-L.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ansi.keys import ENTER, LEFT, RIGHT
 from doors._core.door import Request, Submit
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .view import AwariUI
+__all__ = ["AwariKeyTarget", "AUTO_FINISH_KEY", "KEY_HELP", "handle_key"]
 
-__all__ = ["AUTO_FINISH_KEY", "KEY_HELP", "handle_key"]
+class AwariKeyTarget(Protocol):
+    """What the keymap reads and changes on a seat's Awari screen (the view,
+    ``view.AwariUI``, has it; this module does not import the view)."""
+    me: int | None
+    obs: Any
+    message: str
+    cursor_hole: int
+
+    def skip_animation(self, now: float) -> bool: ...
 
 AUTO_FINISH_KEY = "a"
 KEY_HELP = ("\u2190 \u2192 choose a hole   Enter sow it   1-6 sow that hole",
             "a = auto finish (the computer plays both sides, if the other agrees)")
 
 
-def _my_turn(ui: AwariUI) -> bool:
+def _my_turn(ui: AwariKeyTarget) -> bool:
     obs = ui.obs
     return (ui.me is not None and obs is not None and not obs.is_terminal()
             and ui.me in obs.to_move())
 
 
-def _step_cursor(ui: AwariUI, step: int) -> None:
+def _step_cursor(ui: AwariKeyTarget, step: int) -> None:
     """Move the cursor to the next hole that way, preferring non-empty ones."""
     row = ui.obs.row(ui.me) if ui.obs is not None and ui.me is not None else [1] * 6
     hole = ui.cursor_hole
@@ -44,7 +51,7 @@ def _step_cursor(ui: AwariUI, step: int) -> None:
     ui.cursor_hole = max(1, min(6, ui.cursor_hole + step))
 
 
-def _sow(ui: AwariUI, hole: int) -> Submit | None:
+def _sow(ui: AwariKeyTarget, hole: int) -> Submit | None:
     if not _my_turn(ui):
         ui.message = "The game is over." if ui.obs is not None and ui.obs.is_terminal() \
             else "It is not your turn."
@@ -57,7 +64,7 @@ def _sow(ui: AwariUI, hole: int) -> Submit | None:
     return Submit(hole)
 
 
-def handle_key(ui: AwariUI, key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: AwariKeyTarget, key: str, now: float) -> Submit | Request | None:
     if ui.skip_animation(now):
         return None
     if ui.me is None or ui.obs is None:

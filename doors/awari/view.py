@@ -111,6 +111,8 @@ class AwariUI(DoorUI):
 
     def _finish(self) -> None:
         anim, self.anim = self.anim, None
+        if anim is None:
+            return
         res = anim.result
         text = f"{self.name(anim.player)} sowed hole {anim.hole}"
         if res.captured:
@@ -222,6 +224,7 @@ class AwariUI(DoorUI):
                 won = "win" if out.winner == self.me else "wins"
                 turn = f"Game over: {self.name(out.winner)} {won} ({out.reason})."
         else:
+            assert mover is not None, "a game not over has a mover"
             who = "Your" if mover == self.me else f"{self.name(mover)}'s"
             turn = f"{who} turn" + (" (extra turn)" if obs.extra else "") + "."
         canvas.text(3, 16, turn[:50], WHITE)

@@ -116,7 +116,8 @@ INFO = DoorInfo(
     help_text=HELP_TEXT,
     options=OPTIONS,
     options_factory=current_options,
-    editor=new_editor,
+    editor=new_editor,            # capability: a board editor on the new-game screen
+    editor_title="board editor",
     levels=(1, 5),
     default_level=3,
 )

@@ -71,15 +71,15 @@ def code_symbol(code: int) -> str:
 def board_problem(board: list[int] | tuple[int, ...]) -> tuple[int | None, str] | None:
     """Why a board cannot be played: (rank index 0-18 or None, reason), or
     None if it is playable."""
-    kings = [[], []]
+    kings: list[list[int]] = [[], []]
     for sq, c in enumerate(board):
         if c & 7 in (KING, CASTLE):
             kings[c >> 4].append(sq)
         if c & 7 == PAWN:
             far = SIZE - 1 if c >> 4 == 0 else 0
             if sq // SIZE == far:
-                side = "player 1" if c >> 4 == 0 else "player 2"
-                return sq // SIZE, (f"a {side} pawn on {square_name(sq)}, "
+                owner = "player 1" if c >> 4 == 0 else "player 2"
+                return sq // SIZE, (f"a {owner} pawn on {square_name(sq)}, "
                                     "its promotion rank")
     for side, ks in enumerate(kings):
         who = f"player {side + 1}"
@@ -129,8 +129,8 @@ def parse_board(text: str, source: str = "<board>", name: str = "") -> BoardSpec
             board[rank * SIZE + f] = symbol_code(ch)
     problem = board_problem(board)
     if problem is not None:
-        rank, reason = problem
-        line_no = rows[SIZE - 1 - rank][0] if rank is not None else rows[-1][0]
+        bad_rank, reason = problem
+        line_no = rows[SIZE - 1 - bad_rank][0] if bad_rank is not None else rows[-1][0]
         raise BoardFileError(source, line_no, reason)
     return BoardSpec(name, title, tuple(board))
 

@@ -12,17 +12,31 @@ again passes. The server keeps c, r, ?, Q, = and CTRL-L.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC, HOME
 from doors._core.door import Request, Submit
 
 from .position import KNIGHT, PASS, PAWN, PROMOTIONS, Move, square_name
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .view import KingdomUI
+__all__ = ["KingdomKeyTarget", "KEY_HELP", "PROMO_NAMES", "handle_key"]
 
-__all__ = ["KEY_HELP", "PROMO_NAMES", "handle_key"]
+class KingdomKeyTarget(Protocol):
+    """What the keymap reads and changes on a seat's Kingdom screen (the view,
+    ``view.KingdomUI``, has it; this module does not import the view)."""
+    me: int | None
+    obs: Any
+    message: str
+    cur: int
+    selected: int
+    mid: int
+    promo: str
+    show_targets: bool
+    pass_armed: bool
+
+    def screen_xy(self, sq: int) -> tuple[int, int]: ...
+
+    def square_at(self, x: int, y: int) -> int: ...
 
 PROMO_NAMES = {"Q": "queen", "B": "bishop", "N": "knight", "R": "rook"}
 KEY_HELP = ("Arrows move  Enter select/move  Esc cancel",
@@ -30,18 +44,18 @@ KEY_HELP = ("Arrows move  Enter select/move  Esc cancel",
 CANCEL_KEYS = (ESC, BACKSPACE, DELETE)
 
 
-def _my_turn(ui: KingdomUI) -> bool:
+def _my_turn(ui: KingdomKeyTarget) -> bool:
     obs = ui.obs
     return (ui.me is not None and obs is not None and not obs.is_terminal()
             and ui.me in obs.to_move())
 
 
-def _cancel(ui: KingdomUI) -> None:
+def _cancel(ui: KingdomKeyTarget) -> None:
     ui.selected = -1
     ui.mid = -1
 
 
-def _submit(ui: KingdomUI, mv: Move) -> Submit | None:
+def _submit(ui: KingdomKeyTarget, mv: Move) -> Submit | None:
     reason = ui.obs.why_illegal(ui.me, mv)
     if reason is not None:
         ui.message = reason
@@ -51,7 +65,7 @@ def _submit(ui: KingdomUI, mv: Move) -> Submit | None:
     return Submit(mv)
 
 
-def _with_promo(ui: KingdomUI, moves: list[Move]) -> Move:
+def _with_promo(ui: KingdomKeyTarget, moves: list[Move]) -> Move:
     """The move among ``moves`` (same from/to/mid) with the panel's piece."""
     for mv in moves:
         if mv.promo in ("", ui.promo):
@@ -59,7 +73,7 @@ def _with_promo(ui: KingdomUI, moves: list[Move]) -> Move:
     return moves[0]
 
 
-def _enter(ui: KingdomUI) -> Submit | None:
+def _enter(ui: KingdomKeyTarget) -> Submit | None:
     obs = ui.obs
     sq = ui.cur
     if not _my_turn(ui):
@@ -124,7 +138,7 @@ def _enter(ui: KingdomUI) -> Submit | None:
     return None
 
 
-def handle_key(ui: KingdomUI, key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request | None:
     if ui.obs is None:
         return None
     if key != "x":

@@ -5,23 +5,34 @@ Any key during a cascade replay skips it. The server keeps c r ? Q = CTRL_L.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ansi.keys import ARROWS, ENTER, HOME
 from doors._core.door import Request, Submit
 
 from .rules import PASS
 
-if TYPE_CHECKING:
-    from .view import StoneTowersUI
+__all__ = ["StoneTowersKeyTarget", "handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
 
-__all__ = ["handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
+class StoneTowersKeyTarget(Protocol):
+    """What the keymap reads and changes on a seat's Stone Towers screen (the
+    view, ``view.StoneTowersUI``, has it; this module does not import the view)."""
+    me: int | None
+    obs: Any
+    message: str
+    cx: int
+    cy: int
+    overlay: int
+
+    def anim_step(self, now: float) -> int | None: ...
+
+    def skip_animation(self) -> None: ...
 
 OVERLAY_KEY = "i"
 CENTRE_KEYS = ("h", HOME)
 
 
-def handle_key(ui: StoneTowersUI, key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: StoneTowersKeyTarget, key: str, now: float) -> Submit | Request | None:
     state = ui.obs
     if state is None:
         return None

@@ -84,10 +84,10 @@ class StoneTowersUI(DoorUI):
         return handle_key(self, key, now)
 
     def frame_due(self, now: float) -> float | None:
-        step = self.anim_step(now)
-        if step is None:
+        step, start = self.anim_step(now), self.anim_start
+        if step is None or start is None:
             return None
-        return self.anim_start + (step + 1) * STEP_SECONDS
+        return start + (step + 1) * STEP_SECONDS
 
     def cursor(self) -> tuple[int, int] | None:
         if self.obs is None:

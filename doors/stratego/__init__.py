@@ -1,7 +1,7 @@
 """Stratego: the headline door (two players, hidden armies)."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, OptionSpec
+from doors._core.door import DoorInfo, DoorSetting, OptionSpec
 
 from .ai import make_bot
 from .keys import StrategoUI
@@ -97,4 +97,7 @@ INFO = DoorInfo(
     levels=(1, 5),
     default_level=3,
     hidden_information=True,
+    # capabilities: a strike shows both ranks for a while; named setups
+    saved_setups=True,
+    settings=(DoorSetting("reveal_seconds", 3.0, low=0, high=60, ui_attribute="REVEAL_SECONDS"),),
 )

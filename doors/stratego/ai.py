@@ -132,10 +132,10 @@ def _one_setup(player: int, rng: random.Random) -> Fill:
             if near:
                 grid[rng.choice(near)] = "S"
                 continue
-        weights = [_ROW_W[rank][_line(player, s)] for s in empty]
+        weights: list[float] = [_ROW_W[rank][_line(player, s)] for s in empty]
         if rank in "123":   # spread the strong pieces: avoid their neighbours
             weights = [w * (0.2 if any(grid.get(n) in ("1", "2", "3") for n in NEIGHBOURS[s])
-                            else 1.0) for w, s in zip(weights, empty)]
+                            else 1.0) for w, s in zip(weights, empty, strict=True)]
         s = rng.choices(empty, weights)[0]
         grid[s] = rank
         if rank == "2":

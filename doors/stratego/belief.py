@@ -47,7 +47,7 @@ def unknown_pool(obs: Any, enemy: int) -> list[str]:
 def _weighted_pick(rng: random.Random, items: list[int], weights: list[float]) -> int:
     total = sum(weights)
     x = rng.random() * total
-    for item, w in zip(items, weights):
+    for item, w in zip(items, weights, strict=True):
         x -= w
         if x <= 0:
             return item
@@ -74,8 +74,8 @@ class Belief:
         """One assignment square -> rank for every hidden enemy piece."""
         out: dict[int, str] = {}
         free = list(self.unmoved)
-        fw = dict(zip(self.unmoved, self.f_w))
-        bw = dict(zip(self.unmoved, self.b_w))
+        fw = dict(zip(self.unmoved, self.f_w, strict=True))
+        bw = dict(zip(self.unmoved, self.b_w, strict=True))
         fixed = sorted(self.fixed, key=lambda r: r != "F")   # the flag first
         for rank in fixed:
             if not free:
@@ -90,7 +90,7 @@ class Belief:
         # inconsistent beliefs cannot happen with a true observation; pad anyway
         while len(mobile) < len(rest):
             mobile.append("9")
-        for sq, rank in zip(rest, mobile):
+        for sq, rank in zip(rest, mobile, strict=False):
             out[sq] = rank
         return out
 

@@ -74,8 +74,11 @@ class StrategoUI(StrategoView):
         return Submit(Fill(placements))
 
     def own_placements(self) -> list[tuple[int, str]]:
-        obs = self.obs
-        return [(sq, obs.squares[sq].rank) for sq in setup_squares(self.me)
+        """The caller's own pieces placed so far (a watcher has none)."""
+        obs, me = self.obs, self.me
+        if me is None:
+            return []
+        return [(sq, obs.squares[sq].rank) for sq in setup_squares(me)
                 if obs.squares[sq] is not None]
 
     # ----- keys -------------------------------------------------------------
@@ -104,7 +107,7 @@ class StrategoUI(StrategoView):
         if self.me is None or obs.outcome is not None:
             return None
         if obs.phase == "setup":
-            return self.key_setup(key)
+            return self.key_setup(key, self.me)
         return self.key_play(key, now)
 
     def move_cursor(self, dx: int, dy: int) -> None:
@@ -123,13 +126,12 @@ class StrategoUI(StrategoView):
         row = max(rows[0] // 10, min(rows[-1] // 10, row))
         self.cur = row * 10 + col
 
-    def reading_order(self) -> list[int]:
-        order = sorted(setup_squares(self.me), key=lambda s: (self.display_row(s), s % 10))
+    def reading_order(self, me: int) -> list[int]:
+        order = sorted(setup_squares(me), key=lambda s: (self.display_row(s), s % 10))
         return order
 
-    def key_setup(self, key: str) -> Submit | Request | None:
+    def key_setup(self, key: str, me: int) -> Submit | Request | None:
         obs = self.obs
-        me = self.me
         if obs.ready[me]:
             self.message = "You are ready: waiting for your opponent."
             return None
@@ -142,7 +144,7 @@ class StrategoUI(StrategoView):
                 self.message = f"No {NAMES[rank]} left to place."
                 return None
             action = Place(self.cur, rank)
-            order = self.reading_order()
+            order = self.reading_order(me)
             i = order.index(self.cur)
             for sq in order[i + 1:] + order[:i]:
                 if obs.squares[sq] is None:
@@ -194,6 +196,8 @@ class StrategoUI(StrategoView):
                 self.message = "Type a name first (ESC cancels)."
                 return None
             self.mode = None
+            if self.me is None:
+                return None
             text = setup_to_text(self.me, self.own_placements())
             self.message = f"Saving setup {name!r}."
             return Request("save_setup", (name, text))

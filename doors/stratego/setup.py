@@ -78,6 +78,6 @@ def random_fill(player: int, placed: Iterable[tuple[int, str]],
             keep[sq] = "F"
             left.remove("F")
     rng.shuffle(left)
-    for sq, rank in zip(empty, left):
+    for sq, rank in zip(empty, left, strict=False):
         keep[sq] = rank
     return Fill(tuple(sorted(keep.items())))

@@ -30,12 +30,11 @@ def place_effect(cells: bytearray, sq: int, who: Player) -> int:
         owners = []
         dists = []
         for ray in (rays[d], rays[d + 1]):
-            found = -1
-            dist = 0
-            for dist, t in enumerate(ray, 1):
+            found, dist = -1, len(ray)
+            for i, t in enumerate(ray, 1):
                 cell = cells[t]
                 if cell:
-                    found = (cell - 1) >> 1
+                    found, dist = (cell - 1) >> 1, i
                     break
             owners.append(found)
             dists.append(dist)
@@ -69,7 +68,7 @@ def _best_gains(state: TowersState, player: Player) -> list[int]:
     """Best move gain of each of ``player``'s unmoved, mobile towers."""
     cells = state.cells
     mine = tower(player, False)
-    gains = []
+    gains: list[int] = []
     start = 0
     while True:
         sq = cells.find(mine, start)

@@ -1,4 +1,4 @@
-"""Key handling for the Towers screen (the controller half of TowersUI).
+"""Key handling for the Towers screen (the controller half of TowersKeyTarget).
 
 Arrows move the cursor (wrapping at the edges). Phase 1: Enter (or Space)
 places a tower under the cursor. Phase 2: Enter on one of your unmoved
@@ -9,23 +9,35 @@ board in a match of two. Nothing here uses the server's keys (c r ? Q =).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ansi import keys as K
 from doors._core.door import Submit
 
 from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Move, Place
 
-if TYPE_CHECKING:
-    from .view import TowersUI
+__all__ = ["TowersKeyTarget", "handle_key", "CANCEL_KEYS", "SELECT_KEYS"]
 
-__all__ = ["handle_key", "CANCEL_KEYS", "SELECT_KEYS"]
+class TowersKeyTarget(Protocol):
+    """What the keymap reads and changes on a seat's Towers screen (the view,
+    ``view.TowersUI``, has it; this module does not import the view)."""
+    me: int | None
+    obs: Any
+    message: str
+    cursor_sq: int
+    selected: int | None
+    show_lines: bool | None
+    show_previous: bool
+
+    def lines_shown(self) -> bool: ...
+
+    def name_of(self, player: int) -> str: ...
 
 CANCEL_KEYS = frozenset({K.ESC, K.BACKSPACE, K.DELETE})
 SELECT_KEYS = frozenset({K.ENTER, " "})
 
 
-def handle_key(ui: TowersUI, key: str) -> Submit | None:
+def handle_key(ui: TowersKeyTarget, key: str) -> Submit | None:
     """Apply ``key`` to the UI; a Submit when it proposes an action."""
     if key in K.ARROWS:
         dx, dy = K.ARROWS[key]
@@ -37,7 +49,8 @@ def handle_key(ui: TowersUI, key: str) -> Submit | None:
         ui.message = "Lines of sight shown." if ui.show_lines else "Lines of sight hidden."
         return None
     if key == K.TAB:
-        return _toggle_previous(ui)
+        _toggle_previous(ui)
+        return None
     if key in CANCEL_KEYS:
         if ui.selected is not None:
             ui.selected = None
@@ -48,7 +61,7 @@ def handle_key(ui: TowersUI, key: str) -> Submit | None:
     return None
 
 
-def _toggle_previous(ui: TowersUI) -> None:
+def _toggle_previous(ui: TowersKeyTarget) -> None:
     obs = ui.obs
     if obs is None or obs.games < 2 or not obs.final_boards:
         ui.message = "There is no earlier game to show."
@@ -58,7 +71,7 @@ def _toggle_previous(ui: TowersUI) -> None:
     return None
 
 
-def _select(ui: TowersUI) -> Submit | None:
+def _select(ui: TowersKeyTarget) -> Submit | None:
     obs = ui.obs
     if obs is None:
         return None
@@ -82,7 +95,7 @@ def _select(ui: TowersUI) -> Submit | None:
     return None
 
 
-def _move_step(ui: TowersUI, sq: int) -> Submit | None:
+def _move_step(ui: TowersKeyTarget, sq: int) -> Submit | None:
     obs = ui.obs
     me = ui.me
     if ui.selected is not None:
@@ -110,11 +123,11 @@ def _move_step(ui: TowersUI, sq: int) -> Submit | None:
     return None
 
 
-def _is_own_unmoved(obs: Any, sq: int, me: int) -> bool:
+def _is_own_unmoved(obs: Any, sq: int, me: int | None) -> bool:
     return obs.owner(sq) == me and not obs.is_built(sq)
 
 
-def _propose(ui: TowersUI, action: Any) -> Submit | None:
+def _propose(ui: TowersKeyTarget, action: Any) -> Submit | None:
     reason = ui.obs.why_illegal(ui.me, action)
     if reason is not None:
         ui.message = reason

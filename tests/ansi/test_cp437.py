@@ -46,7 +46,7 @@ def test_file_round_trip_of_mappable_text(text):
     data = encode_cp437(text)
     assert len(data) == len(text)
     back = decode_cp437(data, controls=frozenset())
-    for a, b, byte in zip(text, back, data):
+    for a, b, byte in zip(text, back, data, strict=True):
         assert a == b or byte == 0x3F or ord(a) < 0x20
     assert encode_cp437(back) == data
 

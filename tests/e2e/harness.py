@@ -6,6 +6,7 @@ import asyncio
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pyte
 import telnetlib3
@@ -49,7 +50,7 @@ class Caller:
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
             connect_minwait=0.05, connect_maxwait=1.0)
-        from server.terminal import charset_for_term
+        from server.net.terminal import charset_for_term
         return cls(reader, writer, charset_for_term(term))
 
     async def _read(self) -> None:
@@ -139,6 +140,13 @@ def session_of(app: App, handle: str):
     return session
 
 
+def composed_text(app: App, handle: str) -> str:
+    """The screen the server last composed for a caller, whether or not it
+    was sent (while a caller holds output with CTRL-S it is not)."""
+    latest = session_of(app, handle).terminal._latest
+    return "" if latest is None else "\n".join(latest[0].lines())
+
+
 def arrows_between(src: int, dst: int, size: int) -> str:
     """Arrow keys that take a board cursor from square ``src`` to ``dst``
     (squares numbered row * size + col, row 0 at the bottom, UP adds a row)."""
@@ -157,7 +165,7 @@ async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") 
 
 
 async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
-                             option_keys: str = "") -> object:
+                             option_keys: str = "") -> Any:
     """From the lobby: p, the door by its title, the computer, options typed
     as keys on the options screen, then start. Returns the match."""
     caller.send("p")
@@ -167,10 +175,12 @@ async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
     await caller.expect("choose your opponent")
     caller.send("1")
     await caller.expect("options")
-    caller.send(option_keys)
-    await caller.settle()
     screen = session_of(app, handle).screens[-1]
-    caller.send(DOWN * (len(screen._rows()) - 1 - screen.index) + ENTER)
+    rows = len(screen._rows())
+    # the options keys move the selection down/up and change values; then as
+    # many DOWNs as take it to the last row ("start"), all in typing order
+    index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
+    caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
     await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
     return session_of(app, handle).screens[-1].match
 

@@ -20,7 +20,7 @@ async def test_awari_game_to_the_end_against_the_computer(app):
         before = len(match.state.history)
         hole = match.state.legal_actions(0)[0]
         caller.send(str(hole))
-        await wait_until(lambda: len(match.state.history) > before, what="my sowing")
+        await wait_until(lambda before=before: len(match.state.history) > before, what="my sowing")
     text = await caller.expect("GAME OVER", timeout=20)
     home = match.outcome.score
     assert f"{home[0]}-{home[1]}" in text

@@ -6,9 +6,9 @@ import socket
 import pyte
 
 from ansi.cp437 import decode_cp437
-from server.door32 import parse_door32
-from server.door_bridge import run_door
-from server.rlogin import build_handshake
+from server.net.door32 import parse_door32
+from server.net.door_bridge import run_door
+from server.net.rlogin import build_handshake
 
 from .harness import Caller, start_app
 

@@ -1,7 +1,6 @@
 """Another program holds the database locked during play: the caller is
 told "saving... retrying", the move is retried until stored, and it is
 never shown as made before it is on disk."""
-import asyncio
 import sqlite3
 
 from .harness import DOWN, ENTER, RIGHT, Caller, arrows_between, door_digit, session_of, wait_until
@@ -11,7 +10,11 @@ def stored(con: sqlite3.Connection, game_id: int) -> int:
     return con.execute("SELECT COUNT(*) FROM moves WHERE game_id=?", (game_id,)).fetchone()[0]
 
 
-async def test_a_locked_database_delays_the_move_and_loses_nothing(app):
+def retries(caplog) -> int:
+    return sum("database busy" in record.getMessage() for record in caplog.records)
+
+
+async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
     caller = await Caller.connect(app.port)
     await caller.login("Alice")
     caller.send("p")
@@ -35,7 +38,7 @@ async def test_a_locked_database_delays_the_move_and_loses_nothing(app):
         action = match.state.legal_actions(0)[0]
         caller.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
         await caller.expect("Saving... the database is busy, retrying.")
-        await asyncio.sleep(0.3)               # several retries go by
+        await wait_until(lambda: retries(caplog) >= 3, what="several retries")
         assert len(match.state.history) == before        # not made before it is stored
         assert stored(other, match.id) == on_disk
         assert "Sorry, that went wrong" not in caller.text()

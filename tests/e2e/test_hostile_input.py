@@ -3,7 +3,7 @@ escape codes on another caller's screen, and garbage never breaks a session."""
 import asyncio
 
 from ansi.canvas import clean_text
-from server.chat import clean_chat
+from server.services.chat import clean_chat
 
 from .harness import ENTER, Caller, session_of
 from .test_two_callers import two_in_lobby

@@ -39,13 +39,13 @@ async def test_kingdom_game_against_the_computer_to_the_end(app):
         move = rng.choice(simple)
         before = len(match.state.history)
         caller.send(arrows_between(ui.cur, move.frm, 19) + ENTER)
-        await wait_until(lambda: ui.selected == move.frm, what=f"selected {move}")
+        await wait_until(lambda move=move: ui.selected == move.frm, what=f"selected {move}")
         caller.send(arrows_between(move.frm, move.to, 19) + ENTER)
-        await wait_until(lambda: len(match.state.history) > before or ui.mid == move.to,
+        await wait_until(lambda before=before, move=move: len(match.state.history) > before or ui.mid == move.to,
                          what=f"played {move}")
         if ui.mid == move.to:            # a knight: ENTER again to stop after one jump
             caller.send(ENTER)
-        await wait_until(lambda: len(match.state.history) > before, what=f"played {move}")
+        await wait_until(lambda before=before: len(match.state.history) > before, what=f"played {move}")
         assert len(match.state.history) < 400
     text = await caller.expect("GAME OVER", timeout=10)
     assert "Computer (2) wins" in text or "Kai wins" in text or "Draw" in text

@@ -3,7 +3,7 @@ address (growing, capped, never a permanent lock), every failed login
 logged with the address and the handle, and a count on the sysop console."""
 import logging
 
-from server.login_guard import LoginGuard
+from server.services.login_guard import LoginGuard
 from tests.server.sysop_harness import Console
 
 from .harness import ENTER, Caller, start_app, wait_until
@@ -96,7 +96,7 @@ async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
 async def test_the_title_screen_is_not_a_place_to_stay(tmp_path, monkeypatch):
     """A connection that never logs in is let go (it holds a node and one of
     its address's connections)."""
-    from server import login
+    from server.screens import login
     monkeypatch.setattr(login, "TITLE_SECONDS", 1.0)
     app = await start_app(tmp_path / "g.db")
     try:

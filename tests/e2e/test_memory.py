@@ -5,9 +5,9 @@ import asyncio
 import gc
 import random
 
-from server.rlogin import build_handshake
-from server.session import Session
-from server.telnet import _Protocol
+from server.net.rlogin import build_handshake
+from server.net.telnet import _Protocol
+from server.screens.session import Session
 
 from .harness import Caller, challenge_computer, start_app, wait_until
 

@@ -1,5 +1,4 @@
 """Telnet negotiation as the server does it, and failed logins."""
-import asyncio
 
 from telnetlib3.telopt import DO, ECHO, LFLOW, SGA
 
@@ -34,9 +33,6 @@ async def test_three_wrong_passwords_hang_up(app):
         if attempt < 2:
             await caller.expect("Wrong password.")
     await caller.expect("Too many failed attempts. Goodbye.")
-    for _ in range(50):
-        if caller.closed:
-            break
-        await asyncio.sleep(0.1)
+    await wait_until(lambda: caller.closed, what="the line hung up")
     assert caller.closed
     await caller.close()

@@ -46,7 +46,7 @@ async def test_linux_telnet_registers_chats_and_opens_a_game(app):
         await tmux("-L", sock, "send-keys", "-t", "gh", "c", "hi from telnet", "Enter")
         await screen_shows(sock, "Tina: hi from telnet")
         await tmux("-L", sock, "send-keys", "-t", "gh", "Escape")
-        await asyncio.sleep(0.5)
+        await screen_shows(sock, "p play  c chat")          # the chat line closed
         # challenge the computer to Towers, arrows and Enter as a person would
         await tmux("-L", sock, "send-keys", "-t", "gh", "p")
         await screen_shows(sock, "Choose a door")

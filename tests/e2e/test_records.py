@@ -4,8 +4,8 @@ change at game over, ratings in the who list and on the game screen, the
 hall of fame page at 80x24 with a 20-character handle in full, and a
 replay opened from My games."""
 from doors._core.game import Outcome, Termination
-from server.glicko2 import Game, Rating, rate, rate_game
-from server.ratings import computer_anchor
+from server.services.glicko2 import Game, Rating, rate, rate_game
+from server.services.ratings import computer_anchor
 
 from .harness import (
     DOWN,

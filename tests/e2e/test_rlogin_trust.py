@@ -4,7 +4,7 @@ a telnet caller cannot take a BBS caller's name; a BBS may be required to
 send a shared secret; look-alike handles are refused."""
 import asyncio
 
-from server.rlogin import build_handshake
+from server.net.rlogin import build_handshake
 
 from .harness import ENTER, Caller, start_app
 from .test_bbs_handover import Screen
@@ -111,8 +111,8 @@ async def test_lookalike_handles_refused(tmp_path):
 async def test_door_mode_sends_the_secret(tmp_path):
     import socket
 
-    from server.door32 import parse_door32
-    from server.door_bridge import run_door
+    from server.net.door32 import parse_door32
+    from server.net.door_bridge import run_door
 
     from .test_bbs_handover import DROP
     app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT",

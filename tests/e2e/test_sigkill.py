@@ -177,7 +177,7 @@ async def test_sigkill_mid_kingdom_game_then_resume(tmp_path):
         caller = await Caller.connect(port)
         await caller.login("Kai")
         await new_computer_game(caller, "Kingdom")
-        for turn in range(2):
+        for _turn in range(2):
             text = await caller.expect("Your move")
             state, moves = game_on_disk(db)
             cur = parse_square(re.search(r"Cursor ([a-s]\d+)", text).group(1))

@@ -1,8 +1,6 @@
 """Stratego between two telnet callers: simultaneous setup with interleaved
 keys, a scripted game to a flag capture, and the hidden-information
 property checked on what each caller's terminal actually received."""
-import asyncio
-
 from .harness import DOWN, ENTER, LEFT, RIGHT, UP, door_digit, session_of, start_app, wait_until
 from .test_two_callers import two_in_lobby
 
@@ -26,13 +24,21 @@ def snapshot(caller):
                        (caller.screen.buffer[y][x] for x in range(80))) for y in range(24))
 
 
-async def step(callers, action):
-    """Do one thing, then let both screens settle; returns what each got."""
+def counts(mine: int | str, theirs: int | str) -> str:
+    """The setup panel's progress line as one caller sees it."""
+    def shown(n: int | str) -> str:
+        return n if isinstance(n, str) else f"{n}/40"
+    return f"You: {shown(mine):<6} Opponent: {shown(theirs)}"
+
+
+async def step(callers, action, expect):
+    """Do one thing, then wait until each screen shows what the step leads
+    to (``expect``: one text per caller); returns the bytes each got."""
     marks = [len(c.received) for c in callers]
     await action()
-    for c in callers:
-        await c.settle(0.05)
-    return [bytes(c.received[m:]) for c, m in zip(callers, marks)]
+    for c, text in zip(callers, expect, strict=True):
+        await c.expect(text)
+    return [bytes(c.received[m:]) for c, m in zip(callers, marks, strict=True)]
 
 
 async def play_scripted_game(app, blue_setup: str):
@@ -52,15 +58,23 @@ async def play_scripted_game(app, blue_setup: str):
     match = session_of(app, "Alice").screens[-1].match
     callers = (red, blue)
     seen = []
+
+    def typing(caller, key: str):
+        async def action() -> None:
+            caller.send(key)
+        return action
+
     for i in range(40):                      # interleaved: one key each, in turn
-        for caller, keys in ((red, RED), (blue, blue_setup)):
-            got = await step(callers, lambda: asyncio.sleep(0, caller.send(keys[i])))
-            seen.append((snapshot(red), got[0]))
-    for caller in callers:
-        await step(callers, lambda: asyncio.sleep(0, caller.send(ENTER)))
-        await caller.expect("Ready? y/n")
-        got = await step(callers, lambda: asyncio.sleep(0, caller.send("y")))
+        got = await step(callers, typing(red, RED[i]), (counts(i + 1, i), counts(i, i + 1)))
         seen.append((snapshot(red), got[0]))
+        got = await step(callers, typing(blue, blue_setup[i]), (counts(i + 1, i + 1), counts(i + 1, i + 1)))
+        seen.append((snapshot(red), got[0]))
+    await step(callers, typing(red, ENTER), ("Ready? y/n", counts(40, 40)))
+    got = await step(callers, typing(red, "y"), (counts("READY", 40), counts(40, "READY")))
+    seen.append((snapshot(red), got[0]))
+    await step(callers, typing(blue, ENTER), (counts("READY", 40), "Ready? y/n"))
+    got = await step(callers, typing(blue, "y"), ("Your move", "Red to move"))
+    seen.append((snapshot(red), got[0]))
     await wait_until(lambda: match.state.to_move() == (0,), what="play begins")
     ui = {0: session_of(app, "Alice").screens[-1].ui, 1: session_of(app, "Bob").screens[-1].ui}
 
@@ -72,9 +86,10 @@ async def play_scripted_game(app, blue_setup: str):
         caller.send(arrows(ui[player], to) + ENTER)
         await wait_until(lambda: len(match.state.history) > before, what=f"move {frm}-{to}")
 
-    for player, frm, to in ((0, 31, 41), (1, 69, 59)):
-        got = await step(callers, lambda: move(player, frm, to))
-        seen.append((snapshot(red), got[0]))
+    got = await step(callers, lambda: move(0, 31, 41), ("Last move: Red B4-B5",) * 2)
+    seen.append((snapshot(red), got[0]))
+    got = await step(callers, lambda: move(1, 69, 59), ("Last move: Blue J7-J6",) * 2)
+    seen.append((snapshot(red), got[0]))
     return seen, match, red, blue
 
 
@@ -96,7 +111,7 @@ async def test_setup_play_flag_capture_and_hidden_ranks_never_reach_the_other_ca
             await app.stop()
     first, second = runs
     assert len(first) == len(second) == 80 + 2 + 2
-    for i, ((shot_a, bytes_a), (shot_b, bytes_b)) in enumerate(zip(first, second)):
+    for i, ((shot_a, bytes_a), (shot_b, bytes_b)) in enumerate(zip(first, second, strict=True)):
         assert shot_a == shot_b, f"Red's screen differs at step {i}"
         assert bytes_a == bytes_b, f"Red received different bytes at step {i}"
 
@@ -116,5 +131,7 @@ async def finish_with_flag_capture(app, match, red, blue):
     record = await app.store.moves(match.id)
     assert len(record) == 80 + 2 + 3            # placements, readies, three moves
     # after the game both see the whole board: Blue's six bombs now show on Red's screen
-    await red.settle(0.05)
+    def bombs_shown() -> int:
+        return sum(line.count("B") for line in red.screen.display[:20])
+    await wait_until(lambda: bombs_shown() == bombs_before + 6, what="Blue's bombs shown")
     assert sum(line.count("B") for line in red.screen.display[:20]) == bombs_before + 6

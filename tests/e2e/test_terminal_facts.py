@@ -1,9 +1,8 @@
 """Terminal facts: charset by terminal type, window size, idle timer,
 connection caps, settings remembered per user."""
-import asyncio
 import struct
 
-from .harness import ENTER, Caller, session_of, start_app
+from .harness import ENTER, Caller, session_of, start_app, wait_until
 
 
 async def test_bbs_terminals_get_cp437_bytes_and_others_utf8(app):
@@ -11,7 +10,7 @@ async def test_bbs_terminals_get_cp437_bytes_and_others_utf8(app):
     xterm = await Caller.connect(app.port, term="xterm-256color")
     for caller in (bbs, xterm):
         await caller.login("Cp" + caller.charset)
-        await caller.settle()
+        await caller.expect("╔═ Lobby chat")
     assert bytes([0xC9, 0xCD]) in bbs.received            # ╔═ in CP437
     assert "╔═".encode() not in bbs.received
     assert "╔═".encode() in xterm.received
@@ -57,11 +56,11 @@ async def test_idle_callers_are_warned_then_logged_off(tmp_path):
         await caller.login("Idler")
         session = session_of(app, "Idler")
         session.last_key -= 62.0                   # as if idle for a minute
-        session.send(__import__("server.events", fromlist=["Tick"]).Tick())
+        session.send(__import__("server.services.events", fromlist=["Tick"]).Tick())
         await caller.expect("You will be logged off in 60 s for idling", timeout=5)
         session.last_key -= 10.0
         await caller.expect("You were idle too long", timeout=12)
-        await asyncio.sleep(0.5)
+        await wait_until(lambda: app.find_session("Idler") is None, what="the session gone")
         assert app.find_session("Idler") is None
     finally:
         await app.stop()

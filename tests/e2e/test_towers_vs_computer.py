@@ -21,7 +21,8 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     assert match.seats[1].kind == "bot"
     while not match.ended:
         await wait_until(lambda: match.ended or 0 in match.state.to_move(),
-                         what=f"my turn ({match.state.to_move()}, {len(match.state.history)} moves, {match._bot_tasks})")
+                         what=f"my turn ({match.state.to_move()}, {len(match.state.history)} moves, "
+                              f"{match._bot_tasks})")
         if match.ended:
             break
         await play_towers_move(caller, session, match, 0)

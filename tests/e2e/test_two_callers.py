@@ -1,8 +1,18 @@
 """Two callers meet in the lobby, chat, and play Towers to the end."""
-import asyncio
 import sqlite3
 
-from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    Caller,
+    composed_text,
+    door_digit,
+    play_towers_move,
+    session_of,
+    wait_until,
+)
 
 
 async def two_in_lobby(app):
@@ -70,17 +80,18 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     assert "TOWERS" in text and " 8 │" in text      # the board is still there
     # CTRL-S holds Bob's output while Alice moves; CTRL-Q sends the screen as it is now
     bob.send(b"\x13")
-    await asyncio.sleep(0.2)
+    await wait_until(lambda: sessions[1].terminal.paused, what="Bob's output held")
     held = len(bob.received)
     await play_towers_move(alice, sessions[0], match, 0, pick=-1)
-    await asyncio.sleep(0.3)
+    # the server has drawn Bob's turn (and would have sent it, were it not held)
+    await wait_until(lambda: "Your turn" in composed_text(app, "Bob"), what="Bob's turn composed")
     assert len(bob.received) == held, "output was sent while paused"
     bob.send(b"\x11")
     await bob.expect("Your turn")
     # redraw: r repaints everything
     before = len(bob.received)
     bob.send("r")
-    await bob.settle()
+    await wait_until(lambda: len(bob.received) - before > 1000, what="the whole screen repainted")
     assert len(bob.received) - before > 1000
     # play on to the end
     while not match.ended:

@@ -83,6 +83,14 @@ class Console:
             await asyncio.sleep(0.02)
         return self.text()
 
+    async def expect_gone(self, pattern: str, timeout: float = 8.0) -> str:
+        deadline = time.monotonic() + timeout
+        while pattern in self.text():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} stayed on the console:\n{self.text()}")
+            await asyncio.sleep(0.02)
+        return self.text()
+
     def send(self, keys: str | bytes) -> None:
         os.write(self.master, keys.encode() if isinstance(keys, str) else keys)
 

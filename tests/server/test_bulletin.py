@@ -16,8 +16,8 @@ from doors._core.game import Outcome, Termination
 from server.cli import main
 from server.cli_records import bulletin_command
 from server.config import Config
-from server.ratings import RatingBook
-from server.store import Store
+from server.services.ratings import RatingBook
+from server.services.store import Store
 
 ANSILOVE = shutil.which("ansilove") or "/usr/bin/ansilove"
 
@@ -145,7 +145,7 @@ async def test_bulletin_refuses_a_database_not_yet_upgraded_and_leaves_it_as_it_
     await make_schema_2_database(db)
     before = db.read_bytes()
     out = io.BytesIO()
-    from server.store import StoreError
+    from server.services.store import StoreError
     with pytest.raises(StoreError, match="older Gatehouse .*start the server once"):
         await bulletin_command(Config(database=str(db)), None, "ans", out)
     assert out.getvalue() == b"" and db.read_bytes() == before

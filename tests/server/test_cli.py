@@ -8,7 +8,7 @@ from doors import registry
 from doors._core.conformance import random_playout
 from server.cli import _replay, main
 from server.config import Config
-from server.store import Store
+from server.services.store import Store
 
 
 async def record_a_game(db) -> int:

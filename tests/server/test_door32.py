@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from server.door32 import (
+from server.net.door32 import (
     COMM_LOCAL,
     COMM_TELNET,
     EMU_ANSI,
@@ -65,7 +65,7 @@ def test_missing_lines(count):
     with pytest.raises(DropFileError) as err:
         parse_door32(text(GOOD[:count]) if count else "")
     msg = str(err.value)
-    assert msg.startswith("DOOR32.SYS: expected 11 lines, found %d" % count)
+    assert msg.startswith(f"DOOR32.SYS: expected 11 lines, found {count}")
     assert f"line {count + 1}" in msg
 
 

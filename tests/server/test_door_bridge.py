@@ -6,10 +6,10 @@ import os
 import socket
 import threading
 
-from server import door_bridge
-from server.door32 import DropFile
-from server.door_bridge import TelnetFilter, client_user_for, run_door, terminal_for
-from server.rlogin import HANDSHAKE_ACK, RloginHandshake, RloginInputFilter, WindowSize, read_handshake
+from server.net import door_bridge
+from server.net.door32 import DropFile
+from server.net.door_bridge import TelnetFilter, client_user_for, run_door, terminal_for
+from server.net.rlogin import HANDSHAKE_ACK, RloginHandshake, RloginInputFilter, WindowSize, read_handshake
 
 IAC_NAWS_132x50 = b"\xff\xfa\x1f\x00\x84\x00\x32\xff\xf0"
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.glicko2 import Game, Rating, rate, rate_game
+from server.services.glicko2 import Game, Rating, rate, rate_game
 
 
 def test_paper_worked_example() -> None:

@@ -4,11 +4,11 @@ import asyncio
 
 from doors._core.game import Outcome, Termination
 from server.cli import main
-from server.glicko2 import Game, Rating, rate, rate_game
-from server.history_screen import history_line
-from server.ratings import RatingBook, computer_anchor
-from server.records import hall_of_fame, history
-from server.store import Store
+from server.screens.history_screen import history_line
+from server.services.glicko2 import Game, Rating, rate, rate_game
+from server.services.ratings import RatingBook, computer_anchor
+from server.services.records import hall_of_fame, history
+from server.services.store import Store
 
 
 async def record(db) -> None:

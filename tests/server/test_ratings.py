@@ -5,10 +5,10 @@ import sqlite3
 import pytest
 
 from doors._core.game import Outcome, Termination
-from server import store as store_module
-from server.glicko2 import Game, Rating, rate, rate_game
-from server.ratings import RatingBook, computer_anchor
-from server.store import MIGRATIONS, Store, hash_password
+from server.services import store as store_module
+from server.services.glicko2 import Game, Rating, rate, rate_game
+from server.services.ratings import RatingBook, computer_anchor
+from server.services.store import MIGRATIONS, Store, hash_password
 
 
 async def finished(store, door, players, winner, termination=Termination.RULES, reason="done"):

@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from server.rlogin import (
+from server.net.rlogin import (
     HANDSHAKE_ACK,
     RloginError,
     RloginHandshake,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store import Store
+from server.services.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 GATEHOUSE = Path(sys.executable).parent / "gatehouse"
@@ -31,7 +31,7 @@ async def serve(tmp: Path, *args: str, settings: bytes | str = b"") -> tuple[int
     except TimeoutError:
         proc.kill()
         await proc.wait()
-        raise AssertionError("gatehouse serve did not exit: it hangs")
+        raise AssertionError("gatehouse serve did not exit: it hangs") from None
     lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
     assert not out.strip(), out     # it never claimed to be listening
     return proc.returncode, lines

@@ -1,7 +1,7 @@
 """The sqlite record: schema, users, games and moves survive a reopen."""
 import sqlite3
 
-from server.store import MIGRATIONS, Store, check_password, hash_password
+from server.services.store import MIGRATIONS, Store, check_password, hash_password
 
 
 async def test_schema_is_versioned_and_reopening_does_not_migrate_twice(tmp_path):

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from server import sysop_client
+from server.net import sysop_client
 from tests.e2e.harness import (
     DOWN,
     ENTER,
@@ -71,7 +71,7 @@ async def test_node_list_is_live_and_two_consoles_can_attach_and_detach(app, con
     await bob.login("Bob")
     for row in (r"Alice\s+lobby\s+\d+s\s+xterm\s+80x24\s+utf8",
                 r"Bob\s+lobby\s+\d+s\s+ansi-bbs\s+80x24\s+cp437"):
-        await wait_until(lambda: re.search(row, node_rows(console)), what=f"{row} on the console")
+        await wait_until(lambda row=row: re.search(row, node_rows(console)), what=f"{row} on the console")
     assert "Alice: telnet from 127.0.0.1, xterm 80x24 utf8" in console.line(13)
     # a second console at once gets its own handle
     second = Console(config)
@@ -218,4 +218,33 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     await console.expect("red  to place 7")     # one of Alice's eight towers is down
     console.send(ESC)
     await console.expect("Sysop console")
+    await alice.close()
+
+
+async def test_a_challenge_the_sysop_withdraws_cannot_be_accepted(app, console):
+    """The board owns challenges: after the sysop's x, the caller no longer
+    sees the challenge, and her y starts no game."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    console.send("p")
+    await console.expect("Choose a door")
+    console.send(door_digit("Towers"))          # Alice is preselected
+    await console.expect("choose your opponent")
+    console.send(ENTER)
+    await console.expect("Towers against Alice: options")
+    console.send(DOWN * 2 + ENTER)
+    await console.expect("Waiting for Alice to answer")
+    await alice.expect("Sysop challenges you to Towers")
+    console.send("x")
+    await console.expect("Challenge withdrawn.")
+    await console.expect_gone("Waiting for Alice to answer")
+    await alice.expect("Sysop withdrew the challenge.")
+    await alice.expect_gone("challenges you to")
+    alice.send("y?")                            # y, then help: once help shows, y was handled
+    await alice.expect("THE LOBBY")
+    assert not app.matches.live
+    assert "challenges you" not in alice.text()
+    assert not any(hasattr(s, "match") for s in session_of(app, "Alice").screens)
+    assert "Sysop console" in console.text()
     await alice.close()

@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansi import keys as K
-from server.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term
+from server.net.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term
 
 
 def keys(data: bytes, now: float = 0.0) -> list[str]:

@@ -33,7 +33,7 @@ def test_random_games_stay_consistent(size, turns, seed):
         steps += 1
         b, report = s.board, s.last_turn
         destroyed = set(report.destroyed)
-        for i, (old, new) in enumerate(zip(before_castle, b.castle)):
+        for i, (old, new) in enumerate(zip(before_castle, b.castle, strict=True)):
             if i == action:
                 assert new == old + 1 or (i in destroyed and new == 0)
             elif new != old:

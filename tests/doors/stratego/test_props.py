@@ -31,7 +31,7 @@ def scramble(state: StrategoState, sides: set[int], rng: random.Random) -> Strat
                        and p.owner == side and not p.revealed and p.moved == moved]
             ranks = [twin.board[s].rank for s in squares]
             rng.shuffle(ranks)
-            for s, r in zip(squares, ranks):
+            for s, r in zip(squares, ranks, strict=True):
                 twin.board[s] = twin.board[s]._replace(rank=r)
     return twin
 
@@ -54,7 +54,8 @@ def test_random_games_count_end_and_hide(seed, opts):
         if state.phase == "play":
             for side in (0, 1):
                 assert state.counts_on_board(side) + len(state.lost[side]) == ARMY_SIZE
-        if state.outcome() is None and (step % 7 == 0 or state.last_strike is not None and state.last_strike.ply == state.ply):
+        struck_now = state.last_strike is not None and state.last_strike.ply == state.ply
+        if state.outcome() is None and (step % 7 == 0 or struck_now):
             check_hidden(state, rng)
         assert step < 20000
     assert state.outcome() is not None

@@ -257,22 +257,27 @@ def shuffle_pos(**opts):
 
 def test_two_square_seed():
     s = shuffle_pos()
-    move(s, "E4", "E5"); move(s, "A9", "A8")
-    move(s, "E5", "E4"); move(s, "A8", "A9")
+    move(s, "E4", "E5")
+    move(s, "A9", "A8")
+    move(s, "E5", "E4")
+    move(s, "A8", "A9")
     assert s.why_illegal(0, Move(sq("E4"), sq("E5"))) == \
         "Two-square rule: that piece may not go back again."
     assert Move(sq("E4"), sq("E5")) not in s.legal_actions(0)
     assert s.why_illegal(0, Move(sq("E4"), sq("F4"))) is None
     assert s.why_illegal(0, Move(sq("E4"), sq("E3"))) is None
     # another piece moving in between lifts it
-    move(s, "B2", "B3"); move(s, "A9", "B9")
+    move(s, "B2", "B3")
+    move(s, "A9", "B9")
     assert s.why_illegal(0, Move(sq("E4"), sq("E5"))) is None
 
 
 def test_two_square_seed_scout_counts_start_and_end():
     s = shuffle_pos()
-    move(s, "B2", "B4"); move(s, "A9", "A8")
-    move(s, "B4", "B2"); move(s, "A8", "A9")
+    move(s, "B2", "B4")
+    move(s, "A9", "A8")
+    move(s, "B4", "B2")
+    move(s, "A8", "A9")
     assert s.why_illegal(0, Move(sq("B2"), sq("B4"))) is not None
     assert s.why_illegal(0, Move(sq("B2"), sq("B3"))) is None
     assert s.why_illegal(0, Move(sq("B2"), sq("B5"))) is None
@@ -293,8 +298,10 @@ def test_two_square_tournament():
 
 def test_tournament_allows_the_third_move():
     s = shuffle_pos(two_square="tournament")
-    move(s, "E4", "E5"); move(s, "A9", "A8")
-    move(s, "E5", "E4"); move(s, "A8", "A9")
+    move(s, "E4", "E5")
+    move(s, "A9", "A8")
+    move(s, "E5", "E4")
+    move(s, "A8", "A9")
     assert s.why_illegal(0, Move(sq("E4"), sq("E5"))) is None
 
 
@@ -311,8 +318,10 @@ def test_cannot_move_loses():
 def test_two_square_can_leave_no_move():
     s = position({"A1": (0, "F"), "A3": (0, "5"), "A4": (0, "B"), "B3": (0, "B"),
                   "J10": (1, "F"), "A9": (1, "5")})
-    move(s, "A3", "A2"); move(s, "A9", "A8")
-    move(s, "A2", "A3"); move(s, "A8", "A9")
+    move(s, "A3", "A2")
+    move(s, "A9", "A8")
+    move(s, "A2", "A3")
+    move(s, "A8", "A9")
     out = s.outcome()
     assert out is not None and out.winner == 1 and out.reason == "opponent cannot move"
 

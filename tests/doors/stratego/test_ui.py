@@ -231,8 +231,6 @@ def test_hidden_pieces_identical_on_screen():
         state = started(seed, scout_strike=1 + seed % 2)
         rng = random.Random(seed)
         twin_rng = random.Random(seed + 50)
-        for viewer in (0, 1, None):
-            pass
         uis = {v: (StrategoUI(v, NAMES, state.options, rng=random.Random(1)),
                    StrategoUI(v, NAMES, state.options, rng=random.Random(1)))
                for v in (0, 1, None)}
@@ -260,7 +258,7 @@ def test_setup_canvases_hide_opponent_ranks():
     fill_a = random_fill(1, (), rng)
     ranks = [r for _, r in fill_a.placements]
     random.Random(6).shuffle(ranks)
-    fill_b = Fill(tuple(zip([s for s, _ in fill_a.placements], ranks)))
+    fill_b = Fill(tuple(zip([s for s, _ in fill_a.placements], ranks, strict=True)))
     canv = []
     for fill in (fill_a, fill_b):
         s = StrategoState({})

@@ -1,0 +1,130 @@
+"""DOOR32.SYS drop file parsing (Door32 revision 1, 11 lines).
+
+Line  1  comm type (0 local, 1 serial, 2 telnet)
+Line  2  comm or socket handle (Synchronet writes -1 for local/stdio doors)
+Line  3  baud rate
+Line  4  BBSID (software name and version)
+Line  5  user record position (1-based)
+Line  6  user's real name
+Line  7  user's handle/alias
+Line  8  user's security level
+Line  9  user's time left (minutes)
+Line 10  emulation (0 ascii, 1 ansi, 2 avatar, 3 rip, 4 max graphics)
+Line 11  current node number
+
+Lines past 11 are ignored; CRLF or LF; decoded as CP437.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+COMM_LOCAL, COMM_SERIAL, COMM_TELNET = 0, 1, 2
+EMU_ASCII, EMU_ANSI, EMU_AVATAR, EMU_RIP, EMU_MAX = 0, 1, 2, 3, 4
+MAX_BYTES = 64 * 1024
+LINE_NAMES = ("comm type", "comm handle", "baud rate", "BBS name", "user record",
+              "real name", "handle", "security level", "minutes left", "emulation",
+              "node number")
+
+
+class DropFileError(Exception):
+    """A drop file that cannot be used; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class DropFile:
+    comm_type: int
+    comm_handle: int
+    baud: int
+    bbs_name: str
+    user_record: int
+    real_name: str
+    handle: str
+    security: int
+    minutes_left: int
+    emulation: int
+    node: int
+
+    @property
+    def caller_name(self) -> str:
+        """The handle, or the real name when the BBS left the handle blank."""
+        return self.handle or self.real_name
+
+
+def _lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+
+
+def parse_door32(text: str, source: str = "DOOR32.SYS") -> DropFile:
+    """Parse DOOR32.SYS text; DropFileError names ``source`` and the bad line."""
+    lines = _lines(text)
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) < len(LINE_NAMES):
+        missing = len(lines) + 1
+        raise DropFileError(
+            f"{source}: expected {len(LINE_NAMES)} lines, found {len(lines)} "
+            f"(line {missing}, {LINE_NAMES[missing - 1]}, is missing)")
+
+    def num(n: int, lo: int | None = None, hi: int | None = None) -> int:
+        raw = lines[n - 1]
+        what = LINE_NAMES[n - 1]
+        try:
+            value = int(raw)
+        except ValueError:
+            raise DropFileError(f"{source} line {n}: {what} must be a number, got {raw!r}") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            raise DropFileError(f"{source} line {n}: {what} must be {bounds}, got {value}")
+        return value
+
+    drop = DropFile(
+        comm_type=num(1, 0, 2), comm_handle=num(2, -1), baud=num(3, 0),
+        bbs_name=lines[3], user_record=num(5), real_name=lines[5], handle=lines[6],
+        security=num(8), minutes_left=num(9), emulation=num(10, 0, 4), node=num(11, 0))
+    if not drop.caller_name:
+        raise DropFileError(f"{source} line 7: handle is empty (and so is the real name on line 6)")
+    if drop.comm_type == COMM_TELNET and drop.comm_handle < 0:
+        raise DropFileError(f"{source} line 2: comm handle must be a socket number for comm type 2, "
+                            f"got {drop.comm_handle}")
+    return drop
+
+
+def peek_comm(text: str) -> tuple[int, int] | None:
+    """Best effort ``(comm_type, handle)`` from lines 1-2 of a bad file, else None."""
+    lines = _lines(text)
+    try:
+        return int(lines[0]), int(lines[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The file's text (CP437); DropFileError if missing, unreadable or huge."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise DropFileError(f"drop file not found: {p}") from None
+    except IsADirectoryError:
+        raise DropFileError(f"drop file is a directory: {p}") from None
+    except OSError as exc:
+        raise DropFileError(f"cannot read drop file {p}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise DropFileError(f"{p.name}: larger than {MAX_BYTES // 1024} KiB, not a DOOR32.SYS")
+    return data.decode("cp437")
+
+
+def load_door32(path: str | os.PathLike[str], max_age_hours: float | None = None) -> DropFile:
+    """Read and parse a DOOR32.SYS; refuse it if older than ``max_age_hours``."""
+    p = Path(path)
+    text = read_text(p)
+    if max_age_hours is not None:
+        age = (time.time() - p.stat().st_mtime) / 3600
+        if age > max_age_hours:
+            raise DropFileError(f"{p.name} is stale: written {age:.1f} hours ago "
+                                f"(limit {max_age_hours:g} hours)")
+    return parse_door32(text, source=p.name)

@@ -1,0 +1,258 @@
+"""Door mode: ``gatehouse door PATH/DOOR32.SYS``, run by a BBS for one caller.
+
+Reads the drop file, takes over the caller's connection (comm type 2: the
+inherited telnet socket handle; comm type 0: stdin/stdout) and bridges it
+to the running Gatehouse server over RLogin (client-user = BBS tag or name,
+server-user = caller's handle), piping bytes both ways until either closes.
+
+On a telnet socket the door owns the telnet protocol: caller input has IAC
+commands stripped by telnetlib3's own interpreter (``net.telnet.TelnetInputFilter``;
+a NAWS report becomes an RLogin window-size message) and 0xFF going to the
+caller is doubled.  The inherited socket is only closed,
+never shut down, so the BBS keeps its own copy of the connection.
+
+Exit status: 0 normal, 1 drop file / setup error, 2 server unreachable or refused.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import sys
+from collections.abc import Iterator
+
+from server.net.door32 import (
+    COMM_LOCAL,
+    COMM_SERIAL,
+    COMM_TELNET,
+    EMU_ASCII,
+    DropFile,
+    DropFileError,
+    load_door32,
+    peek_comm,
+    read_text,
+)
+from server.net.rlogin import WindowSize, build_handshake, normalize_tag, window_message
+from server.net.telnet import TelnetInputFilter as TelnetFilter
+
+log = logging.getLogger("gatehouse.door")
+
+EXIT_OK, EXIT_SETUP, EXIT_SERVER = 0, 1, 2
+DEFAULT_SPEED = 38400
+CHUNK = 4096
+
+
+def terminal_for(drop: DropFile) -> str:
+    """RLogin terminal/speed: ``ansi-bbs/38400`` for ANSI-capable callers, ``dumb/...`` for ASCII."""
+    term = "dumb" if drop.emulation == EMU_ASCII else "ansi-bbs"
+    return f"{term}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+
+
+def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
+    """RLogin client-user: the shared secret (``rlogin.secrets``) if one is
+    required, else the configured BBS tag, else the BBS name from the drop file."""
+    return secret or normalize_tag(tag) or drop.bbs_name or "BBS"
+
+
+async def _say(writer: asyncio.StreamWriter, text: str) -> None:
+    """Write plain ASCII text (CP437-safe) to the caller; ignore a gone caller."""
+    try:
+        writer.write(text.encode("ascii", "replace"))
+        await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+
+
+async def run_door(drop: DropFile, host: str, port: int,
+                   caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
+                   *, tag: str | None = None, timeout: float = 10.0,
+                   telnet: bool | None = None, secret: str | None = None) -> int:
+    """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
+
+    ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
+    The caller's writer is left open for the caller of this function to close.
+    """
+    telnet = drop.comm_type == COMM_TELNET if telnet is None else telnet
+    try:
+        async with asyncio.timeout(timeout):
+            srv_reader, srv_writer = await asyncio.open_connection(host, port)
+    except (OSError, TimeoutError) as exc:
+        log.warning("door: cannot reach Gatehouse at %s:%s: %s", host, port, exc or "timed out")
+        await _say(caller_writer, "\r\nSorry, the Gatehouse game server is not reachable right now"
+                                  f" ({host}:{port}).\r\nPlease try again later.\r\n")
+        return EXIT_SERVER
+    try:
+        srv_writer.write(build_handshake(client_user_for(drop, tag, secret), drop.caller_name,
+                                         terminal_for(drop)))
+        await srv_writer.drain()
+        async with asyncio.timeout(timeout):
+            ack = await srv_reader.read(1)
+        if ack != b"\0":
+            await _refused(ack, srv_reader, caller_writer, host, port)
+            return EXIT_SERVER
+        log.info("door: %s (node %d) connected to %s:%s", drop.caller_name, drop.node, host, port)
+        server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
+    except (OSError, TimeoutError) as exc:
+        log.warning("door: RLogin handshake with %s:%s failed: %s", host, port, exc or "timed out")
+        await _say(caller_writer, "\r\nSorry, the Gatehouse game server did not answer.\r\n"
+                                  "Please try again later.\r\n")
+        return EXIT_SERVER
+    finally:
+        srv_writer.close()
+        with contextlib.suppress(OSError):
+            await srv_writer.wait_closed()
+    if server_closed:
+        await _say(caller_writer, f"\r\nReturning to {drop.bbs_name or 'the BBS'}...\r\n")
+    return EXIT_OK
+
+
+async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
+                   caller_writer: asyncio.StreamWriter, host: str, port: int) -> None:
+    reason = first
+    with contextlib.suppress(OSError, TimeoutError):
+        async with asyncio.timeout(1):
+            while first and len(reason) < 200 and (more := await srv_reader.read(200)):
+                reason += more
+    text = "".join(c for c in reason.decode("ascii", "replace") if " " <= c <= "~")[:200].strip()
+    log.warning("door: Gatehouse at %s:%s refused the RLogin connection: %s", host, port,
+                text or "closed without a reply")
+    detail = f": {text}" if text else " (is this BBS on its RLogin allow list?)"
+    await _say(caller_writer, f"\r\nSorry, the Gatehouse game server refused the connection{detail}\r\n")
+
+
+async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
+                srv_reader: asyncio.StreamReader, srv_writer: asyncio.StreamWriter,
+                telnet: bool) -> bool:
+    """Copy both ways until one side closes; True if the server side ended first."""
+    tfilter = TelnetFilter() if telnet else None
+
+    async def up() -> None:
+        while data := await caller_reader.read(CHUNK):
+            if tfilter:
+                data, naws = tfilter.feed(data)
+                if naws:
+                    cols, rows = naws
+                    srv_writer.write(window_message(WindowSize(rows, cols, 0, 0)))
+            if data:
+                srv_writer.write(data)
+            await srv_writer.drain()
+
+    async def down() -> None:
+        while data := await srv_reader.read(CHUNK):
+            caller_writer.write(data.replace(b"\xff", b"\xff\xff") if telnet else data)
+            await caller_writer.drain()
+
+    up_task, down_task = asyncio.ensure_future(up()), asyncio.ensure_future(down())
+    done, pending = await asyncio.wait({up_task, down_task}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    for task in pending | done:
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+            await task
+    return down_task in done and up_task not in done
+
+
+# --- the sync entry point ----------------------------------------------------
+
+def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
+         max_age_hours: float | None = None, stdio: bool = False,
+         secret: str | None = None) -> int:
+    """Run door mode for one caller; returns the process exit status.
+
+    ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
+    (for BBSes such as ENiGMA½ that cannot hand over a socket).
+    """
+    try:
+        drop = load_door32(path, max_age_hours)
+    except DropFileError as exc:
+        _report_drop_error(path, str(exc), stdio)
+        return EXIT_SETUP
+    if drop.comm_type == COMM_SERIAL and not stdio:
+        print(f"gatehouse door: {path}: serial connections (comm type 1) are not supported;"
+              " set the door up for a socket or stdio", file=sys.stderr)
+        return EXIT_SETUP
+    return asyncio.run(_main(drop, host, port, tag, stdio, secret))
+
+
+def _report_drop_error(path: str, message: str, stdio: bool) -> None:
+    """Tell stderr and, where it can be found, the caller's screen."""
+    print(f"gatehouse door: {message}", file=sys.stderr)
+    text = (f"\r\nGatehouse cannot start: {message}\r\n"
+            "Please tell the sysop.\r\n").encode("ascii", "replace")
+    comm = None
+    with contextlib.suppress(DropFileError):
+        comm = peek_comm(read_text(path))
+    if not stdio and comm and comm[0] == COMM_TELNET and comm[1] >= 0:
+        try:
+            with socket.socket(fileno=os.dup(comm[1])) as sock:
+                sock.settimeout(5)
+                sock.sendall(text)
+            return
+        except OSError:
+            pass
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.buffer.write(text)
+        sys.stdout.buffer.flush()
+
+
+async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
+                secret: str | None = None) -> int:
+    if stdio or drop.comm_type == COMM_LOCAL:
+        return await _run_stdio(drop, host, port, tag, secret)
+    handle = drop.comm_handle
+    try:
+        was_blocking = os.get_blocking(handle)
+        sock = socket.socket(fileno=os.dup(handle))
+    except OSError as exc:
+        print(f"gatehouse door: comm handle {handle} is not an open socket: {exc}",
+              file=sys.stderr)
+        return EXIT_SETUP
+    try:
+        reader, writer = await asyncio.open_connection(sock=sock)
+        try:
+            return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret)
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+    finally:
+        # O_NONBLOCK lives on the shared open file: give the BBS its mode back.
+        with contextlib.suppress(OSError):
+            os.set_blocking(handle, was_blocking)
+            os.close(handle)
+
+
+async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
+                     secret: str | None = None) -> int:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
+                                                            sys.stdout.buffer)
+    except (ValueError, OSError) as exc:
+        print(f"gatehouse door: stdin/stdout must be a pipe, socket or terminal: {exc}",
+              file=sys.stderr)
+        return EXIT_SETUP
+    writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+    with _raw_tty(sys.stdin.fileno()):
+        return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
+                              secret=secret)
+
+
+@contextlib.contextmanager
+def _raw_tty(fd: int) -> Iterator[None]:
+    """Put a terminal stdin into raw mode for the session (no-op for pipes)."""
+    if not os.isatty(fd):
+        yield
+        return
+    import termios
+    import tty
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setraw(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)

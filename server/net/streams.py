@@ -1,0 +1,109 @@
+"""Connections over plain asyncio streams: RLogin callers handed over by a
+BBS, and the sysop console's local socket. Both become ordinary sessions."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from server.net.rlogin import (
+    HANDSHAKE_ACK,
+    RloginError,
+    RloginHandshake,
+    RloginInputFilter,
+    is_allowed,
+    read_handshake,
+)
+
+__all__ = ["StreamConnection", "start_rlogin"]
+
+log = logging.getLogger("gatehouse.rlogin")
+
+
+class StreamConnection:
+    """A caller over an asyncio stream pair, as ``server.net.terminal.Connection``."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 term: str, cols: int = 80, rows: int = 24, peer: str | None = None,
+                 input_filter: RloginInputFilter | None = None):
+        self._reader = reader
+        self._writer = writer
+        self.term = term
+        self.cols = cols
+        self.rows = rows
+        info = writer.get_extra_info("peername")
+        self.peer = peer or (str(info[0]) if isinstance(info, tuple) else "local")
+        self.on_resize: Callable[[], None] | None = None
+        self._filter = input_filter
+
+    async def read(self) -> bytes:
+        while True:
+            try:
+                data = await self._reader.read(4096)
+            except ConnectionError:
+                return b""
+            if not data or self._filter is None:
+                return data
+            clean, size = self._filter.feed(data)
+            if size is not None and size.cols and size.rows:
+                self.cols, self.rows = size.cols, size.rows
+                if self.on_resize is not None:
+                    self.on_resize()
+            if clean:
+                return clean
+
+    def write(self, data: bytes) -> None:
+        if not self.is_closing():
+            self._writer.write(data)
+
+    async def drain(self) -> None:
+        try:
+            await self._writer.drain()
+        except ConnectionError:
+            pass
+
+    def is_closing(self) -> bool:
+        return self._writer.is_closing()
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+async def start_rlogin(host: str, port: int, allow: list[str],
+                       admit: Callable[[str, RloginHandshake], Awaitable[str]],
+                       on_caller: Callable[[StreamConnection, str], Awaitable[None]],
+                       ) -> asyncio.base_events.Server:
+    """The RLogin listener (RFC 1282): only ``allow``-listed BBS addresses.
+    ``admit(address, handshake)`` names the caller (or raises RloginError
+    with the reason); ``on_caller(conn, handle)`` runs their session."""
+
+    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else ""
+        try:
+            if not is_allowed(address, allow):
+                log.warning("rlogin from %s refused: not in rlogin.allow", address)
+                writer.write(b"\0Gatehouse: this address may not use RLogin.\r\n")
+                await writer.drain()
+                return
+            try:
+                hs = await read_handshake(reader)
+                handle = await admit(address, hs)
+            except RloginError as exc:
+                log.warning("rlogin from %s refused: %s", address, exc)
+                writer.write(f"\0Gatehouse: {exc}\r\n".encode("ascii", "replace"))
+                await writer.drain()
+                return
+            writer.write(HANDSHAKE_ACK)
+            await writer.drain()
+            term = hs.terminal.split("/")[0] or "ansi-bbs"
+            conn = StreamConnection(reader, writer, term, peer=address,
+                                    input_filter=RloginInputFilter())
+            log.info("rlogin caller %s from %s", handle, address)
+            await on_caller(conn, handle)
+        except Exception:
+            log.exception("rlogin session from %s failed", address)
+        finally:
+            writer.close()
+
+    return await asyncio.start_server(client, host, port)

@@ -1,0 +1,190 @@
+"""The telnet front: the only module that imports telnetlib3.
+
+``encoding=False``: the streams carry bytes and each caller's charset is
+ours (CP437 for BBS terminals, UTF-8 for the rest). telnetlib3's own idle
+timeout is set larger than ours, because it is reset only by input and would
+kill a caller who is just watching. A NAWS change mid-session reaches the
+session through ``Connection.on_resize``.
+
+Nothing outlives its caller: telnetlib3's ``Server`` keeps every negotiated
+connection in a queue (``_new_client``, up to 1000, for ``wait_for_client``,
+which Gatehouse never calls), so that queue is replaced by one that keeps
+nothing; and the resize hook is unhooked when the session ends.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import telnetlib3
+from telnetlib3.server import TelnetServer
+from telnetlib3.stream_writer import TelnetWriter
+from telnetlib3.telopt import NAWS
+
+__all__ = ["TelnetConnection", "TelnetInputFilter", "start_telnet"]
+
+log = logging.getLogger("gatehouse.telnet")
+
+
+class _Protocol(TelnetServer):
+    """telnetlib3's server protocol with a hook for window-size changes."""
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        hook = getattr(self, "resize_hook", None)
+        if hook is not None:
+            hook()
+
+
+class _KeepNothing(asyncio.Queue):  # type: ignore[type-arg]
+    """Stands in for telnetlib3's ``Server._new_client``: holds no protocol."""
+
+    def put_nowait(self, item: Any) -> None:
+        return None
+
+
+class TelnetConnection:
+    """A caller over telnet, as ``server.net.terminal.Connection``."""
+
+    def __init__(self, reader: Any, writer: Any):
+        self._reader = reader
+        self._writer = writer
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        self.peer = str(peer[0])
+        self.on_resize: Callable[[], None] | None = None
+        protocol = getattr(writer, "protocol", None)
+        if protocol is not None:
+            protocol.resize_hook = self._resized
+
+    def _resized(self) -> None:
+        if self.on_resize is not None:
+            self.on_resize()
+
+    @property
+    def term(self) -> str:
+        return str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or "")
+
+    @property
+    def cols(self) -> int:
+        return int(self._writer.get_extra_info("cols") or 0)
+
+    @property
+    def rows(self) -> int:
+        return int(self._writer.get_extra_info("rows") or 0)
+
+    async def read(self) -> bytes:
+        try:
+            data = await self._reader.read(4096)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return b""
+        return bytes(data or b"")
+
+    def write(self, data: bytes) -> None:
+        if not self.is_closing():
+            self._writer.write(data)
+
+    async def drain(self) -> None:
+        try:
+            await self._writer.drain()
+        except ConnectionError:
+            pass
+
+    def is_closing(self) -> bool:
+        transport = getattr(self._writer, "transport", None)
+        return transport is None or transport.is_closing()
+
+    def close(self) -> None:
+        self.on_resize = None
+        protocol = getattr(self._writer, "protocol", None)
+        if protocol is not None:
+            protocol.resize_hook = None
+        try:
+            self._writer.close()
+        except Exception:  # pragma: no cover - already gone
+            pass
+
+
+async def start_telnet(host: str, port: int,
+                       on_connect: Callable[[TelnetConnection], Awaitable[None]],
+                       timeout_minutes: float, connect_maxwait: float) -> Any:
+    """Listen for telnet callers; ``on_connect`` runs one session."""
+
+    server: Any = None
+
+    async def shell(reader: Any, writer: Any) -> None:
+        conn = TelnetConnection(reader, writer)
+        try:
+            await on_connect(conn)
+        except Exception:
+            log.exception("session from %s failed", conn.peer)
+        finally:
+            conn.close()
+
+    class Protocol(_Protocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            self.resize_hook = None
+            known = getattr(server, "_protocols", None)
+            if isinstance(known, list) and self in known:
+                known.remove(self)   # telnetlib3 prunes it only at the next connect
+
+    server = await telnetlib3.create_server(
+        host=host, port=port, shell=shell, protocol_factory=Protocol,
+        encoding=False, connect_maxwait=connect_maxwait,
+        timeout=int(timeout_minutes * 60), term="unknown", cols=0, rows=0)
+    if hasattr(server, "_new_client"):
+        server._new_client = _KeepNothing()
+    return server
+
+
+class _Discard:
+    """A transport that drops what telnetlib3's interpreter would answer:
+    the BBS negotiated the line already, the door only listens."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+    def close(self) -> None:
+        pass
+
+
+class TelnetInputFilter:
+    """Telnet commands stripped from a caller's input by telnetlib3's own
+    interpreter (``TelnetWriter.feed_byte``), for the door bridge, which
+    holds a telnet socket inherited from a BBS: ``feed(data) -> (clean,
+    (cols, rows) | None)``, the size when the caller reported one (NAWS).
+    CR NUL becomes CR."""
+
+    def __init__(self) -> None:
+        self._interpreter = TelnetWriter(_Discard(), None, server=True)  # type: ignore[arg-type]
+        self._interpreter.set_ext_callback(NAWS, self._on_naws)
+        self._size: tuple[int, int] | None = None
+        self._after_cr = False
+
+    def _on_naws(self, rows: int, cols: int) -> None:
+        self._size = (cols, rows)
+
+    def feed(self, data: bytes) -> tuple[bytes, tuple[int, int] | None]:
+        out = bytearray()
+        self._size = None
+        for byte in data:
+            if self._after_cr:
+                self._after_cr = False
+                if byte == 0:
+                    continue
+            try:
+                in_band = self._interpreter.feed_byte(bytes([byte]))
+            except ValueError:          # a command a server end refuses (WILL ECHO): dropped
+                continue
+            if in_band:
+                out.append(byte)
+                self._after_cr = byte == 13
+        return bytes(out), self._size

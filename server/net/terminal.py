@@ -1,0 +1,236 @@
+"""A caller's terminal: key decoding, charset, size, CTRL-S/CTRL-Q pause and
+the output path through one diff renderer.
+
+Facts this is built on (telnetlib3 5.0.1 and real clients): one read is not
+one key; Enter arrives as CR, CR LF, CR NUL or LF; arrows as ``ESC [ A`` or
+``ESC O A``; Backspace as 0x08 (DEL 0x7F is the Delete key of BBS
+terminals); a lone ESC is recognised after a short wait; CTRL-S (0x13) and
+CTRL-Q (0x11) arrive as bytes and the pause is ours.
+"""
+from __future__ import annotations
+
+import asyncio
+import codecs
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ansi import keys as K
+from ansi.canvas import Canvas
+from ansi.render import DiffRenderer
+
+__all__ = ["KeyDecoder", "Terminal", "Connection", "charset_for_term",
+           "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS"]
+
+PAUSE, RESUME = "PAUSE", "RESUME"
+MIN_COLS, MIN_ROWS = 80, 24
+
+_BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "ansi-256color-bbs")
+
+
+def charset_for_term(term: str | None) -> str:
+    """CP437 for BBS terminals, UTF-8 for the rest."""
+    term = (term or "").strip().lower()
+    if term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner")):
+        return "cp437"
+    return "utf8"
+
+
+_CSI_FINAL = {"A": K.UP, "B": K.DOWN, "C": K.RIGHT, "D": K.LEFT, "H": K.HOME, "F": K.END,
+              "P": K.F1}
+_CSI_TILDE = {"1": K.HOME, "7": K.HOME, "2": K.INSERT, "3": K.DELETE, "4": K.END, "8": K.END,
+              "5": K.PGUP, "6": K.PGDN, "11": K.F1}
+_CONTROL = {0x09: K.TAB, 0x08: K.BACKSPACE, 0x7F: K.DELETE, 0x0C: K.CTRL_L, 0x03: K.CTRL_C,
+            0x04: K.CTRL_D, 0x13: PAUSE, 0x11: RESUME}
+_MAX_SEQ = 16
+
+
+class KeyDecoder:
+    """Turns a stream of bytes into key names (see ``ansi.keys``).
+
+    ``feed`` returns the complete keys; an unfinished escape sequence waits
+    for more bytes, and ``flush`` (after ``ESC_WAIT`` seconds) turns a lone
+    ESC into the ESC key."""
+
+    ESC_WAIT = 0.25
+
+    def __init__(self, charset: str = "utf8"):
+        self.charset = charset
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pending = ""            # an unfinished escape sequence
+        self._pending_since = 0.0
+        self._after_cr = False
+
+    def _decode(self, data: bytes) -> str:
+        if self.charset == "utf8":
+            return self._utf8.decode(data)
+        return data.decode("cp437", "replace")
+
+    def feed(self, data: bytes, now: float | None = None) -> list[str]:
+        now = time.monotonic() if now is None else now
+        out: list[str] = []
+        text = self._pending + self._decode(data)
+        self._pending = ""
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            code = ord(ch)
+            if self._after_cr:
+                self._after_cr = False
+                if code in (0x0A, 0x00):
+                    i += 1
+                    continue
+            if code == 0x1B:
+                key, used = self._escape(text, i)
+                if used == 0:      # incomplete: wait for more
+                    self._pending = text[i:]
+                    self._pending_since = now
+                    break
+                if key:
+                    out.append(key)
+                i += used
+                continue
+            i += 1
+            if code == 0x0D:
+                out.append(K.ENTER)
+                self._after_cr = True
+            elif code == 0x0A:
+                out.append(K.ENTER)
+            elif code in _CONTROL:
+                out.append(_CONTROL[code])
+            elif ch.isprintable():
+                out.append(ch)
+            # other control characters and NULs are ignored
+        return out
+
+    def _escape(self, text: str, i: int) -> tuple[str | None, int]:
+        """(key or None to ignore, characters used); used 0 = incomplete."""
+        if i + 1 >= len(text):
+            return None, 0
+        intro = text[i + 1]
+        if intro == "\x1b":
+            return K.ESC, 1
+        if intro not in "[O":
+            return K.ESC, 1        # ESC then an ordinary key: both count
+        j = i + 2
+        while j < len(text) and j - i < _MAX_SEQ:
+            c = text[j]
+            if "\x40" <= c <= "\x7e" and not (intro == "[" and c == "[" and j == i + 2):
+                body = text[i + 2:j]
+                if c == "~":
+                    return _CSI_TILDE.get(body.split(";")[0]), j + 1 - i
+                if intro == "O" and c in "PQRS":
+                    return (K.F1 if c == "P" else None), j + 1 - i
+                return _CSI_FINAL.get(c), j + 1 - i
+            if not ("\x20" <= c <= "\x3f" or c == "["):
+                return None, j - i      # garbage: drop the broken sequence
+            j += 1
+        if j - i >= _MAX_SEQ:
+            return None, j - i
+        return None, 0
+
+    def pending_deadline(self) -> float | None:
+        return self._pending_since + self.ESC_WAIT if self._pending else None
+
+    def flush(self, now: float | None = None) -> list[str]:
+        """After the wait, a lone ESC (and whatever followed) becomes keys."""
+        now = time.monotonic() if now is None else now
+        if not self._pending or now < self._pending_since + self.ESC_WAIT:
+            return []
+        rest, self._pending = self._pending[1:], ""
+        return [K.ESC] + self.feed(rest.encode("utf-8") if self.charset == "utf8"
+                                   else rest.encode("cp437", "replace"), now)
+
+
+class Connection(Protocol):
+    """What a session needs of its transport (telnet, RLogin, sysop socket)."""
+
+    peer: str
+    on_resize: Callable[[], None] | None
+
+    @property
+    def term(self) -> str: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+
+    async def read(self) -> bytes: ...          # b"" at the end
+    def write(self, data: bytes) -> None: ...
+    async def drain(self) -> None: ...
+    def close(self) -> None: ...
+    def is_closing(self) -> bool: ...
+
+
+class Terminal:
+    """The output side: holds the latest screen and sends it through the
+    session's diff renderer. While paused (CTRL-S) nothing is sent; on
+    CTRL-Q the current screen is sent, not a backlog of every change. A
+    writer task sends only the latest frame, so a slow line never queues
+    stale frames."""
+
+    def __init__(self, conn: Connection, charset: str):
+        self.conn = conn
+        self.renderer = DiffRenderer(MIN_COLS, MIN_ROWS, charset)
+        self.paused = False
+        self._latest: tuple[Canvas, tuple[int, int] | None] | None = None
+        self._dirty = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.bytes_sent = 0
+
+    @property
+    def charset(self) -> str:
+        return self.renderer.charset
+
+    @charset.setter
+    def charset(self, value: str) -> None:
+        self.renderer.charset = value
+
+    def too_small(self) -> bool:
+        cols, rows = self.conn.cols, self.conn.rows
+        return 0 < cols < MIN_COLS or 0 < rows < MIN_ROWS
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._writer())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
+        self._latest = (canvas, cursor)
+        self._dirty.set()
+
+    def redraw(self) -> None:
+        """Repaint everything on the next frame (CTRL-L, resize, charset)."""
+        self.renderer.invalidate()
+        self._dirty.set()
+
+    def bell(self) -> None:
+        if not self.paused and not self.conn.is_closing():
+            self.conn.write(b"\x07")
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            self._dirty.set()
+
+    async def _writer(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            if self.paused or self._latest is None or self.conn.is_closing():
+                continue
+            canvas, cursor = self._latest
+            data = self.renderer.render(canvas, cursor)
+            if data:
+                self.conn.write(data)
+                self.bytes_sent += len(data)
+                await self.conn.drain()

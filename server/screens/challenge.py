@@ -1,0 +1,193 @@
+"""Making a challenge: choose a door, an opponent and the options."""
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from ansi import keys as K
+from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from doors import registry
+from doors._core.door import DoorInfo, OptionSpec
+from server.screens.editor_screen import ToolScreen
+from server.screens.match_screen import start_match
+from server.screens.session import Pop, Push, Replace, Screen, Transition
+from server.services.nodes import CONSOLE, LOBBY
+from server.services.seats import Seat, SeatKind
+
+if TYPE_CHECKING:
+    from server.screens.session import Session
+
+__all__ = ["ChallengeScreen", "ChallengeOffer", "COMPUTER", "WATCH", "SYSOP"]
+
+COMPUTER = "The computer"
+WATCH = "Watch the computer play itself"
+SYSOP = "The sysop"             # when a sysop console is open and available
+
+
+@dataclasses.dataclass(frozen=True)
+class ChallengeOffer:
+    """What the wizard hands back to the screen below: the challenge to
+    offer on the board."""
+    target: str
+    door: str
+    options: dict[str, Any]
+
+
+class ChallengeScreen(Screen):
+    location = LOBBY
+
+    def __init__(self, session: Session, door: str | None = None):
+        super().__init__(session)
+        self.doors: list[DoorInfo] = list(registry().values())
+        self.step = "door"
+        self.index = 0
+        self.info: DoorInfo | None = None
+        self.opponents: list[str] = []
+        self.opponent = ""
+        self.values: dict[str, Any] = {}
+        self.level = 0
+        self.message = ""
+        if door is not None and door in registry():
+            self.info = registry()[door]
+            self._to_opponent()
+
+    def _to_opponent(self) -> None:
+        app = self.session.services
+        callers = [s.handle for s in app.nodes.online()
+                   if s is not self.session and s.location == LOBBY]
+        sysop = [SYSOP] if self._sysop() is not None else []
+        self.opponents = [COMPUTER] + callers + sysop + [WATCH]
+        self.step, self.index = "opponent", 0
+
+    def _sysop(self) -> Session | None:
+        """The sysop console to challenge, if the sysop is available."""
+        app = self.session.services
+        if not app.nodes.sysop_available:
+            return None
+        return next((s for s in app.nodes.sysops()
+                     if s is not self.session and s.location == CONSOLE), None)
+
+    def _rows(self) -> list[tuple[str, Any]]:
+        """The option rows: (label, spec or "level" or "go")."""
+        assert self.info is not None
+        rows: list[tuple[str, Any]] = [(spec.label, spec) for spec in self.info.specs()]
+        if self.opponent in (COMPUTER, WATCH):
+            rows.append(("Computer level", "level"))
+        rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
+        return rows
+
+    def _cycle(self, row: Any, step: int) -> None:
+        assert self.info is not None
+        if row == "level":
+            low, high = self.info.levels
+            self.level = low + (self.level - low + step) % (high - low + 1)
+        elif isinstance(row, OptionSpec):
+            values = [v for v, _ in row.choices]
+            current = self.values.get(row.key, row.default)
+            self.values[row.key] = values[(values.index(current) + step) % len(values)]
+
+    async def on_key(self, key: str) -> Transition:
+        self.message = ""
+        if key == K.ESC:
+            if self.step == "door":
+                return Pop(None)
+            self.step, self.index = ("door" if self.step == "opponent" else "opponent"), 0
+            return None
+        count = {"door": len(self.doors), "opponent": len(self.opponents),
+                 "options": len(self._rows()) if self.info else 0}[self.step]
+        if key in (K.UP, K.DOWN):
+            self.index = (self.index + (1 if key == K.DOWN else -1)) % max(1, count)
+            return None
+        if self.step == "options" and key in (K.LEFT, K.RIGHT, " "):
+            self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
+            return None
+        editor = self.doors[self.index].editor if self.step == "door" else None
+        if key == "e" and editor is not None:
+            info = self.doors[self.index]
+            return Push(ToolScreen(self.session, editor(), f"{info.title} {info.editor_title}"))
+        if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
+            self.index = int(key) - 1
+            key = K.ENTER
+        if key != K.ENTER:
+            return None
+        if self.step == "door":
+            self.info = self.doors[self.index]
+            self._to_opponent()
+        elif self.step == "opponent":
+            self.opponent = self.opponents[self.index]
+            assert self.info is not None
+            self.values = {spec.key: spec.default for spec in self.info.specs()}
+            self.level = self.info.default_level
+            self.step, self.index = "options", 0
+        else:
+            row = self._rows()[self.index][1]
+            if row != "go":
+                self._cycle(row, 1)
+                return None
+            return await self._go()
+        return None
+
+    async def _go(self) -> Transition:
+        assert self.info is not None
+        me = self.session
+        if self.opponent == COMPUTER:
+            seats = [Seat(0, SeatKind.HUMAN, me.handle, session=me),
+                     Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
+            return Replace(await start_match(me, self.info, self.values, seats))
+        if self.opponent == WATCH:
+            seats = [Seat(0, SeatKind.BOT, f"Computer ({self.level})", self.level),
+                     Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
+            return Replace(await start_match(me, self.info, self.values, seats))
+        app = me.services
+        sysop = self._sysop() if self.opponent == SYSOP else None
+        target = sysop.handle if sysop is not None else self.opponent
+        if app.nodes.find(target) is None:
+            self.message = f"{self.opponent} has left."
+            return None
+        return Pop(ChallengeOffer(target, self.info.key, dict(self.values)))
+
+    async def on_result(self, result: Any) -> Transition:
+        self.message = result or ""      # back from a door's tool
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE · New game", YELLOW, BLUE)
+        canvas.box(2, 2, 76, 18, CYAN)
+        if self.step == "door":
+            canvas.text(5, 3, "Choose a door:", WHITE)
+            for i, info in enumerate(self.doors):
+                sel = i == self.index
+                canvas.text(5, 5 + i * 2, f" {i + 1}. {info.title:<14}", BLUE if sel else BRIGHT_GREEN,
+                            CYAN if sel else 0)
+                canvas.text(25, 5 + i * 2, info.blurb[:52], GREY)
+        elif self.step == "opponent":
+            assert self.info is not None
+            canvas.text(5, 3, f"{self.info.title}: choose your opponent", WHITE)
+            for i, name in enumerate(self.opponents[:14]):
+                sel = i == self.index
+                canvas.text(5, 5 + i, f" {i + 1:>2}. {name:<32}", BLUE if sel else BRIGHT_CYAN,
+                            CYAN if sel else 0)
+        else:
+            assert self.info is not None
+            canvas.text(5, 3, f"{self.info.title} against {self.opponent}: options", WHITE)
+            for i, (label, row) in enumerate(self._rows()):
+                sel = i == self.index
+                if isinstance(row, OptionSpec):
+                    value = row.label_of(self.values.get(row.key, row.default))
+                elif row == "level":
+                    low, high = self.info.levels
+                    value = f"{self.level}  ({low} weakest, {high} strongest)"
+                else:
+                    value = ""
+                canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)
+                if value:
+                    canvas.text(29, 5 + i * 2, f"< {value} >" if sel else f"  {value}", WHITE)
+        editor = self.step == "door" and self.doors[self.index].editor is not None
+        hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
+                        + ("  e: board editor" if editor else ""),
+                "opponent": "UP/DOWN or a digit, ENTER to pick, ESC back",
+                "options": "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER on the last line to go"}
+        canvas.text(2, 21, self.message, YELLOW)
+        canvas.text(1, 23, hint[self.step], DARK_GREY)
+        return None

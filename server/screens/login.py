@@ -1,0 +1,221 @@
+"""Title screen, login and registration.
+
+Passwords are stored only as salted scrypt hashes (``store.hash_password``);
+hashing runs in a thread. Failed attempts are slowed (1 s, 2 s, 4 s) and the
+third failure hangs up; ``server.login_guard`` keeps the back-off across
+connections, per account and per address, and logs every failure.
+"""
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ansi import keys as K
+from ansi.art import load_ans
+from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
+from ansi.widgets import LineInput
+from server.screens.lobby import LobbyScreen
+from server.screens.resume import ResumeScreen
+from server.screens.session import Quit, Replace, Screen, Transition
+from server.services.handles import valid_handle
+from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
+
+if TYPE_CHECKING:
+    from server.screens.session import Session
+
+__all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
+
+ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
+MAX_FAILURES = 3
+TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
+
+
+_title_cache: list[Canvas] = []
+
+
+def title_canvas() -> Canvas:
+    if not _title_cache:
+        try:
+            art, _sauce = load_ans(ART)
+        except (OSError, ValueError):
+            art = Canvas(80, 22)
+            art.center(10, "G A T E H O U S E", WHITE)
+        _title_cache.append(art)
+    return _title_cache[0]
+
+
+class TitleScreen(Screen):
+    location = "logging in"
+
+    def __init__(self, session: Session):
+        super().__init__(session)
+        self.stage = "handle"
+        self.input = LineInput(20)
+        self.secret = False
+        self.handle = ""
+        self.password = ""
+        self.message = ""
+        self.failures = 0
+        self.user: UserRow | None = None
+        self.deadline = time.monotonic() + TITLE_SECONDS
+
+    def frame_due(self, now: float) -> float | None:
+        return self.deadline
+
+    async def on_event(self, event: object) -> Transition:
+        if time.monotonic() >= self.deadline:   # an idle title screen holds a node
+            return Quit("You took too long to log in. Goodbye.")
+        return None
+
+    def _prompt(self) -> str:
+        return {"handle": "Handle (new callers: pick one): ",
+                "password": "Password: ",
+                "register": f"No caller named {self.handle}. Register? (y/n) ",
+                "new_password": "Choose a password (6 or more characters): ",
+                "confirm": "Type it once more: "}[self.stage]
+
+    def _ask(self, stage: str, message: str = "") -> None:
+        self.stage = stage
+        self.message = message
+        secret = stage in ("password", "new_password", "confirm")
+        self.secret = secret
+        self.input = LineInput(64 if secret else 20)
+
+    async def on_key(self, key: str) -> Transition:
+        if self.stage == "register":
+            if key in ("y", "Y"):
+                self._ask("new_password")
+            elif key in ("n", "N", K.ESC):
+                self._ask("handle")
+            return None
+        result = self.input.handle(key)
+        if result is None:
+            if self.input.cancelled:
+                self._ask("handle")
+            return None
+        return await self._submit(result.strip() if self.stage == "handle" else result)
+
+    async def _submit(self, text: str) -> Transition:
+        store = self.session.services.store
+        if self.stage == "handle":
+            handle = " ".join(text.split())
+            reason = valid_handle(handle, self.session.services.config.sysop_name)
+            if reason:
+                self._ask("handle", reason)
+                return None
+            self.handle = handle
+            self.user = await store.get_user(handle)
+            reason = await telnet_refusal(store, handle, self.user)
+            if reason:
+                self.user = None
+                self._ask("handle", reason)
+                return None
+            self._ask("password" if self.user else "register")
+            if self.user:
+                self.handle = self.user.handle
+        elif self.stage == "password":
+            assert self.user is not None
+            guard, peer = self.session.services.login_guard, self.session.conn.peer
+            wait = guard.wait_for(peer, self.user.handle)
+            if wait > 0:     # the password is not even checked
+                self._ask("handle", f"Too many failed logins: try again in {math.ceil(wait)} s.")
+                return None
+            ok = await asyncio.to_thread(check_password, text, self.user.pw_salt, self.user.pw_hash)
+            if ok:
+                guard.succeeded(peer, self.user.handle)
+                return await self._logged_in()
+            guard.failed(peer, self.user.handle)
+            self.failures += 1
+            if self.failures >= MAX_FAILURES:
+                return Quit("Too many failed attempts. Goodbye.")
+            await asyncio.sleep(self.session.services.config.login_fail_delay * 2 ** (self.failures - 1))
+            self._ask("handle", "Wrong password.")
+        elif self.stage == "new_password":
+            if len(text) < 6:
+                self._ask("new_password", "Too short: at least 6 characters.")
+                return None
+            self.password = text
+            self._ask("confirm")
+        elif self.stage == "confirm":
+            if text != self.password:
+                self._ask("new_password", "The two did not match. Try again.")
+                return None
+            if (await store.get_user(self.handle) is not None
+                    or await store.lookalike(self.handle) is not None):
+                self._ask("handle", "Somebody just took that handle.")
+                return None
+            salt, digest = await asyncio.to_thread(hash_password, text)
+            self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            return await self._logged_in()
+        return None
+
+    async def _logged_in(self) -> Transition:
+        assert self.user is not None
+        if self.session.services.nodes.find(self.user.handle) is not None:
+            self._ask("handle", f"{self.user.handle} is already logged in on another node.")
+            return None
+        await self.session.services.store.touch_login(self.user.id)
+        return await after_login(self.session, self.user)
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        art = title_canvas()
+        canvas.blit(art.region(0, 0, 80, 20))
+        canvas.fill(0, 20, 80, 4)
+        canvas.text(2, 20, "Welcome to Gatehouse: two-player door games by telnet.", BRIGHT_CYAN)
+        if self.message:
+            canvas.text(2, 21, self.message[:76], BRIGHT_RED)
+        prompt = self._prompt()
+        canvas.text(2, 22, prompt, YELLOW)
+        if self.stage == "register":
+            return (2 + len(prompt), 22)
+        x = 2 + len(prompt)
+        canvas.text(2, 23, f"Node {self.session.node}  charset {self.session.charset}", DARK_GREY)
+        if self.secret:    # a password never leaves the server, not even its letters
+            canvas.text(x, 22, "*" * len(self.input.text), WHITE)
+            return (x + self.input.pos, 22)
+        return self.input.draw(canvas, x, 22, 78 - x, WHITE, 0)
+
+
+async def after_login(session: Session, user: UserRow) -> Transition:
+    """Set the session up for ``user`` and go to the lobby (or resume)."""
+    session.sign_in(user)
+    pending = session.services.matches.pending_for(user.handle)
+    if pending:
+        return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))
+    return Replace(LobbyScreen(session))
+
+
+async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str | None:
+    """Why a telnet caller may not use ``handle`` (None: they may): not the
+    account of a BBS caller, the sysop or the computer, not a new
+    ``[TAG]Name``, not a look-alike of an existing handle."""
+    if user is not None:
+        if user.kind == AccountKind.BBS:
+            return "That handle belongs to a caller from a BBS: they come in through their BBS."
+        return None if user.kind == AccountKind.TELNET else "That handle is reserved."
+    if handle.startswith("["):
+        return "Handles starting with [ are kept for callers from BBSes."
+    other = await store.lookalike(handle)
+    if other is not None:
+        return f"That handle looks too much like {other}: please pick another."
+    return None
+
+
+async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKind.BBS) -> Screen:
+    """A caller handed over by a trusted BBS (RLogin; checked by
+    ``server.bbs_accounts`` first), or the sysop at the console: no password
+    asked, and the account is of that kind only."""
+    store = session.services.store
+    user = await store.get_user(handle)
+    if user is None:
+        # nobody ever types a password for these: no password works
+        user = await store.create_user(handle, b"", b"", session.charset, kind=kind)
+    elif user.kind != kind and kind != AccountKind.SYSOP:
+        raise PermissionError(f"{handle} is a {user.kind} account, not a {kind} account")
+    transition = await after_login(session, user)
+    assert isinstance(transition, Replace)
+    return transition.screen
+

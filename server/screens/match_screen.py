@@ -1,0 +1,288 @@
+"""The game screen every door shares: the door's view on top, then a status
+line, the match chat and a key-hint or chat-input line.
+
+The server keeps these keys in every door: ``c`` chat, ``r``/CTRL-L redraw,
+``?`` help, ``Q`` resign (after y/n), ``=`` offer or accept a draw. Every
+other key goes to the door's UI, whose proposals go to the match.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ansi import keys as K
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, RED, WHITE, YELLOW, Canvas
+from ansi.widgets import ChatPane, LineInput
+from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
+from server.screens.pager import PagerScreen
+from server.screens.session import Pop, Push, Screen, Transition
+from server.services import events as E
+from server.services.match import Match, MatchEvent, News
+from server.services.seats import Seat, seat_label
+
+if TYPE_CHECKING:
+    from server.screens.session import Session
+
+__all__ = ["MatchScreen", "start_match"]
+
+HINTS = "c chat  r redraw  ? help  Q resign  = draw"
+
+
+async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
+                      seats: list[Seat], sessions: dict[int, Session] | None = None) -> MatchScreen:
+    """Create and start a match; returns ``me``'s screen. The other human's
+    lobby is told through its inbox and opens its own screen."""
+    for number, session in (sessions or {}).items():
+        seats[number].session = session
+    options = info.resolve_options(chosen)
+    match = await me.services.matches.create(info, options, seats)
+    player = match.seat_of(me)
+    if player is None:
+        match.watch(me)
+    for seat in seats:
+        if seat.session is not None and seat.session is not me:
+            seat.session.send(MatchEvent(match, News.START))
+    me.services.matches.start(match)
+    return MatchScreen(me, match, player)
+
+
+class MatchScreen(Screen):
+    def __init__(self, session: Session, match: Match, player: int | None):
+        super().__init__(session)
+        self.match = match
+        self.me = player
+        self.ui = match.info.ui_class(player, match.names(), match.state.options)
+        self.ui.configure(session.services.config.door_settings(match.info.key), match.info.settings)
+        self.chat = ChatPane(2)
+        for who, text in match.chat.lines:
+            self.chat.add(who, text)
+        self.chat_input: LineInput | None = None
+        self.confirm: str | None = None      # "resign"
+        self.banner = ""
+
+    @property
+    def location(self) -> str:  # type: ignore[override]
+        other = self.match.names()[1 - self.me] if self.me is not None else " vs ".join(self.match.names())
+        verb = "watching" if self.me is None else "vs"
+        return f"{self.match.info.title} {verb} {other}"
+
+    async def on_start(self) -> Transition:
+        self._refresh()
+        if self.match.ended:
+            self.ui.outcome = self.match.outcome
+        if self.match.info.saved_setups and self.session.user is not None:
+            self.ui.saved_setups = await self.session.services.store.setup_names(
+                self.session.user.id, self.match.info.key)
+        return None
+
+    def _refresh(self) -> None:
+        self.ui.update(self.match.observation(self.me), self.match.last(), time.monotonic())
+
+    # ----- keys -------------------------------------------------------------
+    async def on_key(self, key: str) -> Transition:
+        if self.chat_input is not None:
+            text = self.chat_input.handle(key)
+            if text is not None:
+                name = self.session.handle
+                reason = self.match.post_chat(self.me, name, text)
+                self.banner = reason or ""
+                self.chat_input = LineInput(120)
+            elif self.chat_input.cancelled:
+                self.chat_input = None
+            return None
+        if self.ui.text_input and key != K.CTRL_L:
+            return await self._to_door(key)      # the door is taking a name: every key is text
+        if self.confirm == "resign":
+            self.confirm = None
+            if key in ("y", "Y") and self.me is not None:
+                await self.match.resign(self.me)
+            else:
+                self.banner = "You play on."
+            return None
+        self.banner = ""
+        if key == "c":
+            self.chat_input = LineInput(120)
+            return None
+        if key in ("r", K.CTRL_L):
+            self.session.terminal.redraw()
+            self._refresh()
+            return None
+        if key == "?":
+            return Push(PagerScreen(self.session, self.match.info.help_text + "\f" + _KEYS_PAGE,
+                                    f"{self.match.info.title} help"))
+        if self.match.ended or self.me is None:
+            if key in (K.ESC, K.ENTER, "q", "Q", " "):
+                return self._leave()
+            return None
+        if self.match.suspended and key == K.ESC:
+            return self._leave()
+        if key == "Q":
+            self.confirm = "resign"
+            return None
+        if key == "=":
+            self.banner = await self.match.offer_draw(self.me)
+            return None
+        return await self._to_door(key)
+
+    async def _to_door(self, key: str) -> Transition:
+        result = self.ui.on_key(key, time.monotonic())
+        if isinstance(result, Submit) and self.me is not None:
+            reason = await self.match.submit(self.me, result.action)
+            if reason is not None:
+                self.ui.message = reason
+        elif isinstance(result, Request):
+            await self._request(result)
+        return None
+
+    async def _request(self, req: Request) -> None:
+        store, user, info = self.session.services.store, self.session.user, self.match.info
+        door = info.key
+        if self.me is None:
+            return
+        if req.kind == RequestKind.AUTO_FINISH and info.auto_finish:
+            self.ui.message = await self.match.request_auto_finish(self.me)
+        elif not info.saved_setups or user is None:
+            return
+        elif req.kind == RequestKind.SAVE_SETUP:
+            name, data = req.data
+            await store.save_setup(user.id, door, str(name)[:20], str(data))
+            self.ui.saved_setups = await store.setup_names(user.id, door)
+            self.ui.message = f"Setup saved as {name}."
+        elif req.kind == RequestKind.LOAD_SETUP:
+            data = await store.load_setup(user.id, door, str(req.data))
+            if data is None:
+                self.ui.message = f"There is no saved setup called {req.data}."
+                return
+            result = self.ui.setup_loaded(str(req.data), data)
+            if isinstance(result, Submit):
+                reason = await self.match.submit(self.me, result.action)
+                if reason is not None:
+                    self.ui.message = reason
+
+    def _leave(self) -> Transition:
+        if not self.match.ended:
+            self.match.detach(self.session)
+        return Pop(self.match.outcome.reason if self.match.outcome else "The game is suspended.")
+
+    # ----- events -----------------------------------------------------------
+    async def on_event(self, event: Any) -> Transition:
+        if isinstance(event, MatchEvent) and event.match is self.match:
+            self._refresh()
+            if event.kind == News.ENDED:
+                self.ui.outcome = self.match.outcome
+                self.session.terminal.bell()
+            if event.text:
+                self.banner = event.text
+            if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
+                change = self.match.rating.describe(self.me)
+                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
+        elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
+            self.chat.add(event.who, event.text)
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        """Back from help or a sysop chat: draw again from the match's state."""
+        self._refresh()
+        if self.match.ended:
+            self.ui.outcome = self.match.outcome
+        return None
+
+    async def on_close(self) -> None:
+        self.match.detach(self.session)
+
+    def frame_due(self, now: float) -> float | None:
+        due = self.ui.frame_due(now)
+        deadline = self.match.forfeit_deadline()
+        if deadline is not None:
+            tick = now + 1.0
+            due = tick if due is None else min(due, tick)
+        return due
+
+    # ----- drawing ----------------------------------------------------------
+    def _turn_text(self) -> tuple[str, int]:
+        m = self.match
+        if m.outcome is not None:
+            out = m.outcome
+            who = "Draw" if out.winner is None else f"{m.names()[out.winner]} wins"
+            score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
+            return f"GAME OVER: {who}{score} ({out.reason})", YELLOW
+        if m.suspended:
+            deadline = m.forfeit_deadline()
+            absent = ", ".join(s.name for s in m.absent())
+            left = f" (forfeit in {int(max(0, deadline - time.monotonic())) // 60}:" \
+                   f"{int(max(0, deadline - time.monotonic())) % 60:02d})" if deadline else ""
+            return f"Waiting for {absent} to return{left}. ESC: lobby", BRIGHT_RED
+        if self.ui.shows_turn:
+            return "", BRIGHT_GREEN
+        movers = m.state.to_move()
+        if self.me is not None and self.me in movers:
+            return ("Your move" if len(movers) == 1 else "Both players move now"), BRIGHT_GREEN
+        if len(movers) > 1:
+            return "Both players move now", BRIGHT_GREEN
+        return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
+
+    def _ratings_text(self, room: int) -> str:
+        """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
+        ("Rated 1562 vs 1400" when the names do not fit in ``room``)."""
+        book, door = self.session.services.ratings, self.match.info.key
+        names, numbers = [], []
+        for seat in self.match.seats:
+            label = seat_label(seat.kind, seat.name, seat.level)
+            rating = book.of_label(label, door)
+            numbers.append(f"{rating.rating:.0f}" if rating else "new")
+            names.append(f"{seat.name} {numbers[-1]}")
+        text = " · ".join(names)
+        return text if len(text) <= room else f"Rated {numbers[0]} vs {numbers[1]}"[:room]
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        region = canvas.region(0, 0, 80, DOOR_ROWS)
+        self.ui.draw(region, now)
+        # status line
+        canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
+        text, colour = self._turn_text()
+        x = canvas.text(1, 20, text[:60], colour if colour != BRIGHT_RED else YELLOW, BLUE)
+        last = "" if self.ui.shows_turn else self.match.last_text(self.me)
+        if last and x < 60:
+            last = f"Last: {last}"[:79 - x - 2]
+            canvas.text(79 - len(last), 20, last, CYAN, BLUE)
+        # chat pane
+        self.chat.draw(canvas.region(1, 21, 78, 2))
+        # message / input / hints
+        cursor = None
+        if self.chat_input is not None:
+            canvas.text(0, 23, "Say: ", YELLOW)
+            cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
+        elif self.confirm == "resign":
+            canvas.text(1, 23, "Resign this game? (y/n)", BLACK, RED)
+        else:
+            message = self.banner or self.ui.message
+            if message:
+                canvas.text(1, 23, message[:78], BRIGHT_RED if not self.banner else YELLOW)
+            else:
+                hints = HINTS if self.me is not None and not self.match.ended else \
+                    "ESC back to the lobby  c chat  ? help"
+                canvas.text(1, 23, hints, DARK_GREY)
+                ratings = self._ratings_text(78 - len(hints) - 2)
+                canvas.text(79 - len(ratings), 23, ratings, CYAN)
+        if cursor is None:
+            ui_cursor = self.ui.cursor()
+            if ui_cursor is not None:
+                cursor = ui_cursor
+        return cursor
+
+
+_KEYS_PAGE = """\
+KEYS IN EVERY GAME
+
+  c          chat with your opponent (ENTER sends, ESC closes the chat line)
+  r, CTRL-L  redraw the whole screen
+  ?          this help
+  Q          resign (asks y/n first)
+  =          offer a draw, or accept the one offered
+  CTRL-S     pause the screen; CTRL-Q sends it again as it is now
+  ESC        back to the lobby once the game is over (or while it waits for
+             a player who dropped; the game stays open for them)
+
+If your connection drops, call back and log in: you will be offered to
+resume the game. A player who stays away too long forfeits."""
+

@@ -1,0 +1,51 @@
+"""Replaying a recorded game: the spectator's screen after each move, as
+the bytes a terminal needs (through the same diff renderer callers get)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas
+from ansi.render import DiffRenderer
+from doors import registry
+from doors._core.door import DOOR_ROWS
+from doors._core.game import Outcome
+from server.services.seats import parse_seat_label
+from server.services.store import GameRow
+
+__all__ = ["replay_frames", "replay_canvases"]
+
+
+def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Canvas]:
+    info = registry()[game.door]
+    state = info.state_class.from_options(game.options)
+    names = tuple(parse_seat_label(label)[1] for label in game.players)
+    ui = info.ui_class(None, names, state.options)   # type: ignore[arg-type]
+    total = len(moves)
+
+    def frame(ply: int, last: str) -> Canvas:
+        ui.update(state.observation(None), state.history[-1] if state.history else None, 1e12)
+        canvas = Canvas(80, 24)
+        ui.draw(canvas.region(0, 0, 80, DOOR_ROWS), 1e12)
+        canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 20, f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}",
+                    YELLOW, BLUE)
+        canvas.text(1, 22, f"Move {ply} of {total}  {last}"[:78], CYAN)
+        return canvas
+
+    yield frame(0, "")
+    for ply, (player, text) in enumerate(moves, start=1):
+        state.apply(player, state.parse_action(text))
+        yield frame(ply, f"{names[player]}: {text}")
+    if game.outcome:
+        out = Outcome.from_json(game.outcome)
+        ui.outcome = out
+        canvas = frame(total, "")
+        who = "a draw" if out.winner is None else f"{names[out.winner]} won"
+        canvas.text(1, 23, f"Result: {who} ({out.reason})"[:78], YELLOW)
+        yield canvas
+
+
+def replay_frames(game: GameRow, moves: list[tuple[int, str]], charset: str = "utf8") -> Iterator[bytes]:
+    renderer = DiffRenderer(80, 24, charset)
+    for canvas in replay_canvases(game, moves):
+        yield renderer.render(canvas)

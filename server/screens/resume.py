@@ -1,0 +1,75 @@
+"""After login: offer to resume the caller's unfinished games."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
+from ansi.keys import ESC
+from server.screens.match_screen import MatchScreen
+from server.screens.session import Pop, Push, Replace, Screen, Transition
+from server.services.match import Match
+from server.services.nodes import LOBBY
+from server.services.seats import SeatKind
+
+if TYPE_CHECKING:
+    from server.screens.session import Session
+
+__all__ = ["ResumeScreen"]
+
+
+class ResumeScreen(Screen):
+    location = LOBBY
+
+    def __init__(self, session: Session, pending: list[Match],
+                 then: Callable[[], Screen] | None = None):
+        super().__init__(session)
+        self.pending = pending
+        self.then = then      # the screen to open when done; None: back to the one below
+
+    def _done(self) -> Transition:
+        return Pop(None) if self.then is None else Replace(self.then())
+
+    def _current(self) -> Match | None:
+        while self.pending and (self.pending[0].ended or self.pending[0].seat_of(self.session) is not None):
+            self.pending.pop(0)
+        return self.pending[0] if self.pending else None
+
+    async def on_key(self, key: str) -> Transition:
+        match = self._current()
+        if match is None:
+            return self._done()
+        if key in ("y", "Y"):
+            handle = self.session.handle.casefold()
+            player = next(s.player for s in match.seats
+                          if s.kind == SeatKind.HUMAN and s.session is None and s.name.casefold() == handle)
+            match.attach(player, self.session)
+            self.pending.pop(0)
+            return Push(MatchScreen(self.session, match, player))
+        if key in ("n", "N", ESC):
+            self.pending.pop(0)
+            if self._current() is None:
+                return self._done()
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        if self._current() is None:
+            return self._done()
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE · Welcome back", YELLOW, BLUE)
+        match = self._current()
+        if match is None:
+            return None
+        me = self.session.handle.casefold()
+        other = next((s.name for s in match.seats if s.name.casefold() != me), "?")
+        canvas.text(3, 4, f"You have an unfinished game of {match.info.title} against {other}",
+                    WHITE)
+        canvas.text(3, 5, f"({len(match.state.history)} moves so far).", WHITE)
+        canvas.text(3, 8, "Resume it now? (y/n)", BRIGHT_GREEN)
+        if len(self.pending) > 1:
+            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one.",
+                        DARK_GREY)
+        return (24, 8)

@@ -1,0 +1,353 @@
+"""One caller's session: its inbox, its terminal and its screen stack; the
+``Screen`` base and its transitions; and ``Services``, what screens may call.
+
+The loop waits on the inbox (keys from the reader task, events from other
+sessions and matches), lets the top screen handle each item, then draws the
+top screen into a fresh canvas and hands it to the terminal, which sends the
+difference. Whatever happens, the session ends by closing every screen and
+freeing its node.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from ansi import keys as K
+from ansi.canvas import RED, WHITE, YELLOW, Canvas
+from server.config import Config
+from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
+from server.services import events as E
+from server.services.board import ChallengeBoard
+from server.services.ids import NodeId
+from server.services.jobs import DoorJobs
+from server.services.lobby import LobbyChat
+from server.services.login_guard import LoginGuard
+from server.services.matches import MatchManager
+from server.services.nodes import NodeRegistry, Origin
+from server.services.ratings import RatingBook
+from server.services.store import Store
+
+if TYPE_CHECKING:
+    from server.net.terminal import Connection
+    from server.services.store import UserRow
+
+__all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "Transition"]
+
+log = logging.getLogger("gatehouse.session")
+
+NOTICE_SECONDS = 8.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Services:
+    """What screens may call: each service owns its state (the composition
+    root, ``server.app``, builds them)."""
+    config: Config
+    store: Store
+    nodes: NodeRegistry[Session]
+    board: ChallengeBoard
+    lobby: LobbyChat
+    matches: MatchManager
+    ratings: RatingBook
+    login_guard: LoginGuard
+    jobs: DoorJobs
+
+
+@dataclasses.dataclass(frozen=True)
+class Push:
+    screen: Screen
+
+
+@dataclasses.dataclass(frozen=True)
+class Pop:
+    result: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Replace:
+    screen: Screen
+
+
+@dataclasses.dataclass(frozen=True)
+class Quit:
+    message: str = "Goodbye."
+
+
+Transition = Push | Pop | Replace | Quit | None
+
+
+class Screen:
+    """Base screen. ``location`` is what the who-list shows for the caller."""
+
+    location = "lobby"
+    # seconds between redraws for what changes by itself (idle times, the
+    # clock); None: only events and frame_due redraw the screen
+    refresh_every: float | None = None
+
+    def __init__(self, session: Session):
+        self.session = session
+
+    async def on_start(self) -> Transition:
+        return None
+
+    async def on_key(self, key: str) -> Transition:
+        return None
+
+    async def on_event(self, event: Any) -> Transition:
+        return None
+
+    async def on_result(self, result: Any) -> Transition:
+        """A screen pushed by this one has popped with ``result``."""
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        """Draw; return where the cursor should rest, or None."""
+        return None
+
+    def frame_due(self, now: float) -> float | None:
+        return None
+
+    async def on_close(self) -> None:
+        """The session is ending (dropped or quit) while this screen is open."""
+
+
+class Session:
+    def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
+        self.services = services
+        self.conn = conn
+        self.node = node
+        self.origin = origin
+        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.user: UserRow | None = None
+        self.handle = ""
+        self.is_sysop = False
+        self.idle_limit = services.config.idle_seconds   # the sysop console: never
+        charset = charset_for_term(conn.term)
+        self.decoder = KeyDecoder(charset)
+        self.terminal = Terminal(conn, charset)
+        self.screens: list[Screen] = []
+        self.connected_at = time.monotonic()
+        self.last_key = time.monotonic()
+        self.notice: tuple[str, float] | None = None
+        self.closed = False
+        self._idle_warned = False
+        self._quit_message = ""
+        conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
+
+    # ----- what others see --------------------------------------------------
+    @property
+    def location(self) -> str:
+        return self.screens[-1].location if self.screens else "login"
+
+    def idle_seconds(self, now: float | None = None) -> float:
+        return (time.monotonic() if now is None else now) - self.last_key
+
+    def send(self, event: Any) -> None:
+        """Put an event in this session's inbox (the only way in)."""
+        if not self.closed:
+            self.inbox.put_nowait(event)
+
+    def show_notice(self, text: str) -> None:
+        self.notice = (text, time.monotonic() + NOTICE_SECONDS)
+
+    def flash(self, text: str) -> None:
+        """Show a notice now, even while this session's loop waits on
+        something (a move being saved to a locked database)."""
+        if not self.closed:
+            self.show_notice(text)
+            self._draw()
+
+    def sign_in(self, user: UserRow, handle: str | None = None) -> None:
+        """This session is ``user``'s now, under ``handle`` (a second sysop
+        console is "Sysop#2"); the who-lists hear of it."""
+        self.user = user
+        self.handle = handle or user.handle
+        if user.charset and user.charset != self.charset:
+            self.set_charset(user.charset)
+        self.services.nodes.changed()
+
+    def attach_console(self) -> None:
+        """This session is a sysop console: marked, and never logged off for idling."""
+        self.is_sysop = True
+        self.idle_limit = float("inf")
+
+    @property
+    def charset(self) -> str:
+        return self.terminal.charset
+
+    def set_charset(self, charset: str) -> None:
+        self.terminal.charset = charset
+        self.decoder.charset = charset
+        self.terminal.redraw()
+
+    # ----- the loop ---------------------------------------------------------
+    async def run(self, first: Screen) -> None:
+        self.terminal.start()
+        reader = asyncio.create_task(self._read_keys())
+        try:
+            await self._apply(Push(first))
+            while self.screens and not self.closed:
+                self._draw()
+                await self._handle(await self._next_item())
+                # handle whatever else is already queued before drawing again
+                for _ in range(256):
+                    if self.inbox.empty() or self.closed or not self.screens:
+                        break
+                    await self._handle(self.inbox.get_nowait())
+            if self._quit_message and not self.conn.is_closing():
+                self._draw(self._quit_message)
+                await asyncio.sleep(0.3)
+        finally:
+            self.closed = True
+            reader.cancel()
+            for screen in reversed(self.screens):
+                try:
+                    await screen.on_close()
+                except Exception:
+                    log.exception("closing screen %r", screen)
+            self.screens.clear()
+            await self.terminal.stop()
+
+    async def _read_keys(self) -> None:
+        try:
+            while True:
+                data = await self.conn.read()
+                if not data:
+                    break
+                for key in self.decoder.feed(data):
+                    if key == PAUSE:          # flow control acts at once,
+                        self.terminal.pause()  # not behind queued keys
+                    elif key == RESUME:
+                        self.terminal.resume()
+                    else:
+                        self.inbox.put_nowait(E.Key(key))
+                if self.decoder.pending_deadline() is not None:
+                    self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
+        finally:
+            self.inbox.put_nowait(E.Closed())
+
+    def _deadline(self, now: float) -> float:
+        due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60)]
+        every = self.screens[-1].refresh_every if self.screens else None
+        if every:   # spread over time, so two thousand lobbies don't redraw at once
+            due.append(now + every * (0.75 + 0.5 * random.random()))
+        for extra in (self.decoder.pending_deadline(),
+                      self.screens[-1].frame_due(now) if self.screens else None,
+                      self.notice[1] if self.notice else None):
+            if extra is not None:
+                due.append(extra)
+        return min(due)
+
+    async def _next_item(self) -> Any:
+        now = time.monotonic()
+        timeout = max(0.0, self._deadline(now) - now)
+        try:
+            return await asyncio.wait_for(self.inbox.get(), timeout)
+        except TimeoutError:
+            now = time.monotonic()
+            for key in self.decoder.flush(now):
+                self.inbox.put_nowait(E.Key(key))
+            if self.notice and now >= self.notice[1]:
+                self.notice = None
+            idle = self.idle_seconds(now)
+            limit = self.idle_limit
+            if idle >= limit:
+                self._quit_message = "You were idle too long. Goodbye."
+                self.closed = True
+            elif idle >= limit - 60 and not self._idle_warned:
+                self._idle_warned = True
+                self.show_notice("Are you there? You will be logged off in 60 s for idling.")
+            return E.Tick()
+
+    async def _handle(self, item: Any) -> None:
+        """Handle one inbox item; a failing screen is logged and the caller
+        told, and the session (and everyone else's) goes on."""
+        try:
+            await self._dispatch(item)
+        except Exception:
+            log.exception("session %s (%s) failed on %r", self.node, self.handle or "-", item)
+            self.show_notice("Sorry, that went wrong (the sysop can see why in the log).")
+            self.terminal.redraw()
+
+    async def _dispatch(self, item: Any) -> None:
+        top = self.screens[-1]
+        if isinstance(item, E.Key):
+            key = item.name
+            self.last_key = time.monotonic()
+            self._idle_warned = False
+            if key == K.CTRL_L:
+                self.terminal.redraw()
+            await self._apply(await top.on_key(key))
+        elif isinstance(item, E.Closed):
+            self.closed = True
+        elif isinstance(item, E.Resized):
+            self.terminal.redraw()
+        elif isinstance(item, E.Kick):
+            self._quit_message = f"Disconnected by the sysop: {item.reason}"
+            self.closed = True
+        elif isinstance(item, E.Notice):
+            self.show_notice(item.text)
+        elif isinstance(item, E.PushScreen):
+            await self._apply(Push(item.factory(self)))
+        else:
+            await self._apply(await top.on_event(item))
+
+    async def _apply(self, transition: Transition) -> None:
+        while transition is not None:
+            if isinstance(transition, Push):
+                self.screens.append(transition.screen)
+                self.services.nodes.changed()
+                transition = await transition.screen.on_start()
+            elif isinstance(transition, Replace):
+                if self.screens:
+                    self.screens.pop()
+                self.screens.append(transition.screen)
+                self.services.nodes.changed()
+                transition = await transition.screen.on_start()
+            elif isinstance(transition, Pop):
+                if self.screens:
+                    self.screens.pop()
+                self.services.nodes.changed()
+                transition = await self.screens[-1].on_result(transition.result) if self.screens else None
+            elif isinstance(transition, Quit):
+                self._quit_message = transition.message
+                self.closed = True
+                transition = None
+
+    # ----- drawing ----------------------------------------------------------
+    def _draw(self, farewell: str = "") -> None:
+        now = time.monotonic()
+        if self.terminal.too_small():
+            cols, rows = max(1, self.conn.cols), max(1, self.conn.rows)
+            if (self.terminal.renderer.width, self.terminal.renderer.height) != (cols, rows):
+                self.terminal.renderer.resize(cols, rows)
+            canvas = Canvas(cols, rows)
+            msg = (f"Your window is {cols}x{rows}. Gatehouse needs at least "
+                   f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
+            for i in range(0, len(msg), max(1, cols - 1)):
+                canvas.text(0, i // max(1, cols - 1), msg[i:i + cols - 1], YELLOW)
+            self.terminal.show(canvas, None)
+            return
+        if (self.terminal.renderer.width, self.terminal.renderer.height) != (MIN_COLS, MIN_ROWS):
+            self.terminal.renderer.resize(MIN_COLS, MIN_ROWS)
+        canvas = Canvas(MIN_COLS, MIN_ROWS)
+        cursor = None
+        if self.screens:
+            try:
+                cursor = self.screens[-1].draw(canvas, now)
+            except Exception:
+                log.exception("drawing %r", self.screens[-1])
+                canvas.clear()
+                canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
+        if farewell:
+            canvas.fill(0, 23, 80, 1)
+            canvas.text(1, 23, farewell[:78], WHITE)
+            cursor = None
+        elif self.notice:
+            canvas.fill(0, 0, 80, 1, " ", WHITE, RED)
+            canvas.text(1, 0, self.notice[0][:78], YELLOW, RED)
+        self.terminal.show(canvas, cursor)

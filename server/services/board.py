@@ -1,0 +1,184 @@
+"""The challenge board: the only code that makes, answers or ends a
+challenge. Callers and the sysop use the same calls, so withdraw, accept,
+decline and expire mean the same for everyone.
+
+A challenge is a frozen value: each change replaces it, and the new value
+goes to the seats concerned as ``events.ChallengeEvent``. Every call
+decides and changes the board before its first ``await``, so two seats
+racing (one accepts while the other withdraws) cannot both win: the first
+call settles the challenge and the second is refused.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import enum
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from doors import registry
+from server.services.ids import ChallengeId, MonoTime
+from server.services.nodes import TAKES_CHALLENGES, Node, NodeRegistry
+
+__all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
+
+CHALLENGE_TTL = 600.0     # seconds an unanswered challenge stays open
+
+
+class ChallengeState(enum.StrEnum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+@dataclasses.dataclass(frozen=True)
+class ChallengeEvent:
+    """A challenge was made, answered, withdrawn or expired (see its state)."""
+    challenge: Challenge
+
+
+@dataclasses.dataclass(frozen=True)
+class Challenge:
+    id: ChallengeId
+    challenger: str
+    target: str
+    door: str
+    options: Mapping[str, Any]
+    made_at: MonoTime
+    state: ChallengeState = ChallengeState.OPEN
+
+    def describe(self) -> str:
+        info = registry()[self.door]
+        opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
+                         for spec in info.specs())
+        return f"{info.title}" + (f" ({opts})" if opts else "")
+
+    def involves(self, handle: str) -> bool:
+        key = handle.casefold()
+        return key in (self.challenger.casefold(), self.target.casefold())
+
+
+class ChallengeBoard:
+    def __init__(self, nodes: NodeRegistry[Any], ttl: float = CHALLENGE_TTL,
+                 clock: Callable[[], float] = time.monotonic):
+        self._nodes: NodeRegistry[Node] = nodes
+        self.ttl = ttl
+        self._clock = clock
+        self._open: dict[ChallengeId, Challenge] = {}
+        self._next = 1
+        self._timer: asyncio.TimerHandle | None = None
+
+    # ----- what screens read ------------------------------------------------
+    def get(self, challenge_id: ChallengeId) -> Challenge | None:
+        return self._open.get(challenge_id)
+
+    def incoming(self, handle: str) -> list[Challenge]:
+        """Open challenges sent to ``handle``, oldest first."""
+        key = handle.casefold()
+        return [c for c in self._open.values() if c.target.casefold() == key]
+
+    def outgoing(self, handle: str) -> list[Challenge]:
+        key = handle.casefold()
+        return [c for c in self._open.values() if c.challenger.casefold() == key]
+
+    # ----- changes ----------------------------------------------------------
+    async def offer(self, challenger: str, target: str, door: str,
+                    options: Mapping[str, Any]) -> tuple[Challenge | None, str]:
+        """Put up a challenge and tell its target: (the challenge or None,
+        what to tell the challenger)."""
+        seat = self._nodes.find(target)
+        if seat is None or seat.location not in TAKES_CHALLENGES:
+            return None, f"{target} is not in the lobby any more."
+        if target.casefold() == challenger.casefold():
+            return None, "You cannot challenge yourself."
+        if door not in registry():
+            return None, "There is no such door."
+        challenge = Challenge(ChallengeId(self._next), challenger, seat.handle, door,
+                              dict(options), MonoTime(self._clock()))
+        self._next += 1
+        self._open[challenge.id] = challenge
+        self._arm_expiry()
+        seat.send(ChallengeEvent(challenge))
+        return challenge, f"Challenge sent to {seat.handle}. Waiting for an answer (x withdraws)."
+
+    async def withdraw(self, challenge_id: ChallengeId, by: str) -> str:
+        """The challenger takes an open challenge back: nobody can accept it
+        any more, and the target is told."""
+        challenge = self._open.get(challenge_id)
+        if challenge is None:
+            return "That challenge is no longer open."
+        if challenge.challenger.casefold() != by.casefold():
+            return "Only the challenger can withdraw a challenge."
+        self._close(challenge, ChallengeState.WITHDRAWN, tell=(challenge.target,))
+        return "Challenge withdrawn."
+
+    async def decline(self, challenge_id: ChallengeId, by: str) -> str:
+        challenge = self._open.get(challenge_id)
+        if challenge is None:
+            return "That challenge is no longer open."
+        if challenge.target.casefold() != by.casefold():
+            return "Only the one challenged can decline."
+        self._close(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,))
+        return f"You declined {challenge.challenger}'s challenge."
+
+    async def accept(self, challenge_id: ChallengeId, by: str) -> tuple[Challenge | None, str]:
+        """The target accepts: (the accepted challenge, "") when the match
+        may start, else (None, why not). The caller then starts the match."""
+        challenge = self._open.get(challenge_id)
+        if challenge is None:
+            return None, "That challenge is no longer open."
+        if challenge.target.casefold() != by.casefold():
+            return None, "Only the one challenged can accept."
+        challenger = self._nodes.find(challenge.challenger)
+        if challenger is None or challenger.location not in TAKES_CHALLENGES:
+            self._close(challenge, ChallengeState.WITHDRAWN, tell=())
+            return None, f"{challenge.challenger} is no longer in the lobby."
+        return self._close(challenge, ChallengeState.ACCEPTED, tell=()), ""
+
+    async def leave(self, handle: str) -> None:
+        """``handle`` has gone: every challenge made by or to them ends, and
+        the other side is told."""
+        for challenge in [c for c in self._open.values() if c.involves(handle)]:
+            other = challenge.target if challenge.challenger.casefold() == handle.casefold() \
+                else challenge.challenger
+            self._close(challenge, ChallengeState.WITHDRAWN, tell=(other,))
+
+    async def expire(self) -> list[Challenge]:
+        """End every challenge left unanswered for ``ttl`` seconds; both
+        sides are told. Returns the expired challenges."""
+        return self._expire()
+
+    def _expire(self) -> list[Challenge]:
+        self._timer = None
+        now = self._clock()
+        old = [c for c in self._open.values() if now - c.made_at >= self.ttl]
+        expired = [self._close(c, ChallengeState.EXPIRED, tell=(c.challenger, c.target)) for c in old]
+        self._arm_expiry()
+        return expired
+
+    # ----- inside -----------------------------------------------------------
+    def _close(self, challenge: Challenge, state: ChallengeState, tell: tuple[str, ...]) -> Challenge:
+        del self._open[challenge.id]
+        closed = dataclasses.replace(challenge, state=state)
+        for handle in tell:
+            seat = self._nodes.find(handle)
+            if seat is not None:
+                seat.send(ChallengeEvent(closed))
+        return closed
+
+    def _arm_expiry(self) -> None:
+        """Wake at the oldest open challenge's expiry (when a loop runs)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._open:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        due = min(c.made_at for c in self._open.values()) + self.ttl - self._clock()
+        self._timer = loop.call_later(max(0.0, due), self._expire)

@@ -1,0 +1,61 @@
+"""The lobby channel, sysop messages and pages to the sysop."""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.services import events as E
+from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.ids import WallTime
+from server.services.nodes import Node, NodeRegistry
+
+__all__ = ["LobbyChat"]
+
+log = logging.getLogger("gatehouse")
+
+
+class LobbyChat:
+    """The lobby channel and the sysop's pages: the only code that adds to
+    them. Lines go to every logged-in session as ``events.Chat``; pages go to
+    the sysop consoles as ``events.Page`` and are kept for a console that
+    opens later."""
+
+    def __init__(self, nodes: NodeRegistry[Any], clock: Callable[[], float] = time.time):
+        self._nodes: NodeRegistry[Node] = nodes
+        self._clock = clock
+        self.log = ChatLog()
+        self.pages: list[E.Page] = []
+
+    def post(self, handle: str, text: str, limit: RateLimit) -> str | None:
+        """Send a lobby chat line; returns a reason if refused."""
+        text = clean_chat(text)
+        if not text:
+            return None
+        if not limit.allow():
+            return "Slow down: at most 5 chat lines in 10 seconds."
+        self.log.add(handle, text)
+        self._nodes.broadcast(E.Chat("lobby", handle, text))
+        return None
+
+    def page_sysop(self, handle: str, reason: str) -> str:
+        """A caller pages the sysop; returns what to tell the caller."""
+        reason = clean_chat(reason)[:60]
+        page = E.Page(handle, reason, WallTime(self._clock()))
+        self.pages = (self.pages + [page])[-20:]
+        consoles = self._nodes.sysops()
+        for console in consoles:
+            console.send(page)
+        log.info("page from %s: %s", handle, reason)
+        if not consoles:
+            return "The sysop is not at the console; your page is kept for later."
+        return "The sysop has been paged."
+
+    def notice(self, text: str, to: Node | None = None, but: Node | None = None) -> None:
+        """A sysop message: to one session, or to everybody but ``but``."""
+        text = clean_chat(text)
+        if to is not None:
+            to.send(E.Notice(text))
+        else:
+            self._nodes.broadcast(E.Notice(text), but=but)

@@ -1,0 +1,346 @@
+"""The match: the only place where actions are applied.
+
+Seats are callers (sessions come and go) or the computer (a bot that thinks
+in a thread). Every action is checked by the rules, applied to a copy,
+committed to the store, and only then becomes the match's state and is
+announced, so the next turn is never offered before the move is on disk.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import enum
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from doors._core.door import DoorInfo
+from doors._core.game import GameState, Outcome, Termination
+from server.config import Config
+from server.services import events as E
+from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.ids import GameId
+from server.services.nodes import Node
+from server.services.ratings import GameRating, RatingBook
+from server.services.saving import SavingNotice
+from server.services.seats import Seat, SeatKind
+from server.services.store import Store
+
+__all__ = ["News", "MatchEvent", "Match"]
+
+log = logging.getLogger("gatehouse.match")
+
+
+class News(enum.StrEnum):
+    """What happened in a match (``MatchEvent.kind``)."""
+    UPDATE = "update"
+    START = "start"
+    SUSPENDED = "suspended"
+    RESUMED = "resumed"
+    ENDED = "ended"
+    DRAW_OFFER = "draw_offer"
+    AUTO_FINISH_OFFER = "auto_finish_offer"
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchEvent:
+    """Something happened in a match the receiving session sits in or watches."""
+    match: Match
+    kind: News
+    text: str = ""
+
+
+class Match:
+    def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
+                 info: DoorInfo, state: GameState, seats: list[Seat],
+                 ratings: RatingBook | None = None):
+        self.store = store
+        self._ratings = ratings
+        self.config = config
+        self._on_finished = on_finished
+        self.id = game_id
+        self.info = info
+        self.state = state
+        self.seats = seats
+        self.outcome: Outcome | None = state.outcome()
+        self.spectators: set[Node] = set()
+        self.chat = ChatLog(30)
+        self.chat_limits: dict[int, RateLimit] = {0: RateLimit(), 1: RateLimit()}
+        self.draw_offer: int | None = None
+        self.auto_offer: int | None = None
+        self.autoplay = False
+        self.rating: GameRating | None = None     # what the game did to the ratings, once over
+        self._ending = False
+        self._lock = asyncio.Lock()
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._forfeit_task: asyncio.Task[None] | None = None
+        for seat in seats:
+            if seat.kind == SeatKind.BOT:
+                seat.bot = info.make_bot(seat.level, random.randrange(1 << 30))
+
+    # ----- what screens read ------------------------------------------------
+    @property
+    def ended(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def suspended(self) -> bool:
+        return not self.ended and not all(s.present for s in self.seats)
+
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    def observation(self, player: int | None) -> Any:
+        return self.state.observation(player)
+
+    def last(self) -> tuple[int, Any] | None:
+        return self.state.history[-1] if self.state.history else None
+
+    def last_text(self, viewer: int | None) -> str:
+        """The last action as ``viewer`` may see it."""
+        last = self.state.last_action_text(viewer)
+        if last is None or not last[1]:
+            return ""
+        return f"{self.seats[last[0]].name}: {last[1]}"
+
+    def seat_of(self, session: Node) -> int | None:
+        return next((s.player for s in self.seats if s.session is session), None)
+
+    def opponent_name(self, player: int) -> str:
+        return self.seats[1 - player].name
+
+    def absent(self) -> list[Seat]:
+        return [s for s in self.seats if not s.present]
+
+    # ----- announcements ----------------------------------------------------
+    def _audience(self) -> list[Node]:
+        people = [s.session for s in self.seats if s.session is not None]
+        return people + [s for s in self.spectators if s not in people]
+
+    def notify(self, kind: News, text: str = "") -> None:
+        for session in self._audience():
+            session.send(MatchEvent(self, kind, text))
+
+    def post_chat(self, player: int | None, who: str, text: str) -> str | None:
+        text = clean_chat(text)
+        if not text:
+            return None
+        limit = self.chat_limits.get(player if player is not None else -1)
+        if limit is None:
+            limit = self.chat_limits[player if player is not None else -1] = RateLimit()
+        if not limit.allow():
+            return "Slow down: at most 5 chat lines in 10 seconds."
+        self.chat.add(who, text)
+        for session in self._audience():
+            session.send(E.Chat(f"match:{self.id}", who, text))
+        return None
+
+    def watch(self, session: Node) -> None:
+        """``session`` watches this match (it hears every announcement)."""
+        self.spectators.add(session)
+
+    def _saving(self) -> SavingNotice:
+        return SavingNotice(self._audience)
+
+    # ----- actions ----------------------------------------------------------
+    async def submit(self, player: int, action: Any) -> str | None:
+        """Check, store and apply an action; returns a reason if refused."""
+        async with self._lock:
+            if self.ended or self._ending:
+                return "The game is over."
+            if self.suspended:
+                names = ", ".join(s.name for s in self.absent())
+                return f"The game is suspended until {names} returns."
+            reason = self.state.why_illegal(player, action)
+            if reason is not None:
+                return reason
+            nxt = self.state.clone()
+            nxt.apply(player, action)
+            ply = len(nxt.history)
+            saving = self._saving()
+            await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
+            saving.done()
+            self.state = nxt
+            self.draw_offer = None
+            outcome = nxt.outcome()
+        self.notify(News.UPDATE)
+        if outcome is not None:
+            await self._end(outcome)
+        else:
+            self._drive_bots()
+        return None
+
+    async def resign(self, player: int) -> None:
+        await self._end(Outcome(1 - player, Termination.RESIGN,
+                                f"{self.seats[player].name} resigned"))
+
+    async def offer_draw(self, player: int) -> str:
+        if self.ended:
+            return "The game is over."
+        if self.draw_offer == 1 - player:
+            await self._end(Outcome(None, Termination.AGREED_DRAW, "draw agreed"))
+            return "Draw agreed."
+        if self.seats[1 - player].kind == SeatKind.BOT:
+            return "The computer declines the draw."
+        self.draw_offer = player
+        self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw: press = to accept.")
+        return "Draw offered."
+
+    async def request_auto_finish(self, player: int) -> str:
+        """Auto finish (a door capability): the computer plays both sides to
+        the end, once the other human agrees."""
+        if self.ended:
+            return "The game is over."
+        other = self.seats[1 - player]
+        if other.kind == SeatKind.HUMAN and self.auto_offer != 1 - player:
+            self.auto_offer = player
+            self.notify(News.AUTO_FINISH_OFFER,
+                        f"{self.seats[player].name} asks for auto finish: press a to agree.")
+            return "Auto finish asked; waiting for your opponent to agree."
+        self.autoplay = True
+        self.notify(News.UPDATE, "The computer finishes the game.")
+        self._drive_bots()
+        return "The computer finishes the game."
+
+    async def _end(self, outcome: Outcome) -> None:
+        """Record the result, then announce it (the record comes first)."""
+        if self.ended or self._ending:
+            return
+        self._ending = True
+        for task in self._bot_tasks.values():
+            if task is not asyncio.current_task():
+                task.cancel()
+        if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
+            self._forfeit_task.cancel()
+        saving = self._saving()
+        await self.store.finish_game(self.id, outcome.to_json(), saving)
+        saving.done()
+        if self._ratings is not None:
+            self.rating = await self._ratings.record(self.id)
+        self.outcome = outcome
+        self._on_finished(self)
+        self.notify(News.ENDED, outcome.reason)
+
+    # ----- bots -------------------------------------------------------------
+    def _bot_for(self, player: int) -> Any:
+        seat = self.seats[player]
+        if seat.kind == SeatKind.BOT:
+            return seat.bot
+        if self.autoplay:
+            if seat.bot is None:
+                seat.bot = self.info.make_bot(self.info.levels[1], random.randrange(1 << 30))
+            return seat.bot
+        return None
+
+    def _drive_bots(self) -> None:
+        if self.ended or self.suspended:
+            return
+        for player in self.state.to_move():
+            forced = self.state.forced_action(player)
+            if forced is not None and self._bot_for(player) is None:
+                task = self._bot_tasks.get(player)
+                if task is None or task.done() or task is asyncio.current_task():
+                    self._bot_tasks[player] = asyncio.create_task(self._forced(player, forced))
+                continue
+            bot = self._bot_for(player)
+            task = self._bot_tasks.get(player)
+            if bot is not None and (task is None or task.done() or task is asyncio.current_task()):
+                self._bot_tasks[player] = asyncio.create_task(self._bot_turn(player, bot))
+
+    async def _forced(self, player: int, action: Any) -> None:
+        """Apply a move the rules make for a human (an automatic pass)."""
+        try:
+            await asyncio.sleep(self.config.bot_min_delay)
+            await self.submit(player, action)
+        except asyncio.CancelledError:
+            pass
+
+    async def _bot_turn(self, player: int, bot: Any) -> None:
+        try:
+            await asyncio.sleep(self.config.bot_min_delay)
+            for _attempt in range(3):
+                if self.ended or self.suspended or player not in self.state.to_move():
+                    return
+                obs = self.state.observation(player)
+                try:
+                    action = await asyncio.to_thread(bot.choose, obs, player)
+                except Exception:
+                    log.exception("bot for %s in game %s failed", self.info.key, self.id)
+                    action = None
+                if action is None or self.state.why_illegal(player, action) is not None:
+                    legal = self.state.legal_actions(player)
+                    if not legal:
+                        return
+                    action = random.choice(legal)
+                if await self.submit(player, action) is None:
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    # ----- people coming and going ------------------------------------------
+    def attach(self, player: int, session: Node) -> None:
+        seat = self.seats[player]
+        seat.session = session
+        seat.left_at = None
+        if self._forfeit_task is not None:
+            self._forfeit_task.cancel()
+            self._forfeit_task = None
+        if not self.suspended:
+            self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
+            self._drive_bots()
+        else:
+            self._arm_forfeit()
+
+    def detach(self, session: Node) -> None:
+        self.spectators.discard(session)
+        player = self.seat_of(session)
+        if player is None or self.ended:
+            return
+        seat = self.seats[player]
+        seat.session = None
+        seat.left_at = time.monotonic()
+        for task in self._bot_tasks.values():
+            task.cancel()
+        minutes = self.config.forfeit_minutes
+        self.notify(News.SUSPENDED, f"{seat.name} left: the game is suspended. If they do not "
+                                 f"return within {minutes:g} minutes, they forfeit.")
+        self._arm_forfeit()
+
+    def _arm_forfeit(self) -> None:
+        """Start the grace timer for the absent human while the other is here."""
+        absent = self.absent()
+        if len(absent) != 1 or self._forfeit_task is not None:
+            return
+        seat = absent[0]
+        if seat.left_at is None:
+            seat.left_at = time.monotonic()
+        self._forfeit_task = asyncio.create_task(self._forfeit_after(seat))
+
+    def forfeit_deadline(self) -> float | None:
+        absent = self.absent()
+        if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
+            return None
+        return absent[0].left_at + self.config.forfeit_seconds
+
+    async def _forfeit_after(self, seat: Seat) -> None:
+        try:
+            deadline = seat.left_at or time.monotonic()
+            await asyncio.sleep(max(0.0, deadline + self.config.forfeit_seconds - time.monotonic()))
+            if not seat.present and not self.ended:
+                minutes = self.config.forfeit_minutes
+                await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
+                                        f"{seat.name} left and did not return within {minutes:g} minutes"))
+        except asyncio.CancelledError:
+            pass
+
+    def go(self) -> None:
+        """The seats are told: the computer seats may move."""
+        self._drive_bots()
+
+    def stop(self) -> None:
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        if self._forfeit_task is not None:
+            self._forfeit_task.cancel()

@@ -1,0 +1,127 @@
+"""The node registry: who is on, on which node, and where they are.
+
+It is the only code that adds or removes a node. Sessions hear that the
+node list changed through their inboxes (``events.NodesChanged``), at most
+once per ``debounce`` seconds, so a rush of callers costs little.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import enum
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
+
+from server.services import events as E
+from server.services.ids import NodeId
+
+__all__ = ["Node", "NodeRegistry", "Origin", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
+
+LOBBY = "lobby"                      # locations the who-list shows
+CONSOLE = "sysop console"
+TAKES_CHALLENGES = frozenset({LOBBY, CONSOLE})   # where a seat can be challenged and answer
+
+
+class Origin(enum.StrEnum):
+    """How a session came in."""
+    TELNET = "telnet"
+    RLOGIN = "rlogin"        # handed over by a BBS
+    SYSOP = "sysop"          # the sysop console's local socket
+
+
+class Node(Protocol):
+    """What the services need of a session: who, where, and its inbox."""
+
+    @property
+    def node(self) -> NodeId: ...
+    @property
+    def handle(self) -> str: ...
+    @property
+    def location(self) -> str: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def is_sysop(self) -> bool: ...
+
+    def send(self, event: object) -> None: ...
+
+    def flash(self, text: str) -> None: ...
+
+
+N = TypeVar("N", bound=Node)
+
+
+class NodeRegistry(Generic[N]):
+    def __init__(self, max_sessions: int, max_per_ip: int, debounce: float = 0.25):
+        self.max_sessions = max_sessions
+        self.max_per_ip = max_per_ip
+        self.debounce = debounce
+        self.sessions: dict[NodeId, N] = {}
+        self.sysop_available = False
+        self._per_ip: collections.Counter[str] = collections.Counter()
+        self._online: list[N] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    # ----- coming and going -------------------------------------------------
+    def refusal(self, peer: str, limit_per_ip: bool) -> str | None:
+        """Why a new connection from ``peer`` may not have a node, or None."""
+        if len(self.sessions) >= self.max_sessions:
+            return "Gatehouse is full right now. Please call again later."
+        if limit_per_ip and self._per_ip[peer] >= self.max_per_ip:
+            return "Too many connections from your address."
+        return None
+
+    def admit(self, peer: str, make: Callable[[NodeId], N]) -> N:
+        """Give the lowest free node to the session ``make(node)`` builds."""
+        node = NodeId(next(n for n in range(1, len(self.sessions) + 2) if n not in self.sessions))
+        session = make(node)
+        self.sessions[node] = session
+        self._per_ip[peer] += 1
+        self._online = None
+        return session
+
+    def release(self, session: N, peer: str) -> None:
+        self.sessions.pop(session.node, None)
+        self._per_ip[peer] -= 1
+        if self._per_ip[peer] <= 0:
+            del self._per_ip[peer]
+        self.changed()
+
+    # ----- who is on --------------------------------------------------------
+    def online(self) -> list[N]:
+        """Logged-in sessions by node (sorted once per change of the node
+        list, not on every lobby draw)."""
+        if self._online is None:
+            self._online = sorted((s for s in self.sessions.values() if s.handle),
+                                  key=lambda s: s.node)
+        return [s for s in self._online if not s.closed]
+
+    def find(self, handle: str) -> N | None:
+        key = handle.casefold()
+        return next((s for s in self.online() if s.handle.casefold() == key), None)
+
+    def sysops(self) -> list[N]:
+        return [s for s in self.online() if s.is_sysop]
+
+    def set_sysop_available(self, available: bool) -> None:
+        self.sysop_available = available
+        self.changed()                       # lobbies redraw "Sysop: ..."
+
+    def kick(self, session: N, reason: str) -> None:
+        """Disconnect ``session`` (the sysop's k), telling it why."""
+        session.send(E.Kick(reason))
+
+    def broadcast(self, event: object, but: N | None = None) -> None:
+        for session in self.online():
+            if session is not but:
+                session.send(event)
+
+    def changed(self) -> None:
+        """Somebody came, went or moved: tell every session (debounced)."""
+        self._online = None
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.debounce, self._broadcast)
+
+    def _broadcast(self) -> None:
+        self._timer = None
+        self.broadcast(E.NodesChanged())

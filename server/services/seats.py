@@ -1,0 +1,43 @@
+"""A match's seats: a caller (whose session comes and goes) or the computer,
+and how a seat is written in the games table."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from server.services.nodes import Node
+
+__all__ = ["SeatKind", "Seat", "seat_label", "parse_seat_label"]
+
+
+class SeatKind(enum.StrEnum):
+    HUMAN = "human"
+    BOT = "bot"
+
+
+def seat_label(kind: SeatKind, handle: str, level: int) -> str:
+    """How a seat is written in the games table."""
+    return f"computer:{level}" if kind == SeatKind.BOT else handle
+
+
+def parse_seat_label(label: str) -> tuple[SeatKind, str, int]:
+    if label.startswith("computer:"):
+        level = int(label.split(":", 1)[1] or 1)
+        return SeatKind.BOT, f"Computer ({level})", level
+    return SeatKind.HUMAN, label, 0
+
+
+@dataclasses.dataclass
+class Seat:
+    player: int
+    kind: SeatKind
+    name: str                    # handle, or "Computer (3)"
+    level: int = 0
+    session: Node | None = None
+    bot: Any = None
+    left_at: float | None = None  # monotonic time a human dropped
+
+    @property
+    def present(self) -> bool:
+        return self.kind == SeatKind.BOT or self.session is not None

@@ -1,0 +1,34 @@
+"""server/ never names a door: doors plug in by the capabilities they
+declare (DoorInfo), so a sixth door needs no edit in server/."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from doors import registry
+
+SERVER = Path(__file__).resolve().parents[2] / "server"
+DOOR_NAMES = ["stratego", "awari", "kingdom", "towers", "stone towers", "stone_towers"]
+
+
+def server_sources() -> dict[Path, str]:
+    files = {p: p.read_text(encoding="utf-8") for p in sorted(SERVER.rglob("*")) if p.is_file()
+             and p.suffix in (".py", ".toml", ".txt", ".md", ".sql")}
+    assert len(files) > 20, "server/ sources not found"
+    return files
+
+
+def test_no_door_is_named_in_server():
+    names = set(DOOR_NAMES)
+    for info in registry().values():                    # and every door registered now
+        names |= {info.key.lower(), info.title.lower()}
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+    found = [f"{path.relative_to(SERVER.parent)}:{n}: {line.strip()}"
+             for path, text in server_sources().items()
+             for n, line in enumerate(text.splitlines(), 1) if pattern.search(line)]
+    assert found == [], "door names in server/:\n" + "\n".join(found)
+
+
+def test_the_check_would_catch_a_door_name():
+    pattern = re.compile("|".join(DOOR_NAMES), re.I)
+    assert pattern.search("if info.key == 'Stratego':") and pattern.search("# Stone Towers board")
