@@ -141,19 +141,31 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
             "SELECT handle, rating, deviation FROM ratings WHERE door = ?"
             " ORDER BY rating DESC, handle LIMIT ?", (door, top)) as cur:
         top_rated = [(str(h), float(r), float(d)) for h, r, d in await cur.fetchall()]
-    games = [row for row in await history(store, door, oldest_first=True) if not row.aborted]
+    async with store.db.execute(
+            "SELECT player0, player1, json_extract(outcome, '$.winner') FROM games"
+            " WHERE door = ? AND status = 'finished'"
+            " AND json_extract(outcome, '$.termination') IS NOT 'aborted'"
+            " ORDER BY ended, id", (door,)) as cur:
+        games = [((str(a), str(b)), w) for a, b, w in await cur.fetchall()]
+    keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
+
+    def key_of(label: str) -> str | None:
+        if label not in keys:
+            keys[label] = None if is_computer(label) else handle_key(label)
+        return keys[label]
+
     handles: dict[str, str] = {}                       # key -> handle as last written
     played: Counter[str] = Counter()
     run: Counter[str] = Counter()
     best: Counter[str] = Counter()
-    for row in games:
-        for seat, label in enumerate(row.players):
-            if is_computer(label):
+    for players, winner in games:
+        for seat, label in enumerate(players):
+            key = key_of(label)
+            if key is None:
                 continue
-            key = handle_key(label)
             handles[key] = label
             played[key] += 1
-            if row.result_for(seat) == "won":
+            if winner == seat:
                 run[key] += 1
                 best[key] = max(best[key], run[key])
             else:
@@ -164,15 +176,16 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
     streaks = [(handles[k], best[k]) for k in streaky[:top]]
     hall = Hall(door, top_rated, most, streaks)
     if me:
-        hall.mine, hall.my_streak = Tally(), best[handle_key(me)]
+        my_key = handle_key(me)
+        hall.mine, hall.my_streak = Tally(), best[my_key]
         against: dict[str, Tally] = defaultdict(Tally)
-        for row in games:
-            mine = row.seat_of(me)
-            if mine is None:
-                continue
-            result = row.result_for(mine)
-            hall.mine.add(result)
-            against[row.names[1 - mine]].add(result)
+        for players, winner in games:
+            for seat, label in enumerate(players):
+                if key_of(label) == my_key:
+                    result = "draw" if winner is None else ("won" if winner == seat else "lost")
+                    hall.mine.add(result)
+                    against[parse_seat_label(players[1 - seat])[1]].add(result)
+                    break
         hall.my_opponents = sorted(against.items(), key=lambda item: (-item[1].games, item[0]))
     return hall
 
