@@ -20,7 +20,9 @@ def _config(args: argparse.Namespace) -> Config:
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
-                       idle_minutes=getattr(args, "idle_minutes", None)))
+                       idle_minutes=getattr(args, "idle_minutes", None),
+                       web_port=getattr(args, "web_port", None),
+                       web_enabled=True if getattr(args, "web_port", None) is not None else None))
 
 
 async def _serve(config: Config) -> None:
@@ -30,6 +32,8 @@ async def _serve(config: Config) -> None:
     await app.start()
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
           f"(database {config.database}). CTRL-C stops it.", flush=True)
+    if app.web_port:
+        print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -78,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int)
     serve.add_argument("--forfeit-minutes", type=float)
     serve.add_argument("--idle-minutes", type=float)
+    serve.add_argument("--web-port", type=int, help="also serve the browser seat on this port")
     games = sub.add_parser("games", help="list recorded games")
     games.add_argument("--status", choices=["active", "finished"])
     games.add_argument("--limit", type=int, default=50)

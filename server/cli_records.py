@@ -32,7 +32,9 @@ def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str
 
 
 async def games_command(config: Config, status: str | None, limit: int, out: Any = None) -> None:
+    from doors import registry
     from server.services.store import Store
+    doors = registry()
     out = out or sys.stdout
     store = await Store(config.database).open()
     try:
@@ -58,8 +60,10 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
             else:
                 result = "unfinished"
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            record = await store.moves(g.id)        # game moves only, not setup placements
+            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
             print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
-                  f"{g.moves:>5}  {started:<16}  {result}", file=out)
+                  f"{moves:>5}  {started:<16}  {result}", file=out)
         if not rows:
             print("No games recorded yet.", file=out)
     finally:
