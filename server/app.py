@@ -36,6 +36,7 @@ from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
+from server.services.ratings import RatingBook
 from server.services.store import Store
 from server.startup import StartupError, listening
 
@@ -53,11 +54,12 @@ class App:
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
         self.limits = AbuseLimits.from_config(config)
-        self.matches = MatchManager(self.store, config, self.limits)
+        self.ratings = RatingBook(self.store)
+        self.matches = MatchManager(self.store, config, self.ratings, self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
             board=ChallengeBoard(self.nodes, limits=self.limits), lobby=LobbyChat(self.nodes, limits=self.limits),
-            matches=self.matches, login_guard=self.login_guard,
+            matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
         self.started = time.time()
         self._servers: list[Any] = []
@@ -118,6 +120,7 @@ class App:
     async def _start(self) -> None:
         cfg = self.config
         await self.matches.restore()
+        await self.ratings.load()            # and rate games finished before ratings
         async with listening("telnet", "server", cfg.host, cfg.port):
             server = await start_telnet(cfg.host, cfg.port, self._telnet_caller,
                                         cfg.telnet_timeout_minutes, cfg.connect_maxwait)

@@ -1,4 +1,4 @@
-"""The ``gatehouse`` command: serve, games, replay, sysop (and the BBS helpers)."""
+"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop (and the BBS helpers)."""
 from __future__ import annotations
 
 import argparse
@@ -64,38 +64,6 @@ def _existing_database(config: Config) -> bool:
     return False
 
 
-async def _games(config: Config, status: str | None, limit: int) -> None:
-    from doors import registry
-    from server.services.store import Store
-    store = await Store(config.database).open()
-    try:
-        rows = await store.list_games(status, limit)
-        doors = registry()
-        print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
-              f"{'started':<16}  result")
-        for g in rows:
-            if g.outcome:
-                winner = g.outcome.get("winner")
-                if winner is None:
-                    who = "draw"
-                elif g.players[0] == g.players[1]:      # the computer against itself
-                    who = f"player {winner + 1} ({g.players[winner]}) won"
-                else:
-                    who = f"{g.players[winner]} won"
-                result = f"{who} ({g.outcome.get('reason', '')})"
-            else:
-                result = "unfinished"
-            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
-            record = await store.moves(g.id)        # game moves only, not setup placements
-            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
-            print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
-                  f"{moves:>5}  {started:<16}  {result}")
-        if not rows:
-            print("No games recorded yet.")
-    finally:
-        await store.close()
-
-
 async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
     from server.screens.replay import replay_frames
     from server.services.store import Store
@@ -133,13 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("game_id", type=int)
     rep.add_argument("--delay", type=float, default=0.7, help="seconds between moves")
     rep.add_argument("--charset", choices=["utf8", "cp437"], default="utf8")
+    bulletin = sub.add_parser("bulletin", help="write the hall of fame and games in progress "
+                                               "for the host BBS to show (to standard output)")
+    bulletin.add_argument("--door", help="one door only (its key, as in gatehouse games)")
+    bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
+                          help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
+    bulletin.add_argument("--output", metavar="FILE",
+                          help="write FILE (replaced at once) instead of standard output")
     door = sub.add_parser("door", help="door mode: run by a BBS with a DOOR32.SYS drop file")
     door.add_argument("dropfile", help="path of DOOR32.SYS")
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
     sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket)")
-    for p in (serve, games, rep, door, sysop):
+    for p in (serve, games, rep, bulletin, door, sysop):
         p.add_argument("--config", help="path of gatehouse.toml")
         p.add_argument("--db", help="sqlite database file")
     args = parser.parse_args(argv)
@@ -170,8 +145,13 @@ def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "games":
         if not _existing_database(config):
             return 1
-        asyncio.run(_games(config, args.status, args.limit))
+        from server.cli_records import games_command
+        asyncio.run(games_command(config, args.status, args.limit))
         return 0
+    if args.command == "bulletin":
+        from server.cli_records import bulletin_command
+        return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
+                                            args.output))
     if args.command == "door":
         from server.net.door_bridge import main as door_main
         from server.services.bbs_accounts import secret_for

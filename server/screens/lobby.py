@@ -22,6 +22,8 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.hall_screen import HallOfFameScreen
+from server.screens.history_screen import MyGamesScreen
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
@@ -43,6 +45,8 @@ THE LOBBY
   y/n accept or decline a challenge sent to you
   x   withdraw the challenge you sent
   u   resume an unfinished game (also offered when you log in)
+  h   hall of fame: top rated, most games, longest streaks, your record
+  m   my games: your finished games and rating changes; ENTER replays one
   c   chat with everybody in the lobby (ENTER sends, ESC closes)
   !   page the sysop, with a short reason
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
@@ -52,6 +56,18 @@ In every game:
   c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
   CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
 If your connection drops during a game, log in again to resume it."""
+
+
+def shown_rating(session: Session) -> str:
+    """The who list's rating: the one of the game the caller is in, else
+    their best over the doors; "-" before their first rated game."""
+    ratings = session.services.ratings
+    match = getattr(session.screens[-1], "match", None) if session.screens else None
+    if match is not None:
+        rating = ratings.get(session.handle, match.info.key)
+        return f"{rating.rating:.0f}" if rating else "-"
+    best = ratings.best(session.handle)
+    return f"{best[1].rating:.0f}" if best else "-"
 
 
 def idle_text(seconds: float) -> str:
@@ -163,6 +179,10 @@ class LobbyScreen(Screen):
                 self.message = "You have no unfinished games."
                 return None
             return Push(ResumeScreen(self.session, pending))
+        elif key in ("h", "H"):
+            return Push(HallOfFameScreen(self.session))
+        elif key in ("m", "M"):
+            return Push(MyGamesScreen(self.session))
         elif key in ("s", "S"):
             return Push(SettingsScreen(self.session))
         elif key == "?":
@@ -202,13 +222,14 @@ class LobbyScreen(Screen):
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         # who is online
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-        canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
+        canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
         mono = time.monotonic()
         people = app.nodes.online()
         for i, other in enumerate(people[:8]):
             colour = YELLOW if other is self.session else GREY
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{other.location[:16]:<16} {idle_text(other.idle_seconds(mono)):>4}",
+                                  f"{other.location[:12]:<12} {shown_rating(other):>4} "
+                                  f"{idle_text(other.idle_seconds(mono)):>4}",
                         colour)
         if len(people) > 8:
             canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
@@ -240,6 +261,6 @@ class LobbyScreen(Screen):
             canvas.text(1, 23, self.message[:78], BRIGHT_RED)
         else:
             resume = "u resume  " if self.session.services.matches.pending_for(self.session.handle) else ""
-            canvas.text(1, 23, f"p play  c chat  y/n answer  {resume}! page sysop  s settings  ? help"
-                               "  g bye"[:78], DARK_GREY)
+            canvas.text(1, 23, f"p play  c chat  {resume}h fame  m games  ! sysop  "
+                               "s settings  ? help  g bye"[:78], DARK_GREY)
         return cursor

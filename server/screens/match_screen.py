@@ -18,7 +18,7 @@ from server.screens.pager import PagerScreen
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
-from server.services.seats import Seat
+from server.services.seats import Seat, seat_label
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -173,6 +173,9 @@ class MatchScreen(Screen):
                 self.session.terminal.bell()
             if event.text:
                 self.banner = event.text
+            if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
+                change = self.match.rating.describe(self.me)
+                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         return None
@@ -218,6 +221,19 @@ class MatchScreen(Screen):
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
 
+    def _ratings_text(self, room: int) -> str:
+        """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
+        ("Rated 1562 vs 1400" when the names do not fit in ``room``)."""
+        book, door = self.session.services.ratings, self.match.info.key
+        names, numbers = [], []
+        for seat in self.match.seats:
+            label = seat_label(seat.kind, seat.name, seat.level)
+            rating = book.of_label(label, door)
+            numbers.append(f"{rating.rating:.0f}" if rating else "new")
+            names.append(f"{seat.name} {numbers[-1]}")
+        text = " · ".join(names)
+        return text if len(text) <= room else f"Rated {numbers[0]} vs {numbers[1]}"[:room]
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
@@ -246,6 +262,8 @@ class MatchScreen(Screen):
                 hints = HINTS if self.me is not None and not self.match.ended else \
                     "ESC back to the lobby  c chat  ? help"
                 canvas.text(1, 23, hints, DARK_GREY)
+                ratings = self._ratings_text(78 - len(hints) - 2)
+                canvas.text(79 - len(ratings), 23, ratings, CYAN)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:

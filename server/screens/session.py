@@ -39,6 +39,7 @@ from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
+from server.services.ratings import RatingBook
 from server.services.store import Store
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class Services:
     board: ChallengeBoard
     lobby: LobbyChat
     matches: MatchManager
+    ratings: RatingBook
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits

@@ -24,6 +24,7 @@ from server.services.chat import ChatLog, clean_chat
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.nodes import Node
+from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
 from server.services.seats import Seat, SeatKind
 from server.services.store import Store
@@ -54,8 +55,10 @@ class MatchEvent:
 
 class Match:
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
-                 info: DoorInfo, state: GameState, seats: list[Seat], limits: AbuseLimits | None = None):
+                 info: DoorInfo, state: GameState, seats: list[Seat],
+                 ratings: RatingBook | None = None, limits: AbuseLimits | None = None):
         self.store = store
+        self._ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.config = config
         self._on_finished = on_finished
@@ -69,6 +72,7 @@ class Match:
         self.draw_offer: int | None = None
         self.auto_offer: int | None = None
         self.autoplay = False
+        self.rating: GameRating | None = None     # what the game did to the ratings, once over
         self._ending = False
         self._lock = asyncio.Lock()
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -215,6 +219,8 @@ class Match:
         saving = self._saving()
         await self.store.finish_game(self.id, outcome.to_json(), saving)
         saving.done()
+        if self._ratings is not None:
+            self.rating = await self._ratings.record(self.id)
         self.outcome = outcome
         self._on_finished(self)
         self.notify(News.ENDED, outcome.reason)

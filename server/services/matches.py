@@ -12,6 +12,7 @@ from server.config import Config
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match import Match, News
+from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store
 
@@ -23,9 +24,11 @@ log = logging.getLogger("gatehouse.match")
 class MatchManager:
     """Live and suspended matches, by game id."""
 
-    def __init__(self, store: Store, config: Config, limits: AbuseLimits | None = None):
+    def __init__(self, store: Store, config: Config, ratings: RatingBook | None = None,
+                 limits: AbuseLimits | None = None):
         self.store = store
         self.config = config
+        self.ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.live: dict[GameId, Match] = {}
 
@@ -35,7 +38,8 @@ class MatchManager:
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
                   seat_label(seats[1].kind, seats[1].name, seats[1].level))
         game_id = GameId(await self.store.create_game(info.key, state.options, labels))
-        match = Match(self.store, self.config, self.finished, game_id, info, state, seats, self.limits)
+        match = Match(self.store, self.config, self.finished, game_id, info, state, seats,
+                      self.ratings, self.limits)
         self.live[game_id] = match
         return match
 
@@ -76,7 +80,7 @@ class MatchManager:
                 kind, _name, level = parse_seat_label(label)
                 seats.append(Seat(player, kind, names[player], level))
             match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats,
-                          self.limits)
+                          self.ratings, self.limits)
             if match.ended and match.outcome is not None:
                 await self.store.finish_game(row.id, match.outcome.to_json())
                 continue
