@@ -125,6 +125,10 @@ class Session:
         self.is_sysop = False
         self.idle_limit = services.config.idle_seconds   # the sysop console: never
         charset = charset_for_term(conn.term)
+        # A BBS says which charset its caller's terminal takes (the RLogin
+        # terminal type; door mode's flag): a choice saved on another call
+        # would double-encode behind a BBS that converts CP437 itself.
+        self.charset_locked = origin == Origin.RLOGIN
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
         self.screens: list[Screen] = []
@@ -164,7 +168,7 @@ class Session:
         console is "Sysop#2"); the who-lists hear of it."""
         self.user = user
         self.handle = handle or user.handle
-        if user.charset and user.charset != self.charset:
+        if user.charset and user.charset != self.charset and not self.charset_locked:
             self.set_charset(user.charset)
         self.services.nodes.changed()
 

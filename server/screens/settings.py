@@ -25,7 +25,10 @@ class SettingsScreen(Screen):
         self.message = ""
 
     async def on_key(self, key: str) -> Transition:
-        if key in ("1", "2"):
+        if key in ("1", "2") and self.session.charset_locked:
+            self.message = (f"Your BBS sets the character set ({self.session.charset}) for this "
+                            "call: change your terminal settings on the BBS.")
+        elif key in ("1", "2"):
             charset = CHARSETS[int(key) - 1][0]
             self.session.set_charset(charset)
             if self.session.user is not None:
@@ -45,5 +48,7 @@ class SettingsScreen(Screen):
             canvas.text(3, 8 + i * 2, f"{mark} {i + 1}. {label}",
                         BRIGHT_GREEN if mark != " " else GREY)
         canvas.text(3, 14, self.message, YELLOW)
+        if self.session.charset_locked:
+            canvas.text(3, 13, "Set by your BBS for this call.", GREY)
         canvas.text(1, 23, "1 or 2 to choose, ESC back to the lobby", DARK_GREY)
         return None
