@@ -68,8 +68,11 @@ def _lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
-def parse_door32(text: str, source: str = "DOOR32.SYS") -> DropFile:
-    """Parse DOOR32.SYS text; DropFileError names ``source`` and the bad line."""
+def parse_door32(text: str, source: str = "DOOR32.SYS", stdio: bool = False) -> DropFile:
+    """Parse DOOR32.SYS text; DropFileError names ``source`` and the bad line.
+
+    ``stdio``: the caller is on stdin/stdout whatever the file says, so the
+    comm handle is not used (ENiGMA½ writes comm type 2 with handle -1)."""
     lines = _lines(text)
     while lines and not lines[-1]:
         lines.pop()
@@ -97,7 +100,7 @@ def parse_door32(text: str, source: str = "DOOR32.SYS") -> DropFile:
         security=num(8), minutes_left=num(9), emulation=num(10, 0, 4), node=num(11, 0))
     if not drop.caller_name:
         raise DropFileError(f"{source} line 7: handle is empty (and so is the real name on line 6)")
-    if drop.comm_type == COMM_TELNET and drop.comm_handle < 0:
+    if drop.comm_type == COMM_TELNET and drop.comm_handle < 0 and not stdio:
         raise DropFileError(f"{source} line 2: comm handle must be a socket number for comm type 2, "
                             f"got {drop.comm_handle}")
     return drop
@@ -130,7 +133,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 
 def load_door32(path: str | os.PathLike[str], max_age_minutes: float | None = None,
-                now: float | None = None) -> DropFile:
+                now: float | None = None, stdio: bool = False) -> DropFile:
     """Read and parse a DOOR32.SYS; refuse it unless it was written within
     ``max_age_minutes`` of ``now`` (the door's start): a BBS writes the file
     just before it runs the door, so an older one is a previous caller's."""
@@ -143,4 +146,4 @@ def load_door32(path: str | os.PathLike[str], max_age_minutes: float | None = No
             raise DropFileError(f"{p} is stale: written {when} (a drop file must be written "
                                 f"within {max_age_minutes:g} minutes of the door starting, "
                                 "[door] max_drop_age_minutes)", CALLER_STALE)
-    return parse_door32(text, source=p.name)
+    return parse_door32(text, source=p.name, stdio=stdio)

@@ -205,7 +205,7 @@ def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | Non
     (for BBSes such as ENiGMA½ that cannot hand over a socket).
     """
     try:
-        drop = load_door32(path, max_age_minutes)
+        drop = load_door32(path, max_age_minutes, stdio=stdio)
     except DropFileError as exc:
         _report_drop_error(path, exc, stdio)
         return EXIT_SETUP

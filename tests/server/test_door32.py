@@ -165,3 +165,14 @@ def test_load_huge_file(tmp_path):
     path.write_bytes(b"2\r\n" * 40_000)
     with pytest.raises(DropFileError, match="larger than 64 KiB"):
         load_door32(path)
+
+
+def test_enigma_file_is_accepted_for_stdio():
+    """ENiGMA½ writes comm type 2 with handle -1 and runs the door over
+    stdio: with --stdio the handle is not needed, so the file is fine."""
+    enigma = ["2", "-1", "115200", "Proof BBS", "1", "Proof Caller", "proofcaller",
+              "30", "546", "1", "1"]
+    with pytest.raises(DropFileError, match="comm handle must be a socket number"):
+        parse_door32(text(enigma))
+    drop = parse_door32(text(enigma), stdio=True)
+    assert (drop.comm_type, drop.comm_handle, drop.handle) == (COMM_TELNET, -1, "proofcaller")
