@@ -25,8 +25,14 @@ It prints each step and the screen it saw, and exits 0 only if all of it
 happened. Not part of `make test` (it needs npm and takes minutes).
 
 --override NAME=SPEC rewrites a dependency (root and transitive, through
-npm's "overrides") before installing: for a registry that lacks a version
-the lock file names, e.g. telnet-socket=file:/tmp/telnet-socket.
+npm's "overrides") before installing, and --local NAME=PATH installs one
+from a git repository: for a registry that lacks a version the lock file
+names. What this machine's registry needed (2026-11-24):
+
+    .venv/bin/python scripts/enigma_proof.py /work/.mirror/NuSkooler+enigma-bbs/repo \
+        --local telnet-socket=/work/.mirror/NuSkooler+telnet-socket/repo \
+        --local buffers=/work/.mirror/NuSkooler+node-buffers/repo \
+        --override fatfs-volume-driver=0.0.4
 """
 from __future__ import annotations
 
@@ -56,6 +62,7 @@ USER, PASSWORD = "proofcaller", "Pr00f-caller-pw"
 BOARD = "Gatehouse Proof BBS"
 TAG = "PRF"
 NATIVE = ("better-sqlite3", "node-pty", "sharp")
+COLS, ROWS = 100, 30     # not 80x24: the door must draw at the caller's size
 
 
 def step(text: str) -> None:
@@ -78,6 +85,19 @@ def free_port() -> int:
 
 # --- 1. ENiGMA½ built in a temporary folder ---------------------------------
 
+def local_copies(work: Path, locals_: list[str]) -> list[str]:
+    """``NAME=PATH`` (a git repository or a folder) -> ``NAME=file:<copy>``."""
+    out = []
+    for entry in locals_:
+        name, _, path = entry.partition("=")
+        dest = work / "deps" / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        step(f"local package {name} from {path}")
+        run(["git", "clone", "--quiet", path, str(dest)], cwd=work)
+        out.append(f"{name}=file:{dest}")
+    return out
+
+
 def build(source: Path, work: Path, overrides: list[str]) -> Path:
     enigma = work / "enigma-bbs"
     step(f"clone {source} -> {enigma}")
@@ -97,7 +117,7 @@ def build(source: Path, work: Path, overrides: list[str]) -> Path:
         env["npm_config_nodedir"] = "/usr"      # node-gyp: headers from the system, no download
     step("npm install (ENiGMA½'s own packages, from the npm registry)")
     run(["npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts",
-         "--engine-strict=false"], cwd=enigma, env=env)
+         "--install-links", "--engine-strict=false"], cwd=enigma, env=env)
     step("build the native modules: " + ", ".join(NATIVE))
     run(["npm", "rebuild", *NATIVE], cwd=enigma, env=env)
     return enigma
@@ -213,7 +233,7 @@ class Caller:
 
     def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter):
         self.reader, self.writer = reader, writer
-        self.screen = pyte.Screen(80, 25)
+        self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.Stream(self.screen)        # fed CP437 (the caller says ansi-bbs)
         self.raw = bytearray()
         self.last_data = time.monotonic()
@@ -262,7 +282,7 @@ def show(title: str, text: str) -> None:
 async def call_in(telnet_port: int) -> None:
     step(f"a telnet caller connects to ENiGMA½ on 127.0.0.1:{telnet_port}")
     reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", telnet_port, encoding=False, term="ansi-bbs", cols=80, rows=25,
+        "127.0.0.1", telnet_port, encoding=False, term="ansi-bbs", cols=COLS, rows=ROWS,
         connect_minwait=0.5, connect_maxwait=3.0)
     caller = Caller(reader, writer)
     try:
@@ -292,6 +312,10 @@ async def call_in(telnet_port: int) -> None:
         if handle not in text:
             raise SystemExit(f"the lobby does not show {handle}")
         print(f"OK: in Gatehouse's lobby as {handle}")
+        bottom = caller.screen.display[ROWS - 1]
+        if "g bye" not in bottom or len(caller.screen.display[1].rstrip()) <= 80:
+            raise SystemExit(f"the lobby is not drawn at the caller's {COLS}x{ROWS}")
+        print(f"OK: drawn at the caller's {COLS}x{ROWS} (ENiGMA½'s pty size, read by the door)")
         step("press g: goodbye, back to ENiGMA½")
         caller.send("g")
         await caller.wait_for(r"^(?![\s\S]*Who's online)", timeout=30)
@@ -338,7 +362,11 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("source", type=Path, help="ENiGMA½ git repository or checkout")
-    parser.add_argument("--override", action="append", default=[], metavar="NAME=SPEC")
+    parser.add_argument("--override", action="append", default=[], metavar="NAME=SPEC",
+                        help="pin a dependency, e.g. fatfs-volume-driver=0.0.4")
+    parser.add_argument("--local", action="append", default=[], metavar="NAME=PATH",
+                        help="install a dependency from a git repository (e.g. one the "
+                             "registry lacks: telnet-socket, buffers)")
     parser.add_argument("--workdir", type=Path, help="build here (default: a new temp folder)")
     parser.add_argument("--reuse", action="store_true",
                         help="--workdir already holds a built enigma-bbs: skip clone and npm")
@@ -350,7 +378,8 @@ def main() -> int:
         raise SystemExit("build outside the project")
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        enigma = work / "enigma-bbs" if args.reuse else build(args.source, work, args.override)
+        enigma = (work / "enigma-bbs" if args.reuse else
+                  build(args.source, work, args.override + local_copies(work, args.local)))
         enigma_port, gh_port, rlogin_port = free_port(), free_port(), free_port()
         settings = gatehouse_settings(work, gh_port, rlogin_port)
         configure(enigma, work, enigma_port, settings)

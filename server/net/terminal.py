@@ -232,6 +232,7 @@ class Terminal:
             if self.paused or self._latest is None or self.conn.is_closing():
                 continue
             canvas, cursor = self._latest
+            self.renderer.set_screen_width(self.conn.cols)   # wider than 80: no wrap to lean on
             data = self.renderer.render(canvas, cursor)
             if data:
                 self.conn.write(data)

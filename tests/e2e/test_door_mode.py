@@ -226,8 +226,11 @@ async def test_stdio_door_on_a_pty_is_drawn_at_the_callers_size(tmp_path):
         conn = session_of(app, "[VRT]Bobby").conn
         await wait_until(lambda: drain() and (conn.cols, conn.rows) == (132, 37),
                          what="the pty's 132x37")
-        await wait_until(lambda: drain() and "Who's online" in "\n".join(screen.display),
+        await wait_until(lambda: drain() and "Who's online" in screen.display[1],
                          what="the lobby on the pty")
+        # the 80x24 screen in the corner of the 132x37 one, nothing wrapped onto the wrong row
+        assert "GATEHOUSE" in screen.display[0] and "Who's online" not in screen.display[0]
+        assert screen.display[0][80:].strip() == "" and screen.display[1][80:].strip() == ""
         _set_size(master, 30, 100)                          # the caller resizes
         await wait_until(lambda: drain() and (conn.cols, conn.rows) == (100, 30),
                          what="the new size after SIGWINCH")
