@@ -95,6 +95,14 @@ def local_copies(work: Path, locals_: list[str]) -> list[str]:
         step(f"local package {name} from {path}")
         run(["git", "clone", "--quiet", path, str(dest)], cwd=work)
         out.append(f"{name}=file:{dest}")
+    specs = dict(entry.partition("=")[::2] for entry in out)
+    for entry in out:                    # local packages use each other's copies too
+        package_json = Path(entry.partition("=file:")[2]) / "package.json"
+        package = json.loads(package_json.read_text())
+        for name in package.get("dependencies", {}):
+            if name in specs:
+                package["dependencies"][name] = specs[name]
+        package_json.write_text(json.dumps(package, indent=2))
     return out
 
 
@@ -112,6 +120,12 @@ def build(source: Path, work: Path, overrides: list[str]) -> Path:
             package["overrides"][name] = spec
         (enigma / "package.json").write_text(json.dumps(package, indent=4))
         print("overrides:", package["overrides"])
+        lock_path = enigma / "package-lock.json"       # let npm resolve those afresh
+        lock = json.loads(lock_path.read_text())
+        names = {entry.partition("=")[0] for entry in overrides}
+        lock["packages"] = {key: value for key, value in lock.get("packages", {}).items()
+                            if key.rpartition("node_modules/")[2] not in names}
+        lock_path.write_text(json.dumps(lock, indent=4))
     env = dict(os.environ)
     if Path("/usr/include/node/node.h").exists():
         env["npm_config_nodedir"] = "/usr"      # node-gyp: headers from the system, no download
@@ -312,10 +326,15 @@ async def call_in(telnet_port: int) -> None:
         if handle not in text:
             raise SystemExit(f"the lobby does not show {handle}")
         print(f"OK: in Gatehouse's lobby as {handle}")
-        bottom = caller.screen.display[ROWS - 1]
-        if "g bye" not in bottom or len(caller.screen.display[1].rstrip()) <= 80:
-            raise SystemExit(f"the lobby is not drawn at the caller's {COLS}x{ROWS}")
-        print(f"OK: drawn at the caller's {COLS}x{ROWS} (ENiGMA½'s pty size, read by the door)")
+        rows = caller.screen.display
+        # Gatehouse's screens are 80x24. Drawn on a wider terminal that it
+        # took for 80 columns (the size never reached it), each row would run
+        # on into the next; drawn knowing the pty's size, it sits in the corner.
+        if not ("GATEHOUSE" in rows[0] and "Who's online" in rows[1] and "g bye" in rows[23]
+                and all(not row[80:].strip() for row in rows)):
+            raise SystemExit(f"the lobby is garbled on the caller's {COLS}x{ROWS}")
+        print(f"OK: the 80x24 lobby sits in the corner of the caller's {COLS}x{ROWS}: the door "
+              "read ENiGMA½'s pty size and passed it on")
         step("press g: goodbye, back to ENiGMA½")
         caller.send("g")
         await caller.wait_for(r"^(?![\s\S]*Who's online)", timeout=30)
