@@ -23,6 +23,8 @@ def test_file_then_flags(tmp_path):
     ("[nope]\nx = 1\n", "unknown section [nope]"),
     ("[server]\nbogus = 1\n", "unknown setting server.bogus"),
     ("[server\n", "g.toml"),
+    ("[door]\nmax_drop_age_hours = 12\n",
+     "unknown setting door.max_drop_age_hours: it is now door.max_drop_age_minutes (default 2)"),
 ])
 def test_bad_files_are_refused_with_a_reason(tmp_path, text, words):
     path = tmp_path / "g.toml"
@@ -38,3 +40,17 @@ def test_example_config_in_deploy_matches_the_defaults():
     assert example.exists()
     cfg = load_config(example)
     assert cfg.port == 2323 and cfg.rlogin_enabled is False
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[door]\ncharset = \"latin1\"\n", "door.charset = 'latin1': set it to \"cp437\" or \"utf8\""),
+    ("[door]\nmax_drop_age_minutes = 0\n", "door.max_drop_age_minutes = 0.0 is out of range"),
+    ("[door]\nmax_drop_age_minutes = 720\n", "door.max_drop_age_minutes = 720.0 is out of range"),
+])
+def test_door_settings_out_of_range(tmp_path, text, words):
+    from server.startup import check_settings
+    path = tmp_path / "g.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        check_settings(load_config(path))
+    assert words in str(err.value)
