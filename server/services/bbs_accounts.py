@@ -150,10 +150,12 @@ def _must(user: UserRow | None) -> UserRow:
 async def _taken(store: Store, handle: str, first: bool) -> str | bool:
     """False if ``handle`` is free for a new BBS caller; "legacy" for a BBS
     account with no alias key; True if another BBS caller has it or looks
-    like it. A telnet, sysop or reserved account (or one that looks like it)
-    refuses the caller instead, with the reason."""
+    like it. A telnet, sysop or reserved account with (or looking like) the
+    caller's own handle refuses the caller instead, with the reason."""
     user = await store.get_user(handle)
     if user is not None:
+        if user.kind != AccountKind.BBS and not first:
+            return True                   # a numbered handle that happens to be taken
         if user.kind != AccountKind.BBS:
             raise RloginError(f"{handle!r} is the name of a {user.kind} account here, not a BBS "
                               "caller (set rlogin.tag so BBS callers get names of their own)")
@@ -163,7 +165,7 @@ async def _taken(store: Store, handle: str, first: bool) -> str | bool:
     other = await store.lookalike(handle)
     if other is not None:
         other_user = await store.get_user(other)
-        if other_user is None or other_user.kind != AccountKind.BBS:
+        if first and (other_user is None or other_user.kind != AccountKind.BBS):
             raise RloginError(f"{handle!r} looks too much like the existing handle {other!r}")
         return True
     return False
