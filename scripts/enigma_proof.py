@@ -204,12 +204,18 @@ common.initConfigAndDatabases(err => {
 """
 
 
-def create_user(enigma: Path) -> None:
+def create_user(enigma: Path, work: Path) -> None:
     step(f"create the ENiGMA½ user {USER!r} (ENiGMA½'s User API)")
     script = enigma / "proof_create_user.js"
     script.write_text(CREATE_USER)
-    run(["node", str(script), USER, PASSWORD, "--config", str(enigma / "config") + "/"],
-        cwd=enigma, timeout=120)
+    for folder in (enigma / "db", work / "enigma-logs"):   # ENiGMA½ makes these on its first start
+        folder.mkdir(exist_ok=True)
+    cmd = ["node", str(script), USER, PASSWORD, "--config", str(enigma / "config") + "/"]
+    print("$ " + " ".join(cmd), flush=True)
+    result = subprocess.run(cmd, cwd=enigma, timeout=120, capture_output=True, text=True)
+    print(result.stdout.strip(), result.stderr.strip())
+    if result.returncode != 0 or "created user" not in result.stdout:
+        raise SystemExit("could not create the ENiGMA½ user")
 
 
 def gatehouse_settings(work: Path, telnet_port: int, rlogin_port: int) -> Path:
@@ -403,7 +409,7 @@ def main() -> int:
         settings = gatehouse_settings(work, gh_port, rlogin_port)
         configure(enigma, work, enigma_port, settings)
         if not args.reuse or not (enigma / "db" / "system.sqlite3").exists():
-            create_user(enigma)
+            create_user(enigma, work)
         step("start Gatehouse and ENiGMA½")
         gatehouse = start([str(Path(sys.executable).with_name("gatehouse")), "serve",
                            "--config", str(settings)], work, work / "gatehouse.log")
