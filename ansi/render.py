@@ -16,7 +16,9 @@ the changed cells, the way prompt_toolkit's ``_output_screen_diff`` does:
 Only the ANSI.SYS subset is used (plus ``ESC[?25l``/``ESC[?25h`` for UTF-8
 terminals). The renderer is correct for both wrap behaviours found in the
 wild: after a character in the last column the cursor is "pending" and only
-printing on or an absolute CUP follows.
+printing on or an absolute CUP follows. That holds when the canvas is as wide
+as the terminal; on a wider one (``screen_width``, e.g. a 132-column caller)
+the cursor simply stands in the next column and is moved like anywhere else.
 
 Conventions, chosen to save bytes and to be safe:
 
@@ -153,10 +155,12 @@ def _horizontal(cx: int, tx: int, reprint: Reprint) -> str:
 
 
 def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
-              width: int, reprint: Callable[[int], Reprint] = lambda y: (lambda a, b: None)) -> str:
+              width: int, reprint: Callable[[int], Reprint] = lambda y: (lambda a, b: None),
+              wraps: bool = True) -> str:
     """The cheapest sequence moving the cursor from ``cur`` to ``target``.
 
-    ``cur`` may be None (unknown) or have x == width (pending wrap).
+    ``cur`` may be None (unknown) or have x == width (pending wrap when
+    ``wraps``, i.e. the terminal is ``width`` wide; else an ordinary column).
     ``reprint(y)`` returns a function (a, b) -> text re-printing the unchanged
     cells a..b-1 of row y (or None when they can't be re-printed); the texts
     returned here mix escape codes and such cells, as str."""
@@ -167,7 +171,7 @@ def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
     cx, cy = cur
     if (cx, cy) == (tx, ty):
         return ""
-    if cx >= width:                     # pending wrap: only print on
+    if cx >= width and wraps:           # pending wrap: only print on
         if ty == cy + 1:
             r = "" if tx == 0 else reprint(ty)(0, tx)
             if r is not None and len(r) < len(best):
@@ -197,6 +201,7 @@ class DiffRenderer:
         if charset not in CHARSETS:
             raise ValueError(f"unknown charset {charset!r}")
         self.width, self.height = width, height
+        self.screen_width = width       # the terminal's; wider: no wrap at ``width``
         self._charset = charset
         self.bytes_sent = 0
         self.frames = 0
@@ -222,6 +227,14 @@ class DiffRenderer:
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
         self._visible: bool | None = None
+
+    def set_screen_width(self, cols: int) -> None:
+        """The terminal is ``cols`` wide (0: unknown). Wider than the canvas,
+        writing its last column does not wrap: repaint without relying on it."""
+        cols = cols if cols > self.width else self.width
+        if cols != self.screen_width:
+            self.screen_width = cols
+            self.invalidate()
 
     def resize(self, width: int, height: int) -> None:
         self.width, self.height = width, height
@@ -279,6 +292,7 @@ class DiffRenderer:
 
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> bytes:
         w, h, cs = self.width, self.height, self._charset
+        wraps = self.screen_width == w
         out: list[str | bytes] = []
         if self._front is None:
             out.append(CLEAR)
@@ -305,16 +319,16 @@ class DiffRenderer:
             """Move there; a pending wrap counts as the next row's start only
             when a character is printed next (terminals differ otherwise)."""
             pos = self._pos
-            if not printing and pos is not None and pos[0] >= w:
+            if not printing and wraps and pos is not None and pos[0] >= w:
                 pos = None
-            m = move_cost(pos, (x, y), w, reprint_fn)
+            m = move_cost(pos, (x, y), w, reprint_fn, wraps)
             if m:
                 out.append(m)
             self._pos = (x, y)
 
         def put(x: int, y: int, cell: Cell) -> None:
             pos = self._pos
-            if not (pos == (x, y) or (x == 0 and pos == (w, y - 1))):
+            if not (pos == (x, y) or (x == 0 and wraps and pos == (w, y - 1))):
                 goto(x, y, printing=True)
             attr = self._attr
             if cell.char == " " and attr is not None:

@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     door.add_argument("dropfile", help="path of DOOR32.SYS")
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
+    door.add_argument("--charset", choices=["cp437", "utf8"],
+                      help="the caller's character set, locked for the call "
+                           "(default: [door] charset, else CP437 as DOOR32.SYS means)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
     sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket)")
     for p in (serve, games, rep, bulletin, door, sysop):
@@ -157,8 +160,9 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         from server.services.bbs_accounts import secret_for
         return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
                          tag=config.rlogin_tag or None,
-                         max_age_hours=config.door_max_drop_age_hours, stdio=args.stdio,
-                         secret=secret_for(config.rlogin_secrets, config.door_server_host))
+                         max_age_minutes=config.door_max_drop_age_minutes, stdio=args.stdio,
+                         secret=secret_for(config.rlogin_secrets, config.door_server_host),
+                         charset=args.charset or config.door_charset or None)
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)

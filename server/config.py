@@ -64,7 +64,8 @@ class Config:
     # [door]
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
-    door_max_drop_age_hours: float = 12.0
+    door_max_drop_age_minutes: float = 2.0       # a drop file older than this is a past caller's
+    door_charset: str = ""                        # "" = from the drop file (CP437); "cp437" / "utf8"
     # [<door key>]: each door's own settings (DoorInfo.settings), by door
     doors: dict[str, dict[str, Any]] = dataclasses.field(default_factory=lambda: _door_defaults())
     # tests and benchmarks
@@ -135,7 +136,13 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "limits": {k: k for k in ("chat_lines_per_10s", "challenges_per_minute", "new_accounts_per_hour",
                               "title_seconds")},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
-             "max_drop_age_hours": "door_max_drop_age_hours"},
+             "max_drop_age_minutes": "door_max_drop_age_minutes", "charset": "door_charset"},
+}
+
+
+_RENAMED = {
+    "door.max_drop_age_hours": (": it is now door.max_drop_age_minutes (default 2), since a "
+                                "BBS writes the drop file just before it runs the door"),
 }
 
 
@@ -189,7 +196,8 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
                 raise ConfigError(f"{candidate}: unknown section [{section}]")
             for key, value in table.items():
                 if key not in fields:
-                    raise ConfigError(f"{candidate}: unknown setting {section}.{key}")
+                    hint = _RENAMED.get(f"{section}.{key}", "")
+                    raise ConfigError(f"{candidate}: unknown setting {section}.{key}{hint}")
                 field = fields[key]
                 setattr(cfg, field, _coerce(f"{section}.{key}", value, getattr(cfg, field)))
         base = candidate.resolve().parent

@@ -34,7 +34,7 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "rlogin_port": ("rlogin.port", 0, 65535, True),
     "web_port": ("web.port", 0, 65535, True),
     "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
-    "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
+    "door_max_drop_age_minutes": ("door.max_drop_age_minutes", 0, 60, False),
 }
 
 
@@ -60,6 +60,9 @@ def check_settings(cfg: Config, source: str = "") -> Config:
             bound = (f"{'at least' if low_ok else 'more than'} {_num(low)} "
                      f"and at most {_num(high)}")
             raise ConfigError(f"{where}{name} = {value!r} is out of range: set it to {bound}")
+    if cfg.door_charset not in ("", "cp437", "utf8"):
+        raise ConfigError(f"{where}door.charset = {cfg.door_charset!r}: set it to \"cp437\" "
+                          "or \"utf8\" (or leave it out: CP437, as DOOR32.SYS callers use)")
     if not cfg.rlogin_allow and cfg.rlogin_enabled:
         raise ConfigError(f"{where}rlogin.allow is empty: list the BBS addresses allowed to "
                           "use RLogin (for example [\"127.0.0.1\"])")

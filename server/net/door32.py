@@ -29,8 +29,19 @@ LINE_NAMES = ("comm type", "comm handle", "baud rate", "BBS name", "user record"
               "node number")
 
 
+CALLER_BAD = "the BBS's note about you for this door (its drop file) could not be read."
+CALLER_MISSING = "the BBS did not leave its note about you for this door (its drop file)."
+CALLER_STALE = ("the BBS's note about you for this door (its drop file) is old, "
+                "so it may be someone else's.")
+
+
 class DropFileError(Exception):
-    """A drop file that cannot be used; the message names the file and line."""
+    """A drop file that cannot be used. ``str(err)`` names the file and line
+    (for the log); ``caller_text`` is a plain sentence for the caller, with no path."""
+
+    def __init__(self, message: str, caller_text: str = CALLER_BAD):
+        super().__init__(message)
+        self.caller_text = caller_text
 
 
 @dataclass(frozen=True)
@@ -57,8 +68,11 @@ def _lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
-def parse_door32(text: str, source: str = "DOOR32.SYS") -> DropFile:
-    """Parse DOOR32.SYS text; DropFileError names ``source`` and the bad line."""
+def parse_door32(text: str, source: str = "DOOR32.SYS", stdio: bool = False) -> DropFile:
+    """Parse DOOR32.SYS text; DropFileError names ``source`` and the bad line.
+
+    ``stdio``: the caller is on stdin/stdout whatever the file says, so the
+    comm handle is not used (ENiGMA½ writes comm type 2 with handle -1)."""
     lines = _lines(text)
     while lines and not lines[-1]:
         lines.pop()
@@ -86,7 +100,7 @@ def parse_door32(text: str, source: str = "DOOR32.SYS") -> DropFile:
         security=num(8), minutes_left=num(9), emulation=num(10, 0, 4), node=num(11, 0))
     if not drop.caller_name:
         raise DropFileError(f"{source} line 7: handle is empty (and so is the real name on line 6)")
-    if drop.comm_type == COMM_TELNET and drop.comm_handle < 0:
+    if drop.comm_type == COMM_TELNET and drop.comm_handle < 0 and not stdio:
         raise DropFileError(f"{source} line 2: comm handle must be a socket number for comm type 2, "
                             f"got {drop.comm_handle}")
     return drop
@@ -108,7 +122,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
         with p.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise DropFileError(f"drop file not found: {p}") from None
+        raise DropFileError(f"drop file not found: {p}", CALLER_MISSING) from None
     except IsADirectoryError:
         raise DropFileError(f"drop file is a directory: {p}") from None
     except OSError as exc:
@@ -118,13 +132,18 @@ def read_text(path: str | os.PathLike[str]) -> str:
     return data.decode("cp437")
 
 
-def load_door32(path: str | os.PathLike[str], max_age_hours: float | None = None) -> DropFile:
-    """Read and parse a DOOR32.SYS; refuse it if older than ``max_age_hours``."""
+def load_door32(path: str | os.PathLike[str], max_age_minutes: float | None = None,
+                now: float | None = None, stdio: bool = False) -> DropFile:
+    """Read and parse a DOOR32.SYS; refuse it unless it was written within
+    ``max_age_minutes`` of ``now`` (the door's start): a BBS writes the file
+    just before it runs the door, so an older one is a previous caller's."""
     p = Path(path)
     text = read_text(p)
-    if max_age_hours is not None:
-        age = (time.time() - p.stat().st_mtime) / 3600
-        if age > max_age_hours:
-            raise DropFileError(f"{p.name} is stale: written {age:.1f} hours ago "
-                                f"(limit {max_age_hours:g} hours)")
-    return parse_door32(text, source=p.name)
+    if max_age_minutes is not None:
+        age = ((time.time() if now is None else now) - p.stat().st_mtime) / 60
+        if abs(age) > max_age_minutes:
+            when = f"{age:.1f} minutes ago" if age > 0 else f"{-age:.1f} minutes in the future"
+            raise DropFileError(f"{p} is stale: written {when} (a drop file must be written "
+                                f"within {max_age_minutes:g} minutes of the door starting, "
+                                "[door] max_drop_age_minutes)", CALLER_STALE)
+    return parse_door32(text, source=p.name, stdio=stdio)

@@ -11,6 +11,18 @@ a NAWS report becomes an RLogin window-size message) and 0xFF going to the
 caller is doubled.  The inherited socket is only closed,
 never shut down, so the BBS keeps its own copy of the connection.
 
+The caller's charset is the door's to say, not the caller's saved choice:
+a BBS that runs a door over stdio (ENiGMA½'s abracadabra) decodes the
+door's output as CP437, so UTF-8 would arrive double-encoded. The door
+sends it as the RLogin terminal type (``ansi-bbs`` = CP437, ``ansi-utf8``
+= UTF-8), and the server locks a BBS caller's session to it.  DOOR32.SYS
+has no UTF-8 emulation, so the default is CP437; ``--charset`` or
+``[door] charset`` overrides it.
+
+Under ``--stdio`` on a pseudo-terminal (ENiGMA½ runs doors in one of the
+caller's size) the size is read from the terminal (TIOCGWINSZ) and sent
+as an RLogin window-size message, again on every SIGWINCH.
+
 Exit status: 0 normal, 1 drop file / setup error, 2 server unreachable or refused.
 """
 from __future__ import annotations
@@ -19,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import selectors
 import socket
 import sys
 from collections.abc import Iterator
@@ -27,14 +40,20 @@ from server.net.door32 import (
     COMM_LOCAL,
     COMM_SERIAL,
     COMM_TELNET,
-    EMU_ASCII,
     DropFile,
     DropFileError,
     load_door32,
     peek_comm,
     read_text,
 )
-from server.net.rlogin import WindowSize, build_handshake, normalize_tag, window_message
+from server.net.pty_window import PtyWindow
+from server.net.rlogin import (
+    WindowSize,
+    build_handshake,
+    normalize_tag,
+    quote_alias,
+    window_message,
+)
 from server.net.telnet import TelnetInputFilter as TelnetFilter
 
 log = logging.getLogger("gatehouse.door")
@@ -44,10 +63,25 @@ DEFAULT_SPEED = 38400
 CHUNK = 4096
 
 
-def terminal_for(drop: DropFile) -> str:
-    """RLogin terminal/speed: ``ansi-bbs/38400`` for ANSI-capable callers, ``dumb/...`` for ASCII."""
-    term = "dumb" if drop.emulation == EMU_ASCII else "ansi-bbs"
-    return f"{term}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+CHARSETS = ("cp437", "utf8")
+_TERMINALS = {"cp437": "ansi-bbs", "utf8": "ansi-utf8"}
+
+
+def charset_for(drop: DropFile, wanted: str | None = None) -> str:
+    """The caller's charset: ``wanted`` (flag or setting) if given, else
+    CP437, the only one a DOOR32.SYS emulation (ASCII, ANSI, AVATAR, RIP) means."""
+    if wanted:
+        if wanted not in CHARSETS:
+            raise ValueError(f"charset must be one of {CHARSETS}, got {wanted!r}")
+        return wanted
+    del drop  # every DOOR32.SYS emulation is a CP437 one
+    return "cp437"
+
+
+def terminal_for(drop: DropFile, charset: str = "cp437") -> str:
+    """RLogin terminal/speed naming the locked charset: ``ansi-bbs/38400`` (CP437)
+    or ``ansi-utf8/38400``."""
+    return f"{_TERMINALS[charset]}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
 
 
 def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
@@ -68,10 +102,12 @@ async def _say(writer: asyncio.StreamWriter, text: str) -> None:
 async def run_door(drop: DropFile, host: str, port: int,
                    caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                    *, tag: str | None = None, timeout: float = 10.0,
-                   telnet: bool | None = None, secret: str | None = None) -> int:
+                   telnet: bool | None = None, secret: str | None = None,
+                   charset: str = "cp437", window: PtyWindow | None = None) -> int:
     """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
 
     ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
+    ``window`` (a pseudo-terminal's size) is sent after the handshake and on each change.
     The caller's writer is left open for the caller of this function to close.
     """
     telnet = drop.comm_type == COMM_TELNET if telnet is None else telnet
@@ -84,8 +120,8 @@ async def run_door(drop: DropFile, host: str, port: int,
                                   f" ({host}:{port}).\r\nPlease try again later.\r\n")
         return EXIT_SERVER
     try:
-        srv_writer.write(build_handshake(client_user_for(drop, tag, secret), drop.caller_name,
-                                         terminal_for(drop)))
+        srv_writer.write(build_handshake(client_user_for(drop, tag, secret),
+                                         quote_alias(drop.caller_name), terminal_for(drop, charset)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)
@@ -93,6 +129,8 @@ async def run_door(drop: DropFile, host: str, port: int,
             await _refused(ack, srv_reader, caller_writer, host, port)
             return EXIT_SERVER
         log.info("door: %s (node %d) connected to %s:%s", drop.caller_name, drop.node, host, port)
+        if window is not None:
+            window.watch(lambda size: srv_writer.write(window_message(size)))
         server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
     except (OSError, TimeoutError) as exc:
         log.warning("door: RLogin handshake with %s:%s failed: %s", host, port, exc or "timed out")
@@ -100,6 +138,8 @@ async def run_door(drop: DropFile, host: str, port: int,
                                   "Please try again later.\r\n")
         return EXIT_SERVER
     finally:
+        if window is not None:
+            window.close()
         srv_writer.close()
         with contextlib.suppress(OSError):
             await srv_writer.wait_closed()
@@ -157,29 +197,53 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
 # --- the sync entry point ----------------------------------------------------
 
 def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
-         max_age_hours: float | None = None, stdio: bool = False,
-         secret: str | None = None) -> int:
+         max_age_minutes: float | None = None, stdio: bool = False,
+         secret: str | None = None, charset: str | None = None) -> int:
     """Run door mode for one caller; returns the process exit status.
 
     ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
     (for BBSes such as ENiGMA½ that cannot hand over a socket).
     """
     try:
-        drop = load_door32(path, max_age_hours)
+        drop = load_door32(path, max_age_minutes, stdio=stdio)
     except DropFileError as exc:
-        _report_drop_error(path, str(exc), stdio)
+        _report_drop_error(path, exc, stdio)
         return EXIT_SETUP
     if drop.comm_type == COMM_SERIAL and not stdio:
         print(f"gatehouse door: {path}: serial connections (comm type 1) are not supported;"
               " set the door up for a socket or stdio", file=sys.stderr)
         return EXIT_SETUP
-    return asyncio.run(_main(drop, host, port, tag, stdio, secret))
+    if stdio or drop.comm_type == COMM_LOCAL:
+        problem = stdio_problem()
+        if problem:
+            print(f"gatehouse door: {problem}", file=sys.stderr)
+            return EXIT_SETUP
+    return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset)))
 
 
-def _report_drop_error(path: str, message: str, stdio: bool) -> None:
-    """Tell stderr and, where it can be found, the caller's screen."""
-    print(f"gatehouse door: {message}", file=sys.stderr)
-    text = (f"\r\nGatehouse cannot start: {message}\r\n"
+def stdio_problem(stdin: int = 0, stdout: int = 1) -> str | None:
+    """Why stdin/stdout cannot carry a caller (``/dev/null``, a plain file,
+    closed), or None: both must be a terminal, pipe or socket the event loop can wait on."""
+    for fd, name, event in ((stdin, "standard input", selectors.EVENT_READ),
+                            (stdout, "standard output", selectors.EVENT_WRITE)):
+        try:
+            target = os.ttyname(fd) if os.isatty(fd) else os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            target = f"descriptor {fd}"
+        with selectors.DefaultSelector() as sel:
+            try:
+                sel.register(fd, event)
+            except (OSError, ValueError):
+                return (f"--stdio needs the caller on {name}, but it is {target}, "
+                        "not a terminal, pipe or socket")
+    return None
+
+
+def _report_drop_error(path: str, exc: DropFileError, stdio: bool) -> None:
+    """The full reason (with the path) to stderr, the BBS's log; a plain
+    sentence to the caller's screen where it can be found."""
+    print(f"gatehouse door: {exc}", file=sys.stderr)
+    text = (f"\r\nSorry, this game cannot start: {exc.caller_text}\r\n"
             "Please tell the sysop.\r\n").encode("ascii", "replace")
     comm = None
     with contextlib.suppress(DropFileError):
@@ -198,9 +262,9 @@ def _report_drop_error(path: str, message: str, stdio: bool) -> None:
 
 
 async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
-                secret: str | None = None) -> int:
+                secret: str | None = None, charset: str = "cp437") -> int:
     if stdio or drop.comm_type == COMM_LOCAL:
-        return await _run_stdio(drop, host, port, tag, secret)
+        return await _run_stdio(drop, host, port, tag, secret, charset)
     handle = drop.comm_handle
     try:
         was_blocking = os.get_blocking(handle)
@@ -212,7 +276,8 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
     try:
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
-            return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret)
+            return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret,
+                                  charset=charset)
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -225,7 +290,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
 
 
 async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
-                     secret: str | None = None) -> int:
+                     secret: str | None = None, charset: str = "cp437") -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
@@ -237,9 +302,11 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
               file=sys.stderr)
         return EXIT_SETUP
     writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-    with _raw_tty(sys.stdin.fileno()):
+    fd = sys.stdin.fileno()
+    window = PtyWindow.open(fd, loop)
+    with _raw_tty(fd):
         return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
-                              secret=secret)
+                              secret=secret, charset=charset, window=window)
 
 
 @contextlib.contextmanager

@@ -26,6 +26,7 @@ import os
 import socket
 import struct
 import unicodedata
+import urllib.parse
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -185,6 +186,21 @@ def sanitize_handle(raw: str, max_len: int = HANDLE_MAX) -> str:
             continue
         out.append(c)
     return "".join(out)[:max_len].strip()
+
+
+_ALIAS_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
+
+
+def quote_alias(alias: str) -> str:
+    """An alias for the ASCII-only RLogin field with nothing lost: characters
+    outside printable ASCII, and ``%``, as ``%XX`` (UTF-8), so ``Jörg`` and
+    ``Jorg`` (or ``bad\x01name`` and ``badname``) stay apart. Door mode sends it."""
+    return urllib.parse.quote(alias, safe=_ALIAS_SAFE)
+
+
+def unquote_alias(field: str) -> str:
+    """The alias ``quote_alias`` sent (a plain name comes back unchanged)."""
+    return urllib.parse.unquote(field, errors="replace")
 
 
 def normalize_tag(tag: str | None) -> str:

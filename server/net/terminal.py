@@ -29,8 +29,11 @@ _BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "a
 
 
 def charset_for_term(term: str | None) -> str:
-    """CP437 for BBS terminals, UTF-8 for the rest."""
+    """CP437 for BBS terminals, UTF-8 for the rest (and for a type that says
+    UTF-8, such as door mode's ``ansi-utf8``)."""
     term = (term or "").strip().lower()
+    if term.endswith(("-utf8", "-utf-8", ".utf8", ".utf-8")):
+        return "utf8"
     if term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner")):
         return "cp437"
     return "utf8"
@@ -253,6 +256,7 @@ class Terminal:
             if self.paused or self._latest is None or self.conn.is_closing():
                 continue
             canvas, cursor = self._latest
+            self.renderer.set_screen_width(self.conn.cols)   # wider than 80: no wrap to lean on
             data = self.renderer.render(canvas, cursor)
             if data:
                 self.conn.write(data)

@@ -140,6 +140,11 @@ class Session:
         self.is_sysop = False
         self.idle_limit = services.config.idle_seconds   # the sysop console: never
         charset = charset_for_term(conn.term)
+        # A BBS says which charset its caller's terminal takes (the RLogin
+        # terminal type; door mode's flag): a choice saved on another call
+        # would double-encode behind a BBS that converts CP437 itself.
+        # a BBS sets the charset (RLogin, door mode); a browser is always UTF-8
+        self.charset_locked = origin in (Origin.RLOGIN, Origin.WEB)
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
         self.charset_unsure = not charset_is_sure(conn.term)   # probed before the first screen
@@ -181,8 +186,7 @@ class Session:
         console is "Sysop#2"); the who-lists hear of it."""
         self.user = user
         self.handle = handle or user.handle
-        if user.charset and user.charset != self.charset and self.origin != Origin.WEB:
-            # (a browser is always UTF-8, whatever the caller's telnet client uses)
+        if user.charset and user.charset != self.charset and not self.charset_locked:
             self.set_charset(user.charset)
         self.services.nodes.changed()
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from server.screens.session import Pop, Screen, Transition
+from server.services.nodes import Origin
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -25,7 +26,11 @@ class SettingsScreen(Screen):
         self.message = ""
 
     async def on_key(self, key: str) -> Transition:
-        if key in ("1", "2"):
+        if key in ("1", "2") and self.session.charset_locked:
+            self.message = (f"{self.session.charset} for this call: "
+                            + ("a browser always shows UTF-8." if self.session.origin == Origin.WEB
+                               else "your BBS sets it (see its terminal settings)."))
+        elif key in ("1", "2"):
             charset = CHARSETS[int(key) - 1][0]
             self.session.set_charset(charset)
             if self.session.user is not None:
@@ -45,5 +50,8 @@ class SettingsScreen(Screen):
             canvas.text(3, 8 + i * 2, f"{mark} {i + 1}. {label}",
                         BRIGHT_GREEN if mark != " " else GREY)
         canvas.text(3, 14, self.message, YELLOW)
+        if self.session.charset_locked:
+            canvas.text(3, 13, "Set by your browser for this call." if self.session.origin == Origin.WEB
+                        else "Set by your BBS for this call.", GREY)
         canvas.text(1, 23, "1 or 2 to choose, ESC back to the lobby", DARK_GREY)
         return None

@@ -6,21 +6,39 @@ look-alike of an existing handle). A sysop may require a shared secret per
 BBS: ``rlogin.secrets = ["10.0.0.5=s3cret", ...]`` (address or network =
 secret); the BBS sends it in the RLogin field that does not carry the
 caller's name (the client-user when ``name_field = "server_user"``).
+
+A BBS caller's account is keyed by the full alias (``alias_key``), not by
+the handle shown here, which is cut to 20 characters and cleaned: two
+aliases that share their first 14 characters, or differ only in characters
+the handle cannot show, stay two accounts (``bbs_account``). Telnet (RLogin
+from a BBS) and door mode both come in here.
 """
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
+import sqlite3
 from typing import TYPE_CHECKING
 
-from server.net.rlogin import RloginError, RloginHandshake, bbs_handle, normalize_tag
+from server.net.rlogin import (
+    HANDLE_MAX,
+    RloginError,
+    RloginHandshake,
+    bbs_handle,
+    normalize_tag,
+    unquote_alias,
+)
 from server.services.handles import RESERVED, valid_handle
-from server.services.store import AccountKind, Store
+from server.services.store import AccountKind, Store, UserRow
 
 if TYPE_CHECKING:
     from server.config import Config
 
-__all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_bbs_caller"]
+__all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_bbs_caller",
+           "alias_key", "bbs_account"]
+
+log = logging.getLogger("gatehouse.bbs")
 
 
 def parse_secrets(entries: list[str]) -> list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]]:
@@ -66,16 +84,95 @@ def check_secret(entries: list[str], address: str, hs: RloginHandshake,
 async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHandshake) -> str:
     """The handle of the caller a BBS hands over in ``hs``; RloginError
     (with the reason) if they may not come in."""
-    handle = bbs_handle(hs.caller_name(cfg.rlogin_name_field), cfg.rlogin_tag)
-    reason = (check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
-              or await bbs_refusal(store, cfg, handle))
+    alias = unquote_alias(hs.caller_name(cfg.rlogin_name_field))
+    reason = check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
     if reason:
         raise RloginError(reason)
-    return handle
+    return await bbs_account(store, cfg, alias)
 
 
-async def bbs_refusal(store: Store, cfg: Config, handle: str) -> str | None:
-    """Why the BBS caller ``handle`` (already tagged) may not come in, or None."""
+def alias_key(alias: str, tag: str | None) -> str:
+    """What identifies a BBS caller: the tag and the full alias as the BBS
+    sent it (case-insensitive, as BBS user names are), before any shortening
+    or cleaning for display."""
+    prefix = normalize_tag(tag)
+    name = alias.strip()
+    if prefix and name.casefold().startswith(prefix.casefold()):   # the BBS already tagged it
+        name = name[len(prefix):].strip()
+    return f"{prefix.casefold()}\t{name.casefold()}"
+
+
+def _with_suffix(handle: str, n: int) -> str:
+    """``[TAG]averylongalias`` -> ``[TAG]averylongali-2``: still at most 20 characters."""
+    end = f"-{n}"
+    return handle[:HANDLE_MAX - len(end)].rstrip() + end
+
+
+async def bbs_account(store: Store, cfg: Config, alias: str) -> str:
+    """The handle of the account for the BBS caller ``alias`` (full, unshortened),
+    made on the first call. Two aliases never share an account: when the
+    shortened, cleaned handle of a new alias is another BBS caller's, it gets
+    a number (``-2``, ``-3``...). RloginError if the alias gives no usable handle."""
+    key = alias_key(alias, cfg.rlogin_tag)
+    for _attempt in range(3):            # another call may take a handle meanwhile
+        user = await store.get_bbs_user(key)
+        if user is not None:
+            return user.handle
+        base = bbs_handle(alias, cfg.rlogin_tag)
+        reason = bbs_refusal(cfg, base)
+        if reason:
+            raise RloginError(reason)
+        for n in range(1, 100):
+            handle = base if n == 1 else _with_suffix(base, n)
+            taken = await _taken(store, handle, first=n == 1)
+            if taken == "legacy":          # made before alias keys: the first caller claims it
+                if await store.claim_bbs_key(_must(await store.get_user(handle)).id, key):
+                    return handle
+                continue
+            if taken:
+                continue
+            try:
+                await store.create_user(handle, b"", b"", None, kind=AccountKind.BBS, bbs_key=key)
+            except sqlite3.IntegrityError:
+                break                      # someone else got there: look again
+            log.info("BBS caller %r is %s here", alias, handle)
+            return handle
+        else:
+            raise RloginError(f"{base!r}: no free handle for this caller")
+    raise RloginError(f"{alias!r}: could not make an account (busy), please call again")
+
+
+def _must(user: UserRow | None) -> UserRow:
+    assert user is not None
+    return user
+
+
+async def _taken(store: Store, handle: str, first: bool) -> str | bool:
+    """False if ``handle`` is free for a new BBS caller; "legacy" for a BBS
+    account with no alias key; True if another BBS caller has it or looks
+    like it. A telnet, sysop or reserved account with (or looking like) the
+    caller's own handle refuses the caller instead, with the reason."""
+    user = await store.get_user(handle)
+    if user is not None:
+        if user.kind != AccountKind.BBS and not first:
+            return True                   # a numbered handle that happens to be taken
+        if user.kind != AccountKind.BBS:
+            raise RloginError(f"{handle!r} is the name of a {user.kind} account here, not a BBS "
+                              "caller (set rlogin.tag so BBS callers get names of their own)")
+        if first and not await store.has_bbs_key(user.id):
+            return "legacy"
+        return True
+    other = await store.lookalike(handle)
+    if other is not None:
+        other_user = await store.get_user(other)
+        if first and (other_user is None or other_user.kind != AccountKind.BBS):
+            raise RloginError(f"{handle!r} looks too much like the existing handle {other!r}")
+        return True
+    return False
+
+
+def bbs_refusal(cfg: Config, handle: str) -> str | None:
+    """Why ``handle`` (a BBS caller's, already tagged) is no name at all, or None."""
     reason = valid_handle(handle, cfg.sysop_name)
     if reason:
         return f"{handle!r}: {reason}"
@@ -83,13 +180,4 @@ async def bbs_refusal(store: Store, cfg: Config, handle: str) -> str | None:
     core = handle[len(tag):] if tag and handle.startswith(tag) else handle
     if core.strip().casefold() in RESERVED | {cfg.sysop_name.casefold()}:
         return f"{handle!r}: that name is reserved"
-    user = await store.get_user(handle)
-    if user is not None:
-        if user.kind != AccountKind.BBS:
-            return (f"{handle!r} is the name of a {user.kind} account here, not a BBS caller "
-                    "(set rlogin.tag so BBS callers get names of their own)")
-        return None
-    other = await store.lookalike(handle)
-    if other is not None:
-        return f"{handle!r} looks too much like the existing handle {other!r}"
     return None

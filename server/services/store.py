@@ -97,6 +97,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX games_door_ended ON games(door, status, ended);
     """,
+    # 4: a BBS caller's account is found by the BBS's full alias (tag + name as
+    # the BBS sent it), not by the shortened handle shown here, so two long or
+    # differently spelled aliases never share an account
+    """
+    ALTER TABLE users ADD COLUMN bbs_key TEXT;
+    CREATE UNIQUE INDEX users_bbs_key ON users(bbs_key) WHERE bbs_key IS NOT NULL;
+    """,
 ]
 
 class AccountKind(enum.StrEnum):
@@ -310,15 +317,49 @@ class Store:
         return str(row[0]) if row else None
 
     async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
-                          charset: str | None = None, kind: str = AccountKind.TELNET) -> UserRow:
+                          charset: str | None = None, kind: str = AccountKind.TELNET,
+                          bbs_key: str | None = None) -> UserRow:
+        """A new account; sqlite3.IntegrityError if the handle (or ``bbs_key``) is taken."""
         assert self.db is not None and kind in KINDS
         now = time.time()
-        cur = await self._write(
-            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created, last_login,"
-            " kind, skeleton) VALUES (?,?,?,?,?,?,?,?,?)",
-            (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
-             handle_skeleton(handle)))
+        try:
+            cur = await self._write(
+                "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
+                " last_login, kind, skeleton, bbs_key) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
+                 handle_skeleton(handle), bbs_key))
+        except sqlite3.IntegrityError:
+            await self.db.rollback()
+            raise
         return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset, kind)
+
+    async def get_bbs_user(self, bbs_key: str) -> UserRow | None:
+        """The BBS caller's account for this full alias key, if any."""
+        assert self.db is not None
+        async with self.db.execute(
+                "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE bbs_key=?",
+                (bbs_key,)) as cur:
+            row = await cur.fetchone()
+        return UserRow(*row) if row else None
+
+    async def has_bbs_key(self, user_id: int) -> bool:
+        assert self.db is not None
+        async with self.db.execute("SELECT bbs_key IS NOT NULL FROM users WHERE id=?",
+                                   (user_id,)) as cur:
+            row = await cur.fetchone()
+        return bool(row and row[0])
+
+    async def claim_bbs_key(self, user_id: int, bbs_key: str) -> bool:
+        """Give an account made before alias keys existed its caller's key;
+        False if it already has one (it is someone else's)."""
+        assert self.db is not None
+        try:
+            cur = await self._write("UPDATE users SET bbs_key=? WHERE id=? AND bbs_key IS NULL",
+                                    (bbs_key, user_id))
+        except sqlite3.IntegrityError:
+            await self.db.rollback()
+            return False
+        return bool(cur.rowcount)
 
     async def touch_login(self, user_id: int) -> None:
         assert self.db is not None

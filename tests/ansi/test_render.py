@@ -284,3 +284,41 @@ def test_a_new_screen_never_costs_more_than_a_repaint():
             r = DiffRenderer(charset=cs)
             r.render(a)
             assert len(r.render(b)) <= len(DiffRenderer(charset=cs).full(b))
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(frame, min_size=1, max_size=6))
+def test_round_trip_on_a_terminal_wider_than_the_canvas(charset, frames):
+    """A 132x37 caller (a BBS's pseudo-terminal, a wide PuTTY): writing
+    column 80 does not wrap there, so the 80x24 screen must not lean on it.
+    It shows in the top-left corner, the rest of the terminal stays blank."""
+    r = DiffRenderer(W, H, charset)
+    r.set_screen_width(132)
+    emu = Emulators(132, 37, charset)
+    canvas = Canvas(W, H)
+    for ops, cursor, invalidate in frames:
+        apply(canvas, ops)
+        if invalidate:
+            r.invalidate()
+        emu.feed(r.render(canvas, cursor))
+        shown = emu.pyte_canvas()
+        corner = Canvas(W, H)
+        for y in range(H):
+            for x in range(W):
+                corner.cells[y * W + x] = shown.get(x, y)
+        assert corner == visible(canvas, charset)
+        assert all(shown.get(x, y).char == " " for y in range(37) for x in range(132)
+                   if x >= W or y >= H)
+        if cursor is not None:
+            assert (emu.screen.cursor.x, emu.screen.cursor.y) == cursor
+
+
+def test_a_narrower_or_unknown_width_keeps_the_wrap():
+    r = DiffRenderer(W, H, "cp437")
+    for cols in (0, 40, 80):
+        r.set_screen_width(cols)
+        assert r.screen_width == W
+    r.set_screen_width(132)
+    assert r.screen_width == 132

@@ -60,6 +60,8 @@ def test_door_settings_are_the_door_section():
     ("[nope]\nx = 1\n", "unknown section [nope]"),
     ("[server]\nbogus = 1\n", "unknown setting server.bogus"),
     ("[server\n", "g.toml"),
+    ("[door]\nmax_drop_age_hours = 12\n",
+     "unknown setting door.max_drop_age_hours: it is now door.max_drop_age_minutes (default 2)"),
 ])
 def test_bad_files_are_refused_with_a_reason(tmp_path, text, words):
     path = tmp_path / "g.toml"
@@ -90,3 +92,17 @@ def test_web_seat_settings_and_the_flag_that_turns_it_on(tmp_path, capsys):
     default = Config()
     assert default.web_enabled is False and default.web_trusted_proxies == ["127.0.0.1", "::1"]
 
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[door]\ncharset = \"latin1\"\n", "door.charset = 'latin1': set it to \"cp437\" or \"utf8\""),
+    ("[door]\nmax_drop_age_minutes = 0\n", "door.max_drop_age_minutes = 0.0 is out of range"),
+    ("[door]\nmax_drop_age_minutes = 720\n", "door.max_drop_age_minutes = 720.0 is out of range"),
+])
+def test_door_settings_out_of_range(tmp_path, text, words):
+    from server.startup import check_settings
+    path = tmp_path / "g.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        check_settings(load_config(path))
+    assert words in str(err.value)

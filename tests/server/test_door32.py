@@ -108,7 +108,7 @@ def test_peek_comm():
 def test_load_good(tmp_path):
     path = tmp_path / "door32.sys"
     path.write_bytes(text(with_line(7, "Jörg")).encode("cp437"))
-    drop = load_door32(path, max_age_hours=12)
+    drop = load_door32(path, max_age_minutes=2)
     assert drop.handle == "Jörg"
 
 
@@ -122,8 +122,9 @@ def test_load_error_names_file(tmp_path):
 
 def test_load_missing_file(tmp_path):
     path = tmp_path / "node9" / "DOOR32.SYS"
-    with pytest.raises(DropFileError, match="drop file not found: .*node9/DOOR32.SYS"):
+    with pytest.raises(DropFileError, match="drop file not found: .*node9/DOOR32.SYS") as err:
         load_door32(path)
+    assert "node9" not in err.value.caller_text and "drop file" in err.value.caller_text
 
 
 def test_load_directory(tmp_path):
@@ -132,14 +133,31 @@ def test_load_directory(tmp_path):
 
 
 def test_load_stale(tmp_path):
+    """A per-node file left by the previous caller (the BBS did not write a
+    new one) is refused: it must be written within the window before the door starts."""
     path = tmp_path / "DOOR32.SYS"
     path.write_text(text())
-    old = time.time() - 13 * 3600
+    start = time.time()
+    old = start - 3 * 60
     os.utime(path, (old, old))
-    with pytest.raises(DropFileError, match=r"DOOR32.SYS is stale: written 13.0 hours ago \(limit 12 hours\)"):
-        load_door32(path, max_age_hours=12)
+    with pytest.raises(DropFileError, match=r"DOOR32.SYS is stale: written 3.0 minutes ago "
+                                            r"\(a drop file must be written within 2 minutes") as err:
+        load_door32(path, max_age_minutes=2, now=start)
+    assert "old" in err.value.caller_text and str(tmp_path) not in err.value.caller_text
     assert load_door32(path).node == 3            # no limit: accepted
-    assert load_door32(path, max_age_hours=14).node == 3
+    assert load_door32(path, max_age_minutes=4, now=start).node == 3
+    fresh = start - 90
+    os.utime(path, (fresh, fresh))
+    assert load_door32(path, max_age_minutes=2, now=start).node == 3
+
+
+def test_load_from_the_future_is_refused(tmp_path):
+    path = tmp_path / "DOOR32.SYS"
+    path.write_text(text())
+    start = time.time()
+    os.utime(path, (start + 600, start + 600))
+    with pytest.raises(DropFileError, match="10.0 minutes in the future"):
+        load_door32(path, max_age_minutes=2, now=start)
 
 
 def test_load_huge_file(tmp_path):
@@ -147,3 +165,14 @@ def test_load_huge_file(tmp_path):
     path.write_bytes(b"2\r\n" * 40_000)
     with pytest.raises(DropFileError, match="larger than 64 KiB"):
         load_door32(path)
+
+
+def test_enigma_file_is_accepted_for_stdio():
+    """ENiGMA½ writes comm type 2 with handle -1 and runs the door over
+    stdio: with --stdio the handle is not needed, so the file is fine."""
+    enigma = ["2", "-1", "115200", "Proof BBS", "1", "Proof Caller", "proofcaller",
+              "30", "546", "1", "1"]
+    with pytest.raises(DropFileError, match="comm handle must be a socket number"):
+        parse_door32(text(enigma))
+    drop = parse_door32(text(enigma), stdio=True)
+    assert (drop.comm_type, drop.comm_handle, drop.handle) == (COMM_TELNET, -1, "proofcaller")

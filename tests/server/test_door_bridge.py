@@ -97,7 +97,8 @@ def free_port() -> int:
 
 def test_terminal_and_client_user():
     assert terminal_for(make_drop()) == "ansi-bbs/38400"
-    assert terminal_for(make_drop(emulation=0, baud=0)) == "dumb/38400"
+    assert terminal_for(make_drop(emulation=0, baud=0)) == "ansi-bbs/38400"   # ASCII is CP437-safe
+    assert terminal_for(make_drop(), "utf8") == "ansi-utf8/38400"
     assert terminal_for(make_drop(emulation=4, baud=115200)) == "ansi-bbs/115200"
     assert client_user_for(make_drop(), "VRT") == "[VRT]"
     assert client_user_for(make_drop(), None) == "Vertrauen"
@@ -157,7 +158,7 @@ async def test_local_mode_passes_bytes_untouched():
         door = asyncio.create_task(run_door(drop, "127.0.0.1", gh.port, d_reader, d_writer))
         c_writer.write(b"\xff\xfa\x1f!")
         assert await read_until(c_reader, b"!") == b"\xff\xfa\x1f!"
-        assert gh.handshakes[0].terminal == "dumb"
+        assert gh.handshakes[0].terminal == "ansi-bbs"       # CP437, locked by the server
         c_writer.close()
         assert await asyncio.wait_for(door, 2) == 0
         d_writer.close()
@@ -225,7 +226,8 @@ def test_main_bad_drop_file_message_reaches_caller_socket(tmp_path, capsys):
     door_side.close()
     msg = recv_all(bbs_side)
     bbs_side.close()
-    assert b"Gatehouse cannot start: door32.sys line 3: baud rate must be a number, got 'fast'\r\n" in msg
+    assert (b"Sorry, this game cannot start: the BBS's note about you for this door "
+            b"(its drop file) could not be read.\r\n") in msg
     assert msg.isascii()
     assert "door32.sys line 3: baud rate must be a number" in capsys.readouterr().err
 
@@ -233,8 +235,9 @@ def test_main_bad_drop_file_message_reaches_caller_socket(tmp_path, capsys):
 def test_main_missing_file_message_on_stdout_and_stderr(tmp_path, capsys):
     assert door_bridge.main(str(tmp_path / "DOOR32.SYS"), "127.0.0.1", free_port()) == 1
     out = capsys.readouterr()
-    assert "drop file not found" in out.err
-    assert "Gatehouse cannot start: drop file not found" in out.out
+    assert f"drop file not found: {tmp_path}" in out.err           # the log has the path
+    assert "Sorry, this game cannot start: the BBS did not leave" in out.out
+    assert str(tmp_path) not in out.out and "DOOR32" not in out.out   # the caller does not
     assert "\r\n" in out.out
 
 
@@ -242,10 +245,12 @@ def test_main_stale_file(tmp_path, capsys):
     import time
     path = tmp_path / "DOOR32.SYS"
     write_drop(path, 99)
-    old = time.time() - 20 * 3600
+    old = time.time() - 5 * 60
     os.utime(path, (old, old))
-    assert door_bridge.main(str(path), "127.0.0.1", free_port(), max_age_hours=12) == 1
-    assert "stale" in capsys.readouterr().err
+    assert door_bridge.main(str(path), "127.0.0.1", free_port(), max_age_minutes=2) == 1
+    out = capsys.readouterr()
+    assert "stale" in out.err
+    assert "is old, so it may be someone else's" in out.out
 
 
 def test_main_bridges_inherited_socket(tmp_path):

@@ -106,7 +106,7 @@ async def test_migration_from_schema_2_rates_the_games_already_played(tmp_path):
         assert con.execute("PRAGMA user_version").fetchone()[0] == 2
     store = await Store(db).open()
     try:
-        assert await store.schema_version() == len(MIGRATIONS) == 3
+        assert await store.schema_version() == len(MIGRATIONS) >= 3
         assert (await store.get_user("alice")).handle == "Alice"
         assert [g.status for g in await store.list_games()] == ["active", "finished", "finished"]
         book = RatingBook(store)
