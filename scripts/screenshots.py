@@ -86,6 +86,13 @@ async def shoot(app) -> None:
     await picture(title, "title")
     await title.close()
 
+    # a CP437 terminal whose type says nothing of its charset (behind tmux,
+    # say) and that does not answer the cursor report: the one-key check
+    unsure = await Caller.connect(app.port, term="screen", charset="cp437")
+    await unsure.expect("(y/n)")
+    await picture(unsure, "charset-check")
+    await unsure.close()
+
     alice = await Caller.connect(app.port, term="ansi-bbs")
     await alice.login("Alice")
     bob = await Caller.connect(app.port, term="ansi-bbs")

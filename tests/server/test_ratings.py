@@ -89,8 +89,13 @@ async def make_schema_2_database(path) -> None:
         store = await Store(path).open()
         assert await store.schema_version() == 2
         salt, digest = hash_password("pw")
-        for handle in ("Alice", "Bob"):
-            await store.create_user(handle, salt, digest)
+        for handle in ("Alice", "Bob"):             # the users table as schema 2 has it
+            await store.db.execute(
+                "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
+                " last_login, kind, skeleton) VALUES (?,?,?,?,NULL,0,0,'telnet',?)",
+                (handle, store_module.handle_key(handle), salt, digest,
+                 store_module.handle_skeleton(handle)))
+        await store.db.commit()
         await finished(store, "towers", ("Alice", "Bob"), 0)
         await finished(store, "towers", ("Alice", "computer:1"), None, Termination.ABORTED)
         await store.create_game("towers", {}, ("Bob", "Alice"))        # still being played
