@@ -5,7 +5,11 @@ mover, level 5 against level 1, and the median and worst time per move of
 each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
-        [--versus N] [--ladder N] [--minutes M]
+        [--versus N] [--ladder N] [--rungs 1,2,3,4] [--minutes M]
+
+The ladder (``--ladder N``: N games of each level n+1 against level n,
+sides alternated) is the figure behind "each level wins at least 65 % against
+the one below"; draws (both stuck, or the ply cap) count as not won.
 """
 from __future__ import annotations
 
@@ -86,12 +90,14 @@ def main(argv=None):
                     help="games of level 5 vs level 1 (default: games // 4)")
     ap.add_argument("--ladder", type=int, default=0,
                     help="games of each level n+1 against level n (default 0: none)")
+    ap.add_argument("--rungs", default="1,2,3,4",
+                    help="ladder rungs to play, by the lower level (default 1,2,3,4)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="per match against random or ladder: start no new game after this many minutes")
     args = ap.parse_args(argv)
     games = 4 if args.quick else args.games
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
-    levels = [int(x) for x in args.levels.split(",")]
+    levels = [int(x) for x in args.levels.split(",") if x]
     opt_rng = random.Random(12345)
     start = time.perf_counter()
     for level in levels:
@@ -103,7 +109,7 @@ def main(argv=None):
     if versus:
         match("stratego L5 vs L1", lambda s: make_bot(5, s), lambda s: make_bot(1, s),
               versus, 777, opt_rng)
-    for low in range(1, 5) if args.ladder else ():
+    for low in [int(x) for x in args.rungs.split(",")] if args.ladder else ():
         match(f"stratego L{low + 1} vs L{low}", lambda s, lv=low + 1: make_bot(lv, s),
               lambda s, lv=low: make_bot(lv, s), args.ladder, 555 + 10 * low, opt_rng,
               args.minutes)

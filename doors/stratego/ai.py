@@ -152,6 +152,7 @@ class StrategoBot:
     # ----- search ----------------------------------------------------------------
     def choose_search(self, obs: Any, me: int, legal: list[Move]) -> Move:
         cfg = self.cfg
+        t0 = time.perf_counter()
         belief = Belief(obs, me)
         marg = belief.marginals(self.rng, cfg.marginal) if belief.hidden else None
         self.last_marginals = marg
@@ -181,11 +182,12 @@ class StrategoBot:
         samples = cfg.samples if belief.hidden else 1
         offset = self.rng.random()
         done = 0
-        t0 = time.perf_counter()
+        t1 = time.perf_counter()
         for i in range(samples):
             if done >= 2 and self.last_nodes >= cfg.budget:
                 break
-            if done and (time.perf_counter() - t0) * (done + 1) / done > TIME_CAP:
+            now = time.perf_counter()
+            if done and now - t0 + (now - t1) / done > TIME_CAP:
                 break       # a safety net on a slow machine; the budget binds first
             cells = list(base)
             for s, rank in belief.sample(self.rng).items():
@@ -238,7 +240,7 @@ class StrategoBot:
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
-        for m, val in zip(cands, values):
+        for m, val in zip(cands, values, strict=True):
             target = obs.squares[m.to]
             if target is not None and target.rank is None:
                 val -= REVEAL_COST.get(R_OF[obs.squares[m.frm].rank], 0.0)

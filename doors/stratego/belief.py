@@ -76,7 +76,7 @@ def unknown_pool(obs: Any, enemy: int) -> list[str]:
 def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
     total = sum(weights)
     x = rng.random() * total
-    for item, w in zip(items, weights):
+    for item, w in zip(items, weights, strict=True):
         x -= w
         if x <= 0:
             return item
@@ -163,7 +163,7 @@ class Belief:
                 r = _pick(rng, list(range(len(mobile))), weights)
                 out[sq] = mobile.pop(r)
             rest = [s for s in rest if s not in self.threat]
-        for sq, rank in zip(rest, mobile):
+        for sq, rank in zip(rest, mobile, strict=False):
             out[sq] = rank
         return out
 

@@ -100,7 +100,7 @@ class Search:
             table = [-0.8 * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
             if p == me and flags[me] and defend:
                 home = bfs(flags[me])
-                table = [t + (GUARD if h <= 2 else 0.0) for t, h in zip(table, home)]
+                table = [t + (GUARD if h <= 2 else 0.0) for t, h in zip(table, home, strict=True)]
             self.pos.append(table)
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 

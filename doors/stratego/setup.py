@@ -78,15 +78,15 @@ def random_fill(player: int, placed: Iterable[tuple[int, str]],
             keep[sq] = "F"
             left.remove("F")
     rng.shuffle(left)
-    for sq, rank in zip(empty, left):
+    for sq, rank in zip(empty, left, strict=False):
         keep[sq] = rank
     return Fill(tuple(sorted(keep.items())))
 
 
 # ----- the computer's setups ---------------------------------------------------
-_ROW_W = {"1": (2, 3, 2, 1), "2": (2, 3, 2, 1), "3": (2, 3, 2, 1), "4": (3, 3, 2, 1),
+_ROW_W = {"1": (1, 3, 2, 1), "2": (1, 3, 2, 1), "3": (2, 3, 2, 1), "4": (3, 3, 2, 1),
           "5": (3, 2, 2, 1), "6": (3, 2, 2, 1), "7": (2, 2, 2, 2), "8": (1, 1, 3, 4),
-          "9": (5, 3, 2, 1), "S": (1, 3, 2, 1)}
+          "9": (5, 3, 2, 1), "S": (0.2, 3, 2, 1)}
 
 
 def make_setup(player: int, rng: random.Random) -> Fill:
@@ -143,14 +143,14 @@ def _one_setup(player: int, rng: random.Random) -> Fill:
     for rank in order:
         empty = [s for s in setup_squares(player) if s not in grid]
         if rank == "S" and general is not None and rng.random() < 0.7:
-            near = [s for s in NEIGHBOURS[general] if s in empty]
+            near = [s for s in NEIGHBOURS[general] if s in empty and _line(player, s) > 0]
             if near:
                 grid[rng.choice(near)] = "S"
                 continue
         weights = [_ROW_W[rank][_line(player, s)] for s in empty]
         if rank in "123":   # spread the strong pieces: avoid their neighbours
             weights = [w * (0.2 if any(grid.get(n) in ("1", "2", "3") for n in NEIGHBOURS[s])
-                            else 1.0) for w, s in zip(weights, empty)]
+                            else 1.0) for w, s in zip(weights, empty, strict=True)]
         s = rng.choices(empty, weights)[0]
         grid[s] = rank
         if rank == "2":
