@@ -22,8 +22,8 @@ by stratified sampling from the belief's odds for that square (its
 marginals over many samples), so with 24 samples a 30 % bomb is a bomb in
 7 of them, never 2 or 12. On top of that, from level 3 on, the Marshal and
 the General never strike an unmoved hidden piece whose bomb odds exceed
-``RISK_BOMB`` (10 %) unless the strike surely takes the flag or nothing else
-is legal, and no piece strikes a revealed piece that beats it (a known
+``RISK_BOMB`` (10 %; a Colonel 15 %, a Major 25 %) unless the strike surely
+takes the flag or nothing else is legal, and no piece strikes a revealed piece that beats it (a known
 losing strike) while another move exists.
 
 Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
@@ -68,6 +68,7 @@ LEVELS = {
 }
 WIDE = 30           # more candidate moves than this: search one ply less
 RISK_BOMB = 0.10    # Marshal/General never strike an unmoved piece likelier a bomb than this
+RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25}   # and the Colonels, Majors
 ROOT_WIN_NOW = 2000.0
 ROOT_WIN_DEEP = 150.0
 ROOT_LOSS = -1500.0
@@ -137,16 +138,16 @@ class StrategoBot:
     # ----- risk ------------------------------------------------------------------
     def refused(self, obs: Any, m: Move, marg: Marginals | None) -> bool:
         """The risk rules: a known losing strike; the Marshal or General on
-        an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (unless it
-        surely takes the flag)."""
+        an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel
+        or Major past ``RISK_LIMIT``), unless it surely takes the flag."""
         target = obs.squares[m.to]
         if target is None:
             return False
         mine = obs.squares[m.frm].rank
         if target.rank is not None:
             return RESULT[R_OF[mine]][R_OF[target.rank]] == -1
-        if mine in ("1", "2") and not target.moved and marg is not None:
-            return marg.bomb(m.to) > RISK_BOMB and marg.flag(m.to) < 1.0
+        if mine in RISK_LIMIT and not target.moved and marg is not None:
+            return marg.bomb(m.to) > RISK_LIMIT[mine] and marg.flag(m.to) < 1.0
         return False
 
     # ----- search ----------------------------------------------------------------

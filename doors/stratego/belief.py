@@ -49,7 +49,7 @@ F_DEPTH = (10.0, 2.0, 0.5, 0.1)     # flag weight by row (0 = the owner's back r
 B_DEPTH = (1.6, 2.0, 1.3, 0.7)      # other bombs' weight by row
 RING = 0.72                         # odds that an unmoved flag neighbour is a bomb
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
-THREAT = 3.0                        # a piece that stepped next to ours: likely beats it
+THREAT = 12.0                       # a piece that stepped next to ours: likely beats it
 MARGINAL_SAMPLES = 300
 
 
@@ -117,7 +117,7 @@ class Belief:
             self.ring[sq] = [n for n in near if n in unmoved]
         # rank weights for moved pieces that just stepped next to a revealed piece of ours
         self.threat: dict[int, set[str]] = {}
-        recent = {to for p, _frm, to in obs.moves[-4:] if p == enemy}
+        recent = {to for p, _frm, to in obs.moves[-6:] if p == enemy}
         for sq in self.moved:
             if sq not in recent:
                 continue
