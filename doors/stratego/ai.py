@@ -90,8 +90,9 @@ def _vdc(i: int) -> float:
 class StrategoBot:
     """A Stratego computer player; deterministic given its seed."""
 
-    def __init__(self, level: int = 3, seed: int | None = None):
+    def __init__(self, level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP):
         self.level = max(1, min(5, int(level)))
+        self.time_cap = time_cap      # None: the node budget alone bounds a move (repeatable)
         self.rng = random.Random(seed)
         self.cfg = LEVELS[self.level]
         self.last_nodes = 0
@@ -188,7 +189,7 @@ class StrategoBot:
             if done >= 2 and self.last_nodes >= cfg.budget:
                 break
             now = time.perf_counter()
-            if done and now - t0 + (now - t1) / done > TIME_CAP:
+            if done and self.time_cap is not None and now - t0 + (now - t1) / done > self.time_cap:
                 break       # a safety net on a slow machine; the budget binds first
             cells = list(base)
             for s, rank in belief.sample(self.rng).items():

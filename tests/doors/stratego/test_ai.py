@@ -5,7 +5,7 @@ import random
 
 from doors._core.game import SIMULTANEOUS
 from doors.stratego import INFO
-from doors.stratego.ai import Search, _all_free, make_bot, make_setup
+from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
@@ -53,9 +53,9 @@ def test_bot_sees_only_the_observation():
             continue
         me = state.turn
         twin = scramble(state, {1 - me}, random.Random(9))
-        for level in (1, 3):
-            a = make_bot(level, 5).choose(state.observation(me), me)
-            b = make_bot(level, 5).choose(twin.observation(me), me)
+        for level in (1, 3, 5):
+            a = StrategoBot(level, 5, time_cap=None).choose(state.observation(me), me)
+            b = StrategoBot(level, 5, time_cap=None).choose(twin.observation(me), me)
             assert a == b and state.why_illegal(me, a) is None
 
 
