@@ -163,9 +163,12 @@ class StrategoBot:
             cands = [m for m in legal if not self.refused(obs, m, marg)] or legal
         enemy = 1 - me
         base = [-1] * 100
+        known = set()
         for s, seen in enumerate(obs.squares):
             if seen is not None and seen.rank is not None:
                 base[s] = seen.owner * 16 + R_OF[seen.rank]
+                if seen.revealed:
+                    known.add(s)
         # stratified ranks for root strikes on hidden pieces
         ladders: dict[int, list[tuple[float, int]]] = {}
         if marg is not None:
@@ -194,7 +197,7 @@ class StrategoBot:
             cells = list(base)
             for s, rank in belief.sample(self.rng).items():
                 cells[s] = enemy * 16 + R_OF[rank]
-            search = Search(cells, me, scout_strike, cfg.defend)
+            search = Search(cells, me, scout_strike, cfg.defend, known)
             u = (_vdc(i + 1) + offset) % 1.0
             for j, m in enumerate(cands):
                 ladder = ladders.get(m.to)

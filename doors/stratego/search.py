@@ -8,7 +8,9 @@ values, see ``piece_values``) plus a positional table per owner:
 - a pull towards the other side's flag: mild for ours towards their
   (sampled) flag, strong for theirs towards our (real) flag, so that the
   search answers any piece approaching our flag and keeps a guard near it;
-- a small bonus for our pieces guarding our flag's neighbourhood.
+- a small bonus for our pieces guarding our flag's neighbourhood;
+- per rank, a pull towards revealed enemy pieces it beats (the hunt) and a
+  push away from revealed ones that beat it (``hunt_tables``).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0
 ATTACK = (0.0, 16.0, 12.0, 8.0, 5.0, 2.0, 0.0)     # ours near their flag, by distance
 DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by distance
 GUARD = 5.0                                        # ours within two squares of our flag
+HUNT = 0.15         # pull towards a revealed enemy piece one can beat, of its value
+FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
 
 
 def _result(a: int, d: int) -> int:
@@ -80,10 +84,45 @@ def bfs(sources: list[int]) -> list[int]:
     return dist
 
 
+def hunt_tables(cells: list[int], known: frozenset[int] | set[int],
+                val: list[list[float]]) -> list[list[list[float] | None]]:
+    """Per owner and rank, a table by square: near a revealed enemy piece it
+    beats, a pull (``HUNT`` of the target's value, fading over eight steps);
+    next to one that beats it, a push away (``FEAR`` of its own value)."""
+    out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
+    for p in (0, 1):
+        targets = [(s, cells[s] & 15) for s in known
+                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB]
+        if not targets:
+            continue
+        dists = [(bfs([s]), r) for s, r in targets]
+        for r in range(1, BOMB):
+            table = [0.0] * 100
+            used = False
+            for dist, er in dists:
+                res = RESULT[r][er]
+                if res == 1 and val[1 - p][er] >= 25.0:
+                    gain = HUNT * val[1 - p][er]
+                    for x in range(100):
+                        if dist[x] < 8:
+                            table[x] += gain * (8 - dist[x]) / 8.0
+                    used = True
+                elif res == -1:
+                    loss = FEAR * val[p][r]
+                    for x in range(100):
+                        if dist[x] <= 2:
+                            table[x] -= loss / dist[x] if dist[x] else 0.0
+                    used = True
+            if used:
+                out[p][r] = table
+    return out
+
+
 class Search:
     """Alpha-beta over one determinization (``me`` moves at the root)."""
 
-    def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True):
+    def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
+                 known: frozenset[int] | set[int] = frozenset()):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -102,6 +141,7 @@ class Search:
                 home = bfs(flags[me])
                 table = [t + (GUARD if h <= 2 else 0.0) for t, h in zip(table, home, strict=True)]
             self.pos.append(table)
+        self.hunt = hunt_tables(cells, known, self.val)
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 
     def worth(self, c: int, s: int) -> float:
@@ -110,6 +150,9 @@ class Search:
         v = self.val[p][r]
         if 0 < r < BOMB:
             v += self.pos[p][s]
+            table = self.hunt[p][r]
+            if table is not None:
+                v += table[s]
         return v if p == self.me else -v
 
     def set_cell(self, s: int, c: int) -> None:
@@ -126,24 +169,31 @@ class Search:
 
     def moves(self, side: int) -> list[tuple[int, int]]:
         b = self.b
+        lo = side * 16
+        hi = lo + 16
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
-        for s in range(100):
-            c = b[s]
-            if c < 0 or c >> 4 != side:
+        flag, bomb, scout = lo + FLAG, lo + BOMB, lo + SCOUT
+        for s, c in enumerate(b):
+            if c < lo or c >= hi or c == flag or c == bomb:
                 continue
-            r = c & 15
-            if r == FLAG or r == BOMB:
-                continue
-            for ray in RAYS[s]:
-                for i, t in enumerate(ray):
+            if c != scout:
+                for t in NEIGHBOURS[s]:
                     o = b[t]
                     if o < 0:
                         quiet.append((s, t))
-                        if r != SCOUT:
-                            break
+                    elif o < lo or o >= hi:
+                        strikes.append((s, t))
+                continue
+            for ray in RAYS[s]:
+                first = True
+                for t in ray:
+                    o = b[t]
+                    if o < 0:
+                        quiet.append((s, t))
+                        first = False
                         continue
-                    if o >> 4 != side and (i == 0 or self.long_strike):
+                    if (o < lo or o >= hi) and (first or self.long_strike):
                         strikes.append((s, t))
                     break
         return strikes + quiet
