@@ -20,7 +20,8 @@ around it, then the other bombs, then the movable ranks.
   next to other bombs.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
-  it (``THREAT``); a piece that has stayed put for a long game is likelier a
+  it (``THREAT``), one that stepped next to a hidden one towards the
+  officers (``APPROACH``: who attacks the unknown is usually strong); a piece that has stayed put for a long game is likelier a
   bomb (the count already does this: every piece that moves leaves the
   bombs among fewer squares).
 
@@ -49,7 +50,9 @@ F_DEPTH = (10.0, 2.0, 0.5, 0.1)     # flag weight by row (0 = the owner's back r
 B_DEPTH = (1.6, 2.0, 1.3, 0.7)      # other bombs' weight by row
 RING = 0.72                         # odds that an unmoved flag neighbour is a bomb
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
-THREAT = 12.0                       # a piece that stepped next to ours: likely beats it
+THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
+APPROACH = 2.5                      # ... next to a hidden one: likelier an officer
+APPROACHERS = ("1", "2", "3", "4", "5")
 MARGINAL_SAMPLES = 300
 
 
@@ -115,20 +118,28 @@ class Belief:
             self.f_w[sq] = w
             self.b_w[sq] = B_DEPTH[d]
             self.ring[sq] = [n for n in near if n in unmoved]
-        # rank weights for moved pieces that just stepped next to a revealed piece of ours
-        self.threat: dict[int, set[str]] = {}
+        # rank weights for moved pieces that just stepped next to a piece of ours
+        self.threat: dict[int, dict[str, float]] = {}
         recent = {to for p, _frm, to in obs.moves[-6:] if p == enemy}
         for sq in self.moved:
             if sq not in recent:
                 continue
-            beats: set[str] = set()
+            best: set[str] | None = None
+            near_hidden = False
             for n in NEIGHBOURS[sq]:
                 mine = squares[n]
-                if mine is not None and mine.owner == me and mine.revealed and mine.rank is not None:
-                    beats |= {r for r in RANKS[:10] if strike(r, mine.rank)[0]
-                              and not strike(r, mine.rank)[1]}
-            if beats:
-                self.threat[sq] = beats
+                if mine is None or mine.owner != me or mine.rank is None:
+                    continue
+                if not mine.revealed:
+                    near_hidden = True
+                    continue
+                beats = {r for r in RANKS[:10] if strike(r, mine.rank) == (True, False)}
+                if beats and (best is None or len(beats) < len(best)):
+                    best = beats
+            if best:
+                self.threat[sq] = dict.fromkeys(best, THREAT)
+            elif near_hidden:
+                self.threat[sq] = dict.fromkeys(APPROACHERS, APPROACH)
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One assignment square -> rank for every hidden enemy piece."""
@@ -158,8 +169,8 @@ class Belief:
         while len(mobile) < len(rest):
             mobile.append("9")
         if self.threat:
-            for sq, beats in self.threat.items():
-                weights = [THREAT if r in beats else 1.0 for r in mobile]
+            for sq, odds in self.threat.items():
+                weights = [odds.get(r, 1.0) for r in mobile]
                 r = _pick(rng, list(range(len(mobile))), weights)
                 out[sq] = mobile.pop(r)
             rest = [s for s in rest if s not in self.threat]

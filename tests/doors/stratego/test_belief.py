@@ -129,6 +129,30 @@ def test_a_rank_shown_by_a_strike_is_never_guessed_elsewhere():
     assert sum(marg.p(x, "5") for x in obs.hidden_squares(1)) > 0.99
 
 
+def test_a_piece_that_walks_up_to_our_general_is_likely_the_marshal():
+    s = position({"A1": (0, "F"), "E5": (0, "2"), "J1": (0, "7"),
+                  "E8": (1, "1"), "B9": (1, "5"), "H9": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B")})
+    s.board[sq("E5")] = s.board[sq("E5")]._replace(revealed=True, moved=True)
+    moved(s, "B9")
+    moved(s, "H9")
+    moved(s, "A8")
+    with_losses(s)
+    s.turn = 1
+    before = Belief(s.observation(0), 0).marginals(random.Random(4), 400).p(sq("E8"), "1")
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # now next to our revealed general
+    obs = s.observation(0)
+    marg = Belief(obs, 0).marginals(random.Random(4), 400)
+    assert before < 0.3
+    assert marg.p(sq("E6"), "1") > 0.5
+    # and the general does not wait for it
+    for seed in range(2):
+        move = make_bot(5, seed).choose(obs, 0)
+        assert move.frm == sq("E5") and move.to != sq("E6")
+
+
 def risky_positions():
     """Positions where our Marshal or General stands next to unmoved hidden
     pieces near the enemy's back rows (a flag may be there)."""
