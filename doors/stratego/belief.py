@@ -21,9 +21,10 @@ around it, then the other bombs, then the movable ranks.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
-  officers (``APPROACH``: who attacks the unknown is usually strong); a piece that has stayed put for a long game is likelier a
-  bomb (the count already does this: every piece that moves leaves the
-  bombs among fewer squares).
+  officers (``APPROACH``: who attacks the unknown is usually strong); a
+  piece that has stayed put for a long game is likelier a bomb (the count
+  already does this: every piece that moves leaves the bombs among fewer
+  squares).
 
 Where the prior came from: no corpus of human setups is reachable from the
 package registries, so the weights are set by hand from the setups our own
