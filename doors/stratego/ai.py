@@ -180,6 +180,7 @@ class StrategoBot:
                         acc += p
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
+        unknown = frozenset(belief.unmoved)
         scout_strike = obs.opts.get("scout_strike", 2)
         depth = cfg.depth - 1 if cfg.depth > 2 and len(cands) > WIDE else cfg.depth
         totals = [0.0] * len(cands)
@@ -197,7 +198,7 @@ class StrategoBot:
             cells = list(base)
             for s, rank in belief.sample(self.rng).items():
                 cells[s] = enemy * 16 + R_OF[rank]
-            search = Search(cells, me, scout_strike, cfg.defend, known)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
             u = (_vdc(i + 1) + offset) % 1.0
             for j, m in enumerate(cands):
                 ladder = ladders.get(m.to)

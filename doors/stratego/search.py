@@ -28,6 +28,7 @@ DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by di
 GUARD = 5.0                                        # ours within two squares of our flag
 HUNT = 0.15         # pull towards a revealed enemy piece one can beat, of its value
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
+INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 
 
 def _result(a: int, d: int) -> int:
@@ -84,34 +85,43 @@ def bfs(sources: list[int]) -> list[int]:
     return dist
 
 
-def hunt_tables(cells: list[int], known: frozenset[int] | set[int],
-                val: list[list[float]]) -> list[list[list[float] | None]]:
+def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[list[float]],
+                intruders: tuple[tuple[int, float], ...] = ()) -> list[list[list[float] | None]]:
     """Per owner and rank, a table by square: near a revealed enemy piece it
     beats, a pull (``HUNT`` of the target's value, fading over eight steps);
-    next to one that beats it, a push away (``FEAR`` of its own value)."""
+    next to one that beats it, a push away (``FEAR`` of its own value). The
+    ``intruders`` ((square, pull): enemy pieces near ``me``'s flag) pull
+    every piece of ours that beats them, fading over sixteen steps, so a far
+    Marshal comes home to a Miner at the bomb wall."""
     out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
     for p in (0, 1):
-        targets = [(s, cells[s] & 15) for s in known
+        targets = [(s, cells[s] & 15, HUNT * val[1 - p][cells[s] & 15], 8) for s in known
+                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB
+                   and val[1 - p][cells[s] & 15] >= 25.0]
+        threats = [(s, cells[s] & 15) for s in known
                    if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB]
-        if not targets:
+        targets += [(s, cells[s] & 15, gain, 16) for s, gain in intruders
+                    if cells[s] >= 0 and cells[s] >> 4 != p]
+        if not targets and not threats:
             continue
-        dists = [(bfs([s]), r) for s, r in targets]
+        dist_of = {s: bfs([s]) for s, *_ in targets + threats}
         for r in range(1, BOMB):
             table = [0.0] * 100
             used = False
-            for dist, er in dists:
-                res = RESULT[r][er]
-                if res == 1 and val[1 - p][er] >= 25.0:
-                    gain = HUNT * val[1 - p][er]
+            for s, er, gain, reach in targets:
+                if RESULT[r][er] == 1:
+                    dist = dist_of[s]
                     for x in range(100):
-                        if dist[x] < 8:
-                            table[x] += gain * (8 - dist[x]) / 8.0
+                        if dist[x] < reach:
+                            table[x] += gain * (reach - dist[x]) / reach
                     used = True
-                elif res == -1:
+            for s, er in threats:
+                if RESULT[r][er] == -1:
                     loss = FEAR * val[p][r]
+                    dist = dist_of[s]
                     for x in range(100):
-                        if dist[x] <= 2:
-                            table[x] -= loss / dist[x] if dist[x] else 0.0
+                        if 0 < dist[x] <= 2:
+                            table[x] -= loss / dist[x]
                     used = True
             if used:
                 out[p][r] = table
@@ -122,11 +132,13 @@ class Search:
     """Alpha-beta over one determinization (``me`` moves at the root)."""
 
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
-                 known: frozenset[int] | set[int] = frozenset()):
+                 known: frozenset[int] | set[int] = frozenset(),
+                 unknown: frozenset[int] | set[int] = frozenset()):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
         self.nodes = 0
+        self.unknown = unknown      # enemy squares unmoved and hidden at the root
         self.val = piece_values(cells)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
                  for p in (0, 1)]
@@ -141,7 +153,12 @@ class Search:
                 home = bfs(flags[me])
                 table = [t + (GUARD if h <= 2 else 0.0) for t, h in zip(table, home, strict=True)]
             self.pos.append(table)
-        self.hunt = hunt_tables(cells, known, self.val)
+        intruders: tuple[tuple[int, float], ...] = ()
+        if defend and flags[me]:
+            home = bfs(flags[me])
+            intruders = tuple((s, INTRUDER * (5 - home[s]) / 4.0) for s in pieces[1 - me]
+                              if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
+        self.hunt = hunt_tables(cells, known, self.val, intruders)
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 
     def worth(self, c: int, s: int) -> float:
@@ -198,13 +215,20 @@ class Search:
                     break
         return strikes + quiet
 
-    def play(self, s: int, t: int) -> float | None:
+    def play(self, s: int, t: int, guess: bool = False) -> float | None:
         """Make s->t (the caller restores the two cells and the score); the
-        score change, or None if it takes the flag (board left unchanged)."""
+        score change, or None if it takes the flag (board left unchanged).
+        With ``guess`` (our strikes below the root), a piece other than a
+        Miner striking a piece unmoved and hidden at the root is counted as
+        dying on a bomb: we do not know what it is, so no line may profit
+        from the sample's truth there (no flag found by hindsight)."""
         b = self.b
         a, d = b[s], b[t]
         if d >= 0:
-            res = RESULT[a & 15][d & 15]
+            if guess and t in self.unknown and a & 15 != MINER:
+                res = -1
+            else:
+                res = RESULT[a & 15][d & 15]
             if res == 2:
                 return None
             delta = -self.worth(a, s) - self.worth(d, t)
@@ -232,9 +256,10 @@ class Search:
             return -WIN - 100 * depth
         best = -WIN * 2
         b = self.b
+        guess = side == self.me
         for s, t in moves:
             a, d = b[s], b[t]
-            delta = self.play(s, t)
+            delta = self.play(s, t, guess)
             if delta is None:
                 return WIN + 100 * depth
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)

@@ -232,3 +232,25 @@ def test_an_intruder_next_to_our_flag_is_struck():
     with_losses(s)
     for seed in range(3):
         assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("B2"), sq("A2"))
+
+
+def test_a_defender_heads_for_a_miner_at_the_bomb_wall():
+    """Defence: an enemy Miner (revealed) works at our bomb wall; a piece
+    of ours that beats it (the far Marshal or the Sergeant) heads for it."""
+    from doors.stratego.search import bfs
+    s = position({"A1": (0, "F"), "A2": (0, "B"), "B1": (0, "B"), "H8": (0, "1"),
+                  "J1": (0, "7"), "C2": (1, "8"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"),
+                  "E10": (1, "4")})
+    s.board[sq("C2")] = s.board[sq("C2")]._replace(revealed=True, moved=True)
+    moved(s, "E10")
+    with_losses(s)
+    home = bfs([sq("C2")])
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm in (sq("H8"), sq("J1")) and home[move.to] < home[move.frm], move
+    # without the Sergeant, the far Marshal comes home
+    s.board[sq("J1")] = s.board[sq("J1")]._replace(rank="B")
+    with_losses(s)
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm == sq("H8") and home[move.to] < home[move.frm], move
