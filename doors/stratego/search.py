@@ -28,6 +28,7 @@ DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by di
 GUARD = 5.0                                        # ours within two squares of our flag
 HUNT = 0.15         # pull towards a revealed enemy piece one can beat, of its value
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
+TRADE = 0.5         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 
 
@@ -109,7 +110,10 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
             table = [0.0] * 100
             used = False
             for s, er, gain, reach in targets:
-                if RESULT[r][er] == 1:
+                res = RESULT[r][er]
+                if res == 0 and er >= 8 and reach == 8:
+                    gain *= TRADE      # an equal officer on the loose: trade it off
+                if res == 1 or (res == 0 and er >= 8 and reach == 8):
                     dist = dist_of[s]
                     for x in range(100):
                         if dist[x] < reach:
