@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any, TextIO
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -65,7 +66,7 @@ class Adapter:
         self.bot = make_bot(level, seed)
         self.times_path = times_path
         self.me = 0
-        self.board: list[list | None] = [None] * 100   # [owner, rank|None, moved, revealed]
+        self.board: list[list[Any] | None] = [None] * 100   # [owner, rank|None, moved, revealed]
         self.lost: tuple[list[str], list[str]] = ([], [])
         self.moves: list[tuple[int, int, int]] = []
         self.last_strike: Strike | None = None
@@ -143,7 +144,7 @@ class Adapter:
             d, n = ("DOWN" if diff > 0 else "UP"), abs(diff) // 10
         return f"{x} {y} {d} {n}"
 
-    def run(self, inp, out) -> None:
+    def run(self, inp: TextIO, out: TextIO) -> None:
         header = inp.readline().split()
         self.me = 0 if header[0] == "RED" else 1
         for row in self.setup_rows():
@@ -177,7 +178,7 @@ REASONS = (("Captured the flag", "flag"), ("Destroyed all mobile", "attrition"),
            ("Unintelligable", "bad response"))
 
 
-def play_game(args, game: int, tmp: str) -> tuple[str, str, float]:
+def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, float]:
     """One game: (result for us: win/loss/draw, how it ended, wall seconds)."""
     ours_red = game % 2 == 0
     times = os.path.join(tmp, f"times{game}.txt")
@@ -210,7 +211,7 @@ def play_game(args, game: int, tmp: str) -> tuple[str, str, float]:
     return result, how, wall
 
 
-def bench(args) -> None:
+def bench(args: argparse.Namespace) -> None:
     games = 4 if args.quick else args.games
     tmp = tempfile.mkdtemp(prefix="stratego_peers_")
     tally = {"win": 0, "loss": 0, "draw": 0}
@@ -243,7 +244,7 @@ def bench(args) -> None:
     print(f"# logs in {tmp}")
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", action="store_true", help="run as the referee's program for our side")
     ap.add_argument("--referee", help="path of the built referee (manager/stratego)")

@@ -201,8 +201,8 @@ class StrategoBot:
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
             u = (_vdc(i + 1) + offset) % 1.0
             for j, m in enumerate(cands):
-                ladder = ladders.get(m.to)
-                swap = self._swap_in(search, m.to, ladder, u) if ladder else None
+                steps = ladders.get(m.to)
+                swap = self._swap_in(search, m.to, steps, u) if steps else None
                 val = search.root_value(me, m.frm, m.to, depth)
                 if swap is not None:
                     self._swap_back(search, m.to, swap)
