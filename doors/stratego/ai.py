@@ -22,7 +22,7 @@ by stratified sampling from the belief's odds for that square (its
 marginals over many samples), so with 24 samples a 30 % bomb is a bomb in
 7 of them, never 2 or 12. On top of that, from level 3 on, the Marshal and
 the General never strike an unmoved hidden piece whose bomb odds exceed
-``RISK_BOMB`` (10 %; a Colonel 15 %, a Major 25 %) unless the strike surely
+``RISK_BOMB`` (10 %; a Colonel 15 %, a Major 25 %, the Spy 10 %) unless the strike surely
 takes the flag or nothing else is legal, and no piece strikes a revealed piece that beats it (a known
 losing strike) while another move exists.
 
@@ -68,8 +68,8 @@ LEVELS = {
 }
 WIDE = 30           # more candidate moves than this: search one ply less
 RISK_BOMB = 0.10    # Marshal/General never strike an unmoved piece likelier a bomb than this
-RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25}   # and the Colonels, Majors
-ROOT_WIN_NOW = 2000.0
+RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25, "S": RISK_BOMB}
+ROOT_WIN_NOW = 1000.0
 ROOT_WIN_DEEP = 150.0
 ROOT_LOSS = -1500.0
 # Striking a hidden piece shows it our rank: a cost for the strong pieces
@@ -139,8 +139,8 @@ class StrategoBot:
     # ----- risk ------------------------------------------------------------------
     def refused(self, obs: Any, m: Move, marg: Marginals | None) -> bool:
         """The risk rules: a known losing strike; the Marshal or General on
-        an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel
-        or Major past ``RISK_LIMIT``), unless it surely takes the flag."""
+        an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel,
+        Major or the Spy past ``RISK_LIMIT``), unless it surely takes the flag."""
         target = obs.squares[m.to]
         if target is None:
             return False

@@ -25,10 +25,11 @@ SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0)
 ATTACK = (0.0, 16.0, 12.0, 8.0, 5.0, 2.0, 0.0)     # ours near their flag, by distance
 DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by distance
+PULL = 0.3          # towards the nearest enemy piece, per step
 GUARD = 5.0                                        # ours within two squares of our flag
-HUNT = 0.15         # pull towards a revealed enemy piece one can beat, of its value
+HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
-TRADE = 0.5         # of the hunt's pull, towards a revealed equal Colonel or better
+TRADE = 0.6         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 
 
@@ -152,7 +153,7 @@ class Search:
             near_enemy = bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
             near_flag = bfs(flags[1 - p]) if flags[1 - p] else [99] * 100
             pull = DEFEND if p != me and defend else ATTACK
-            table = [-0.8 * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
+            table = [-PULL * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
             if p == me and flags[me] and defend:
                 home = bfs(flags[me])
                 table = [t + (GUARD if h <= 2 else 0.0) for t, h in zip(table, home, strict=True)]
