@@ -74,6 +74,7 @@ ROOT_WIN_DEEP = 150.0
 ROOT_LOSS = -1500.0
 # Striking a hidden piece shows it our rank: a cost for the strong pieces
 REVEAL_COST = {10: 30.0, 9: 15.0, 8: 5.0}
+TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing)
 TIME_CAP = 0.7      # seconds: no new sample is started that would likely pass it
 
 
@@ -250,6 +251,9 @@ class StrategoBot:
             target = obs.squares[m.to]
             if target is not None and target.rank is None:
                 val -= REVEAL_COST.get(R_OF[obs.squares[m.frm].rank], 0.0)
+            elif target is not None and target.rank == obs.squares[m.frm].rank \
+                    and target.rank in ("1", "2", "3"):
+                val += TRADE_BONUS      # an equal officer on the loose: trade it off
             val += self.rng.gauss(0.0, self.cfg.noise)
             if own and (m.to, m.frm) == own[-1]:
                 val -= 4.0          # do not shuffle back and forth

@@ -29,7 +29,7 @@ PULL = 0.3          # towards the nearest enemy piece, per step
 GUARD = 5.0                                        # ours within two squares of our flag
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
-TRADE = 0.6         # of the hunt's pull, towards a revealed equal Colonel or better
+TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 
 
