@@ -61,7 +61,7 @@ class Level:
 
 LEVELS = {
     1: Level(0, 0, 0.0, 0, 0, False, False),
-    2: Level(3, 1, 20.0, 5000, 40, False, False),
+    2: Level(3, 1, 12.0, 5000, 40, False, False),
     3: Level(6, 2, 6.0, 25000, 100, True, False),
     4: Level(10, 2, 2.0, 40000, 200, True, True),
     5: Level(24, 3, 0.3, 60000, 300, True, True),
