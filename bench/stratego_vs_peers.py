@@ -21,7 +21,9 @@ temporary folder)::
     make
     cd ../agents/peternlewis && rm -f peternlewis peternlewis.o && make
 
-Run (long; under nice, in the background)::
+Run (long; under nice, in the background; the paths may also come from
+``$STRATEGO_REFEREE`` and ``$STRATEGO_PEER``; ``--quick`` without them says
+so and does nothing, for ``make bench``)::
 
     nice -n 10 python bench/stratego_vs_peers.py \\
         --referee /tmp/peers/se/manager/stratego \\
@@ -247,8 +249,10 @@ def bench(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", action="store_true", help="run as the referee's program for our side")
-    ap.add_argument("--referee", help="path of the built referee (manager/stratego)")
-    ap.add_argument("--peer", help="path of the outside bot's program")
+    ap.add_argument("--referee", default=os.environ.get("STRATEGO_REFEREE"),
+                    help="path of the built referee (manager/stratego); default $STRATEGO_REFEREE")
+    ap.add_argument("--peer", default=os.environ.get("STRATEGO_PEER"),
+                    help="path of the outside bot's program; default $STRATEGO_PEER")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--quick", action="store_true", help="4 games")
     ap.add_argument("--level", type=int, default=5)
@@ -263,6 +267,9 @@ def main(argv: list[str] | None = None) -> None:
         Adapter(args.level, args.seed, args.times).run(sys.stdin, sys.stdout)
         return
     if not args.referee or not args.peer:
+        if args.quick:     # ``make bench`` on a machine without the outside programs
+            print("# peers bench not run: no referee/peer built (see the docstring)")
+            return
         ap.error("--referee and --peer are needed (see the docstring to build them)")
     bench(args)
 
