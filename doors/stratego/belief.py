@@ -52,8 +52,8 @@ B_DEPTH = (1.6, 2.0, 1.3, 0.7)      # other bombs' weight by row
 RING = 0.72                         # odds that an unmoved flag neighbour is a bomb
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
 THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
-APPROACH = 2.5                      # ... next to a hidden one: likelier an officer
-APPROACHERS = ("1", "2", "3", "4", "5")
+# ... next to a hidden one: likelier an officer, the likelier the higher
+APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
 MARGINAL_SAMPLES = 300
 
 
@@ -140,7 +140,7 @@ class Belief:
             if best:
                 self.threat[sq] = dict.fromkeys(best, THREAT)
             elif near_hidden:
-                self.threat[sq] = dict.fromkeys(APPROACHERS, APPROACH)
+                self.threat[sq] = dict(APPROACH)
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One assignment square -> rank for every hidden enemy piece."""

@@ -153,6 +153,27 @@ def test_a_piece_that_walks_up_to_our_general_is_likely_the_marshal():
         assert move.frm == sq("E5") and move.to != sq("E6")
 
 
+def test_a_piece_that_walks_up_to_a_hidden_one_is_likelier_an_officer():
+    s = position({"A1": (0, "F"), "E5": (0, "7"), "J1": (0, "7"),
+                  "E8": (1, "3"), "B9": (1, "5"), "H9": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "9"), "D9": (1, "8")})
+    for name in ("E8", "B9", "H9", "A8", "C9", "D9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+
+    def officer(obs):
+        marg = Belief(obs, 0).marginals(random.Random(6), 400)
+        return sum(marg.p(x, r) for r in "123" for x in obs.hidden_squares(1)
+                   if obs.squares[x].moved and x in (sq("E8"), sq("E6")))
+
+    before = officer(s.observation(0))
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # next to our hidden sergeant
+    assert officer(s.observation(0)) > before + 0.1
+
+
 def risky_positions():
     """Positions where our Marshal or General stands next to unmoved hidden
     pieces near the enemy's back rows (a flag may be there)."""
