@@ -70,7 +70,7 @@ class WorkerSeat:
         pool = self._current()
         try:
             return pool, pool.submit(think, *args)
-        except BrokenProcessPool:
+        except (BrokenProcessPool, RuntimeError):    # broken, or shut down by another caller
             self._renew(pool)
             pool = self._current()
             return pool, pool.submit(think, *args)
