@@ -85,7 +85,8 @@ ROOT_LOSS = -1500.0
 # Striking a hidden piece shows it our rank: a cost for the strong pieces
 REVEAL_COST = {10: 30.0, 9: 15.0, 8: 5.0}
 TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing)
-TIME_CAP = 0.7      # seconds: no new sample is started that would likely pass it
+TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
+HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
 
 def _vdc(i: int) -> float:
@@ -211,14 +212,22 @@ class StrategoBot:
                 cells[s] = enemy * 16 + R_OF[rank]
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
             u = (_vdc(i + 1) + offset) % 1.0
-            for j, m in enumerate(cands):
+            values = []
+            for m in cands:
+                if done and self.time_cap is not None \
+                        and time.perf_counter() - t0 > self.time_cap * HARD_CAP:
+                    break   # the machine stalled: drop this sample, answer in time
                 steps = ladders.get(m.to)
                 swap = self._swap_in(search, m.to, steps, u) if steps else None
                 val = search.root_value(me, m.frm, m.to, depth)
                 if swap is not None:
                     self._swap_back(search, m.to, swap)
-                totals[j] += self._root_map(val, depth)
+                values.append(self._root_map(val, depth))
             self.last_nodes += search.nodes
+            if len(values) < len(cands):
+                break
+            for j, v in enumerate(values):
+                totals[j] += v
             done += 1
         self.last_samples = done
         return self._pick(obs, me, cands, [t / done for t in totals])
