@@ -36,7 +36,7 @@ A sampled loss of our flag counts ``ROOT_LOSS``, less the sooner it comes, so
 when every line looks lost the most resistant move still scores best.
 
 Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
-noise; 3 searches two plies over six and keeps the risk rules; 4 adds the
+noise; 3 searches two plies over eight and keeps the risk rules; 4 adds the
 flag-defence terms and more samples; 5 searches three plies over up to 24
 samples (node budget, and ``TIME_CAP`` as a safety net on a loaded machine).
 Each wins at least 65 % against the one below (``bench/stratego_ai.py
@@ -71,9 +71,9 @@ class Level:
 
 LEVELS = {
     1: Level(0, 0, 0.0, 0, 0, False, False),
-    2: Level(3, 1, 12.0, 5000, 40, False, False),
-    3: Level(6, 2, 6.0, 25000, 100, True, False),
-    4: Level(10, 2, 2.0, 40000, 200, True, True),
+    2: Level(3, 1, 16.0, 5000, 40, False, False),
+    3: Level(8, 2, 4.0, 30000, 100, True, False),
+    4: Level(12, 2, 1.5, 45000, 200, True, True),
     5: Level(24, 3, 0.3, 60000, 300, True, True),
 }
 WIDE = 30           # more candidate moves than this: search one ply less
