@@ -20,7 +20,8 @@ def _config(args: argparse.Namespace) -> Config:
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
-                       idle_minutes=getattr(args, "idle_minutes", None)))
+                       idle_minutes=getattr(args, "idle_minutes", None),
+                       sysop_socket=getattr(args, "socket", None)))
 
 
 async def _serve(config: Config) -> None:
@@ -28,8 +29,10 @@ async def _serve(config: Config) -> None:
     _raise_nofile()
     app = App(config)
     await app.start()
+    import os
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(database {config.database}). CTRL-C stops it.", flush=True)
+          f"(database {config.database}; sysop console socket "
+          f"{os.path.abspath(config.sysop_socket)}). CTRL-C stops it.", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -97,10 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gatehouse", description="Gatehouse telnet door server")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the server")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
-    serve.add_argument("--forfeit-minutes", type=float)
-    serve.add_argument("--idle-minutes", type=float)
+    serve.add_argument("--host", help="address to listen on for telnet ([server] host; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="telnet port ([server] port; default 2323)")
+    serve.add_argument("--forfeit-minutes", type=float,
+                       help="minutes a player who left a game has to come back before forfeiting "
+                            "([server] forfeit_minutes; default 10)")
+    serve.add_argument("--idle-minutes", type=float,
+                       help="minutes without a key before a caller is logged off "
+                            "([server] idle_minutes; default 15)")
     games = sub.add_parser("games", help="list recorded games")
     games.add_argument("--status", choices=["active", "finished"])
     games.add_argument("--limit", type=int, default=50)
@@ -113,9 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
+    for p in (serve, sysop):
+        p.add_argument("--socket", help="the sysop console's Unix socket ([sysop] socket; "
+                                        "default data/sysop.sock, relative to the current folder)")
     for p in (serve, games, rep, door, sysop):
-        p.add_argument("--config", help="path of gatehouse.toml")
-        p.add_argument("--db", help="sqlite database file")
+        p.add_argument("--config", help="path of gatehouse.toml (default: ./gatehouse.toml if it exists)")
+        p.add_argument("--db", help="sqlite database file ([store] database; default data/gatehouse.db)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "serve" else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
