@@ -64,8 +64,9 @@ class ChallengeScreen(Screen):
         app = self.session.services
         if not app.nodes.sysop_available:
             return None
-        return next((s for s in app.nodes.sysops()
-                     if s is not self.session and s.location == CONSOLE), None)
+        sysops = [s for s in app.nodes.sysops() if s is not self.session]
+        # one at the console first; one in a game hears of it and answers on the console
+        return next((s for s in sysops if s.location == CONSOLE), sysops[0] if sysops else None)
 
     def _rows(self) -> list[tuple[str, Any]]:
         """The option rows: (label, spec or "level" or "go")."""

@@ -268,8 +268,11 @@ class MatchScreen(Screen):
         x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)
-        # chat pane: the log, paged with PGUP/PGDN
-        self.chat.draw(canvas.region(1, 21, 78, 2))
+        message = self.banner or self.ui.message
+        plain = self.chat_input is None and self.confirm is None
+        lines = wrap(message, 78)[-2:] if message and plain else []
+        # chat pane: the log, paged with PGUP/PGDN; a two-row message takes its lower row
+        self.chat.draw(canvas.region(1, 21, 78, 1 if len(lines) > 1 else 2))
         if self.chat.scrolled:
             canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
         # message / input / hints
@@ -281,20 +284,15 @@ class MatchScreen(Screen):
                 canvas.text(6, 23, SAY_HINT, DARK_GREY)
         elif self.confirm == "resign":
             canvas.text(1, 23, "Resign this game? (y/n)", BLACK, RED)
+        elif lines:
+            for i, line in enumerate(lines):
+                canvas.text(1, 24 - len(lines) + i, line, BRIGHT_RED if not self.banner else YELLOW)
         else:
-            message = self.banner or self.ui.message
-            if message:
-                lines = wrap(message, 78)[-2:]      # a long message takes the chat's lower row
-                for i, line in enumerate(lines):
-                    y = 24 - len(lines) + i
-                    canvas.fill(0, y, 80, 1)
-                    canvas.text(1, y, line, BRIGHT_RED if not self.banner else YELLOW)
+            if self.me is not None and not self.match.ended:
+                hints = SYSOP_HINTS if self.session.is_sysop else HINTS
             else:
-                if self.me is not None and not self.match.ended:
-                    hints = SYSOP_HINTS if self.session.is_sysop else HINTS
-                else:
-                    hints = "ESC back to the lobby  c chat  ? help  PGUP chat log"
-                canvas.text(1, 23, hints, DARK_GREY)
+                hints = "ESC back to the lobby  c chat  ? help  PGUP chat log"
+            canvas.text(1, 23, hints, DARK_GREY)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:

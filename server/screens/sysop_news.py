@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from doors import registry
 from server.screens.session import Session
 from server.services import events as E
 from server.services.board import ChallengeEvent, ChallengeState
@@ -77,5 +78,6 @@ class SysopNews:
             ch = item.challenge
             if ch.target == self.session.handle and ch.state == ChallengeState.OPEN:
                 self.session.terminal.bell()
-                self.session.show_notice(f"{ch.challenger} challenges you to {ch.describe()}: "
-                                         "answer on the console.")
+                title = registry()[ch.door].title
+                self.session.show_notice(f"{ch.challenger} challenges you to {title}: "
+                                         "answer on the console (q).")
