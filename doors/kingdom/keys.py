@@ -39,8 +39,9 @@ class KingdomKeyTarget(Protocol):
     def square_at(self, x: int, y: int) -> int: ...
 
 PROMO_NAMES = {"Q": "queen", "B": "bishop", "N": "knight", "R": "rook"}
-KEY_HELP = ("Arrows move  Enter select/move  Esc cancel",
-            "t targets  k king  p promote  x x pass")
+KEY_HELP = ("Arrows move  Enter select/move",
+            "Esc cancel  t targets  k king",
+            "p promote  x then x pass")
 CANCEL_KEYS = (ESC, BACKSPACE, DELETE)
 
 

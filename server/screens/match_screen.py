@@ -254,17 +254,25 @@ class MatchScreen(Screen):
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
 
+    def _last_text(self, room: int) -> str:
+        """The last action for the status line in ``room`` columns: with the
+        mover's name if it fits, else without, else shortened."""
+        last = self.match.state.last_action_text(self.me)
+        if last is None or not last[1]:
+            return ""
+        name, action = self.match.names()[last[0]], last[1]
+        for text in (f"Last: {name}: {action}", f"Last: {action}", action):
+            if len(text) <= room:
+                return text
+        return shorten(action, max(0, room))
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
         # status line
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
-        last = "" if self.ui.shows_turn else self.match.last_text(self.me)
-        if last:
-            last = f"Last: {last}"
-            if len(text) + len(last) > 76:        # both cannot fit: the turn on the left wins
-                last = shorten(last, max(0, 76 - len(text)))
+        last = "" if self.ui.shows_turn else self._last_text(76 - len(text))
         x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)

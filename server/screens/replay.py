@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas, shorten, wrap
 from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
@@ -27,9 +27,9 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
         canvas = Canvas(80, 24)
         ui.draw(canvas.region(0, 0, 80, DOOR_ROWS), 1e12)
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
-        canvas.text(1, 20, f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}",
+        canvas.text(1, 20, shorten(f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}", 78),
                     YELLOW, BLUE)
-        canvas.text(1, 22, f"Move {ply} of {total}  {last}"[:78], CYAN)
+        canvas.text(1, 22, shorten(f"Move {ply} of {total}  {last}", 78), CYAN)
         return canvas
 
     yield frame(0, "")
@@ -41,7 +41,8 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
         ui.outcome = out
         canvas = frame(total, "")
         who = "a draw" if out.winner is None else f"{names[out.winner]} won"
-        canvas.text(1, 23, f"Result: {who} ({out.reason})"[:78], YELLOW)
+        for i, line in enumerate(wrap(f"Result: {who} ({out.reason})", 78)[:2]):
+            canvas.text(1, 22 + i, line, YELLOW)
         yield canvas
 
 

@@ -70,6 +70,11 @@ class ResumeScreen(Screen):
         canvas.text(3, 5, f"({len(match.state.history)} moves so far).", WHITE)
         canvas.text(3, 8, "Resume it now? (y/n)", BRIGHT_GREEN)
         if len(self.pending) > 1:
-            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one.",
+            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one:",
                         DARK_GREY)
+            for i, later in enumerate(self.pending[1:9]):
+                who = next((s.name for s in later.seats if s.name.casefold() != me), "?")
+                canvas.text(5, 12 + i, f"{later.info.title} against {who} "
+                                       f"({len(later.state.history)} moves)", DARK_GREY)
+        canvas.text(1, 23, "y resume  n not now (the game keeps waiting)", DARK_GREY)
         return (24, 8)

@@ -359,7 +359,7 @@ class Session:
                 canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
         if farewell:
             canvas.fill(0, 23, 80, 1)
-            canvas.text(1, 23, farewell[:78], WHITE)
+            canvas.text(1, 23, shorten(farewell, 78), WHITE)
             cursor = None
         elif self.notice or self.pinned:
             text = self.notice[0] if self.notice else self.pinned[0] if self.pinned else ""
