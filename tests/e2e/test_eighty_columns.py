@@ -121,7 +121,7 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
                 await tour.station(alice, f"{info.title}: help page {page + 1}")
                 alice.send(" ")
                 if page + 1 < len(pager.pager.pages):
-                    await wait_until(lambda n=page + 1: pager.pager.page == n, what="next help page")
+                    await wait_until(lambda n=page + 1, p=pager: p.pager.page == n, what="next help page")
             await alice.expect("Q resign")
             alice.send("Qy")
             await alice.expect("GAME OVER")
