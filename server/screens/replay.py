@@ -41,8 +41,11 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
         ui.outcome = out
         canvas = frame(total, "")
         who = "a draw" if out.winner is None else f"{names[out.winner]} won"
-        for i, line in enumerate(wrap(f"Result: {who} ({out.reason})", 78)[:2]):
-            canvas.text(1, 22 + i, line, YELLOW)
+        lines = wrap(f"Result: {who} ({out.reason})", 78)[:2]
+        canvas.fill(0, 21, 80, 3)
+        canvas.text(1, 23 - len(lines), f"Move {total} of {total}", CYAN)
+        for i, line in enumerate(lines):
+            canvas.text(1, 24 - len(lines) + i, line, YELLOW)
         yield canvas
 
 
