@@ -124,6 +124,7 @@ class LobbyScreen(Screen):
         self.chat = ChatPane(7)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
+        self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
         self.input_mode = "chat"          # or "page": what the input line is for
         self.limit = RateLimit()
@@ -207,8 +208,15 @@ class LobbyScreen(Screen):
         self.message, screen = await answer_challenge(self.session, ch, accept)
         return Push(screen) if screen is not None else None
 
+    def _new_messages(self) -> None:
+        """Sysop messages that came while another screen was open join the pane."""
+        for who, text in self.session.messages[self.messages_shown:]:
+            self.chat.add(who, text)
+        self.messages_shown = len(self.session.messages)
+
     async def on_result(self, result: Any) -> Transition:
         """The challenge screen returned (or a game ended)."""
+        self._new_messages()
         if isinstance(result, ChallengeOffer):
             self.message = await offer_challenge(self.session, result)
         elif isinstance(result, str):
@@ -219,7 +227,7 @@ class LobbyScreen(Screen):
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.SysopMessage):
-            self.chat.add(event.who, event.text)      # kept in the log, as in a game
+            self._new_messages()                      # kept in the log, as in a game
         else:
             message, transition = challenge_news(self.session, event)
             self.message = message or self.message

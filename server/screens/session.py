@@ -301,7 +301,7 @@ class Session:
         elif isinstance(item, E.Notice):
             self.show_notice(item.text)
         elif isinstance(item, E.SysopMessage):
-            self.messages = (self.messages + [(item.who, item.text)])[-50:]
+            self.messages.append((item.who, item.text))    # the sysop's: few, kept for this call
             self.pinned = (f"{item.who}: {item.text}", time.monotonic())
             self.terminal.bell()
             await self._apply(await top.on_event(item))

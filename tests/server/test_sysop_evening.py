@@ -213,6 +213,12 @@ async def test_sysop_messages_stay_until_read_and_chat_pages_back(app, console):
     console.send("y")
     await alice.expect("Sysop is back")
     assert not match.ended
+    # back in the lobby, the message is in the lobby's chat box too
+    alice.send("Qy")
+    await alice.expect("GAME OVER")
+    alice.send(ESC)
+    await alice.expect("Lobby chat")
+    assert "Sysop: server restarts at midnight" in "\n".join(alice.screen.display[15:22])
     await alice.close()
 
 
