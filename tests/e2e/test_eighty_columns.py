@@ -23,6 +23,7 @@ from .harness import (
     ENTER,
     ESC,
     RIGHT,
+    UP,
     Caller,
     challenge_computer,
     door_digit,
@@ -100,6 +101,16 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
         alice.send(ESC + "p")
         await alice.expect("Choose a door")
         await tour.station(alice, "new game: doors")
+        for n, info in enumerate(registry().values()):     # the doors' tools (board editors)
+            if info.editor is not None:
+                alice.send(DOWN * n + "e")
+                await wait_until(lambda: type(session_of(app, ALICE).screens[-1]).__name__ == "ToolScreen",
+                                 what="the tool")
+                await tour.station(alice, f"{info.title}: {info.editor_title}")
+                alice.send(ESC)
+                await wait_until(lambda: type(session_of(app, ALICE).screens[-1]).__name__ != "ToolScreen",
+                                 what="the tool closed")
+                alice.send(UP * n)
         alice.send(ESC)
         await alice.expect("Who's online")
         # every door: opponent step, options, its game screen, help pages, game over
@@ -187,6 +198,18 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
             console.send("m" + LONG_CHAT[:68] + ENTER)
             await alice.expect("a very long line")
             await tour.station(alice, "sysop message")
+            # the sysop plays: the console's game screen, and the console with the game waiting
+            console.send("g" + door_digit(door.title))
+            await console.expect("choose your opponent")
+            console.send("1")
+            await console.expect("options")
+            rows = len(session_of(app, "Sysop").screens[-1]._rows())
+            console.send(DOWN * (rows - 1) + ENTER)
+            await console.expect("q console")
+            await tour.station(console, "the sysop's game")
+            console.send("q")
+            await console.expect("u resumes it")
+            await tour.station(console, "console, a game waiting")
         finally:
             await console.close()
         await alice.close()
