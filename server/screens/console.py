@@ -27,6 +27,7 @@ from server.screens.sysop_news import CONSOLE_HELP, SysopNews
 from server.services import events as E
 from server.services.board import Challenge
 from server.services.chat import clean_chat
+from server.services.match import Match
 from server.services.nodes import CONSOLE, LOBBY
 from server.services.store import AccountKind
 
@@ -110,10 +111,22 @@ class SysopScreen(Screen):
     def _outgoing(self) -> list[Challenge]:
         return self.session.services.board.outgoing(self.session.handle)
 
+    def _names(self) -> set[str]:
+        """This console's seat names: its handle and the sysop's own name."""
+        return {self.session.handle, self.session.services.config.sysop_name}
+
+    def _pending(self) -> list[Match]:
+        """Unfinished games waiting for the sysop (under either name)."""
+        matches = self.session.services.matches
+        found: list[Match] = []
+        for name in self._names():
+            found += [m for m in matches.pending_for(name) if m not in found]
+        return found
+
     async def on_start(self) -> Transition:
-        pending = self.session.services.matches.pending_for(self.session.handle)
+        pending = self._pending()
         if pending:                  # re-attached after a drop: offer the games back
-            return Push(ResumeScreen(self.session, pending))
+            return Push(ResumeScreen(self.session, pending, names=self._names()))
         return None
 
     # ----- keys -----------------------------------------------------------------
@@ -133,11 +146,11 @@ class SysopScreen(Screen):
         elif key == "?":
             return Push(PagerScreen(self.session, CONSOLE_HELP, "Sysop console help"))
         elif key in ("u", "U"):
-            pending = app.matches.pending_for(self.session.handle)
+            pending = self._pending()
             if not pending:
                 self.message = "You have no unfinished games."
                 return None
-            return Push(ResumeScreen(self.session, pending))
+            return Push(ResumeScreen(self.session, pending, names=self._names()))
         elif key == "a":
             app.nodes.set_sysop_available(not app.nodes.sysop_available)
         elif key in ("x", "X"):
@@ -277,10 +290,10 @@ class SysopScreen(Screen):
                                                78 - len(hint)), BRIGHT_CYAN)
                 canvas.text(x, 14, hint, BRIGHT_CYAN)
         if not self._incoming() and not self._outgoing():
-            waiting = self.session.services.matches.pending_for(self.session.handle)
+            waiting = self._pending()
             if waiting:
                 m = waiting[0]
-                other = next((s.name for s in m.seats if s.name != self.session.handle), "?")
+                other = next((s.name for s in m.seats if s.name not in self._names()), "?")
                 hint = "  u resumes it"
                 x = canvas.text(1, 14, shorten(f"Your game of {m.info.title} against {other} waits for you.",
                                                78 - len(hint)), YELLOW)

@@ -248,3 +248,29 @@ async def test_lobby_logoff_asks_first_and_r_redraws(app):
     await alice.expect("Thanks for calling Gatehouse. Goodbye!")
     await wait_until(lambda: alice.closed, what="hung up")
     await alice.close()
+
+
+async def test_a_second_console_takes_over_the_game_of_a_console_that_dropped(app, config, console):
+    """Two consoles: "Sysop" plays and drops; "Sysop#2", still attached,
+    finds the game under u and plays on."""
+    second = Console(config)
+    try:
+        await second.expect("Sysop#2")
+        alice = await Caller.connect(app.port)
+        await alice.login("Alice")
+        match = await game_with_sysop(app, alice, console)
+        await console.close()
+        await alice.expect("Sysop left")
+        await second.expect("Your game of Towers against Alice waits for you.")
+        second.send("u")
+        await second.expect("Resume it now?")
+        second.send("y")
+        await alice.expect("Sysop is back: the game goes on.")
+        await second.expect("TOWERS")
+        assert tuple(match.state.to_move()) == (0,) and not match.suspended
+        await play_towers_move(alice, session_of(app, "Alice"), match, 0)
+        await play_towers_move(second, session_of(app, "Sysop#2"), match, 1)
+        assert len(match.state.history) == 2 and not match.suspended
+        await alice.close()
+    finally:
+        await second.close()
