@@ -35,6 +35,7 @@ bench: setup
 
 screenshots: setup
 	$(PY) scripts/screenshots.py
+	$(PY) scripts/browser_screenshot.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -5,7 +5,7 @@ position and the current SGR attributes) and, for each new canvas, sends only
 the changed cells, the way prompt_toolkit's ``_output_screen_diff`` does:
 
 * each run of changed cells is reached by the cheapest cursor move of CUP,
-  CUU/CUD/CUF/CUB, CR, LF, BS, or by re-printing a few unchanged cells whose
+  CUU/CUD/CUF/CUB, CR, CR LF, BS, or by re-printing a few unchanged cells whose
   attributes match the current SGR;
 * SGR is sent only when the attributes change, as a delta against the
   current ones; a reset (``ESC[0;...m``) is used when bold or blink must turn
@@ -31,7 +31,11 @@ Conventions, chosen to save bytes and to be safe:
   ``bytes_sent`` the bytes returned.
 * The first render, and the first after ``invalidate()``, ``resize()`` or a
   change of ``charset``, repaints fully: ``ESC[0m ESC[2J ESC[H`` then the
-  non-blank cells.
+  non-blank cells. Any other render sends the difference or such a repaint,
+  whichever is shorter, so a new screen never costs more than a repaint.
+* Moving down never relies on what a terminal does with LF: LF is sent
+  only from column 0 (after a CR when needed), so a client that turns LF
+  into CR LF (a tty's ONLCR, many telnet clients) shows the same screen.
 
 A canvas larger than the renderer is clipped, a smaller one padded with
 blanks. The output may contain a bare CR; a telnet layer not in BINARY mode must
@@ -45,15 +49,29 @@ from .canvas import BLANK, GREY, Canvas, Cell
 from .cp437 import CHARSETS, encode_char
 
 __all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
-           "move_cost"]
+           "move_cost", "CHARSET_PROBE", "charset_from_probe"]
 
 Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
+Reprint = Callable[[int, int], "str | None"]       # cells a..b-1 of a row as text, or None
 DEFAULT_ATTR: Attr = (GREY, 0, False)
-#: re-prints the unchanged cells a..b-1 of a row as text, or None when it can't
-Reprint = Callable[[int, int], "str | None"]
 REPRINT_MAX = 6                       # unchanged cells worth re-printing
 CLEAR = "\x1b[0m\x1b[2J\x1b[H"
 HIDE, SHOW = "\x1b[?25l", "\x1b[?25h"
+
+
+# Which charset does a terminal decode? From column 0 print one character
+# that UTF-8 encodes in three bytes (U+28FF, all of them >= 0xA0 so no
+# 8-bit terminal takes them for C1 controls) and ask where the cursor is
+# (DSR 6, which ANSI.SYS answers too): column 2 (1-based) for a UTF-8
+# terminal, column 4 for CP437 or any other 8-bit one. The first screen
+# clears it.
+CHARSET_PROBE = b"\r" + "\u28ff".encode() + b"\x1b[6n"
+
+
+def charset_from_probe(column: int) -> str | None:
+    """The charset a cursor report after ``CHARSET_PROBE`` shows (1-based
+    column), None when the answer makes no sense."""
+    return {2: "utf8", 4: "cp437"}.get(column)
 
 
 def normalize(cell: Cell) -> Cell:
@@ -156,8 +174,19 @@ def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
                 best = r
         return best
     dy = ty - cy
-    vert = "" if dy == 0 else (_rel(dy, "B", "\n") if dy > 0 else _rel(-dy, "A", ""))
+    vert = "" if dy == 0 else (_rel(dy, "B", "") if dy > 0 else _rel(-dy, "A", ""))
     cand = vert + _horizontal(cx, tx, reprint(ty))
+    if dy > 0:
+        # LF only from column 0 (after a CR): a terminal that turns LF into
+        # CR LF (telnet clients, a tty with ONLCR) then lands where one that
+        # doesn't does.
+        down = ("" if cx == 0 else "\r") + _rel(dy, "B", "\n")
+        if tx:
+            r = reprint(ty)(0, tx)
+            right = _rel(tx, "C", "")
+            down += r if r is not None and len(r) < len(right) else right
+        if len(down) < len(cand):
+            cand = down
     return cand if len(cand) < len(best) else best
 
 
@@ -217,7 +246,38 @@ class DiffRenderer:
         return row
 
     def render(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
-        """The bytes bringing the screen from the last render to ``canvas``."""
+        """The bytes bringing the screen from the last render to ``canvas``:
+        the difference, or a clear-and-repaint when that is shorter (a new
+        screen replacing a different one)."""
+        repaint = self._front is None
+        data = self._paint(canvas, cursor)
+        if not repaint and len(data) > len(CLEAR) and self._may_repaint_shorter(canvas, len(data)):
+            kept = ([row[:] for row in self._front or ()], self._raw[:], self._pos,
+                    self._attr, self._visible)
+            self.invalidate()
+            full = self._paint(canvas, cursor)
+            if len(full) < len(data):
+                data = full
+            else:
+                front, self._raw, self._pos, self._attr, self._visible = kept
+                self._front = front
+        self.frames += 1
+        self.bytes_sent += len(data)
+        return data
+
+    def _may_repaint_shorter(self, canvas: Canvas, budget: int) -> bool:
+        """False when a repaint surely costs at least ``budget`` bytes: it
+        prints every non-blank character after the clear."""
+        budget -= len(CLEAR)
+        w = self.width
+        for y in range(min(self.height, canvas.height)):
+            row = canvas.row_cells(y)[:w]
+            budget -= sum(1 for c in row if c.char != " ")
+            if budget <= 0:
+                return False
+        return True
+
+    def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> bytes:
         w, h, cs = self.width, self.height, self._charset
         out: list[str | bytes] = []
         if self._front is None:
@@ -299,10 +359,10 @@ class DiffRenderer:
                 if el_from is not None and x >= el_from:
                     break
                 put(x, y, new[x])
-            if el_from is not None and tail_bg is not None:     # (el_from is only set with a tail)
+            if el_from is not None and tail_bg is not None:
                 goto(el_from, y)
                 attr = self._attr
-                want = (attr[0], tail_bg, attr[2]) if attr else (GREY, tail_bg, False)
+                want: Attr = (attr[0], tail_bg, attr[2]) if attr else (GREY, tail_bg, False)
                 s = sgr(attr, want)
                 if s:
                     out.append(s)
@@ -326,15 +386,13 @@ class DiffRenderer:
         else:
             goto(w - 1, h - 1)
 
-        data = b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
-        self.frames += 1
-        self.bytes_sent += len(data)
-        return data
+        return b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
 
 
 def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> int:
     """A baseline for the renderer: bytes of the changed cells' characters,
-    plus the cheapest plain cursor move (no re-printing) to each run of
+    plus the cheapest plain cursor move (no re-printing; LF only from
+    column 0, as the renderer) to each run of
     changed cells (the first one from an unknown position: a CUP), plus the
     SGR delta between consecutive changed cells (the first one free).
 

@@ -21,6 +21,7 @@ from server.net.streams import StreamConnection, start_rlogin
 from server.net.sysop_socket import start_sysop_listener, stop_sysop_listener
 from server.net.telnet import start_telnet
 from server.net.terminal import Connection
+from server.net.web import start_web
 from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
@@ -59,6 +60,7 @@ class App:
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None
         self._sysop: asyncio.base_events.Server | None = None
+        self._web: Any = None
 
     # ----- what tests and the command line read --------------------------------
     @property
@@ -74,6 +76,11 @@ class App:
         server = self._servers[0]
         inner = getattr(server, "_server", server)
         return int(inner.sockets[0].getsockname()[1])
+
+    @property
+    def web_port(self) -> int:
+        """The browser seat's port actually bound (0: not listening)."""
+        return int(self._web.sockets[0].getsockname()[1]) if self._web else 0
 
     @property
     def rlogin_port(self) -> int:
@@ -104,6 +111,11 @@ class App:
                 self._rlogin = await start_rlogin(cfg.rlogin_host, cfg.rlogin_port, cfg.rlogin_allow,
                                                   self._admit_bbs_caller, self._bbs_caller)
             log.info("RLogin listening on %s port %s", cfg.rlogin_host, self.rlogin_port)
+        if cfg.web_enabled:
+            async with listening("browsers", "web", cfg.web_host, cfg.web_port):
+                self._web = await start_web(cfg.web_host, cfg.web_port, self._browser_caller,
+                                            cfg.web_trusted_proxies)
+            log.info("Browser seat on http://%s:%s/", cfg.web_host, self.web_port)
         try:
             self._sysop = await start_sysop_listener(cfg.sysop_socket, self._console)
             log.info("Sysop console socket at %s", cfg.sysop_socket)
@@ -111,7 +123,7 @@ class App:
             log.error("no sysop console: cannot listen on %s: %s", cfg.sysop_socket, exc)
 
     def _close_listeners(self) -> None:
-        for server in self._servers + ([self._rlogin] if self._rlogin else []):
+        for server in self._servers + [s for s in (self._rlogin, self._web) if s is not None]:
             server.close()
 
     async def _abort(self) -> None:
@@ -137,6 +149,9 @@ class App:
     async def _telnet_caller(self, conn: Connection) -> None:
         await self.handle_connection(conn)
 
+    async def _browser_caller(self, conn: Connection) -> None:
+        await self.handle_connection(conn, origin=Origin.WEB)
+
     async def _admit_bbs_caller(self, address: str, handshake: RloginHandshake) -> str:
         return await admit_bbs_caller(self.store, self.config, address, handshake)
 
@@ -153,7 +168,7 @@ class App:
         (the sysop console) builds the first screen instead of the login."""
         # (a BBS hands over many callers from one address: RLogin is
         # limited by its allow-list instead)
-        refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin == Origin.TELNET)
+        refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin in (Origin.TELNET, Origin.WEB))
         if refusal is not None:
             conn.write(f"\r\n{refusal}\r\n".encode())
             await conn.drain()

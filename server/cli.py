@@ -21,7 +21,9 @@ def _config(args: argparse.Namespace) -> Config:
                        database=getattr(args, "db", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
                        idle_minutes=getattr(args, "idle_minutes", None),
-                       sysop_socket=getattr(args, "socket", None)))
+                       sysop_socket=getattr(args, "socket", None),
+                       web_port=getattr(args, "web_port", None),
+                       web_enabled=True if getattr(args, "web_port", None) is not None else None))
 
 
 async def _serve(config: Config) -> None:
@@ -33,6 +35,8 @@ async def _serve(config: Config) -> None:
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
           f"(database {config.database}; sysop console socket "
           f"{os.path.abspath(config.sysop_socket)}). CTRL-C stops it.", flush=True)
+    if app.web_port:
+        print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -53,10 +57,12 @@ def _raise_nofile() -> None:
 
 
 async def _games(config: Config, status: str | None, limit: int) -> None:
+    from doors import registry
     from server.services.store import Store
     store = await Store(config.database).open()
     try:
         rows = await store.list_games(status, limit)
+        doors = registry()
         print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
               f"{'started':<16}  result")
         for g in rows:
@@ -67,8 +73,10 @@ async def _games(config: Config, status: str | None, limit: int) -> None:
             else:
                 result = "unfinished"
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            record = await store.moves(g.id)        # game moves only, not setup placements
+            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
             print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
-                  f"{g.moves:>5}  {started:<16}  {result}")
+                  f"{moves:>5}  {started:<16}  {result}")
         if not rows:
             print("No games recorded yet.")
     finally:
@@ -108,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--idle-minutes", type=float,
                        help="minutes without a key before a caller is logged off "
                             "([server] idle_minutes; default 15)")
+    serve.add_argument("--web-port", type=int, help="also serve the browser seat on this port")
     games = sub.add_parser("games", help="list recorded games")
     games.add_argument("--status", choices=["active", "finished"])
     games.add_argument("--limit", type=int, default=50)

@@ -40,6 +40,11 @@ class Config:
     rlogin_tag: str = ""
     rlogin_name_field: str = "server_user"
     rlogin_secrets: list[str] = dataclasses.field(default_factory=list)  # "ADDRESS=SECRET"
+    # [web]
+    web_enabled: bool = False
+    web_host: str = "127.0.0.1"
+    web_port: int = 8023
+    web_trusted_proxies: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
     # [door]
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
@@ -104,6 +109,8 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "rlogin": {"enabled": "rlogin_enabled", "host": "rlogin_host", "port": "rlogin_port",
                "allow": "rlogin_allow", "tag": "rlogin_tag", "name_field": "rlogin_name_field",
                "secrets": "rlogin_secrets"},
+    "web": {"enabled": "web_enabled", "host": "web_host", "port": "web_port",
+            "trusted_proxies": "web_trusted_proxies"},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
 }

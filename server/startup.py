@@ -28,6 +28,7 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "telnet_timeout_minutes": ("server.telnet_timeout_minutes", 0, 100_000, False),
     "connect_maxwait": ("server.connect_maxwait", 0, 60, True),
     "rlogin_port": ("rlogin.port", 0, 65535, True),
+    "web_port": ("web.port", 0, 65535, True),
     "door_rlogin_port": ("door.rlogin_port", 1, 65535, True),
     "door_max_drop_age_hours": ("door.max_drop_age_hours", 0, 100_000, False),
 }
@@ -64,6 +65,12 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
                               "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+    for entry in cfg.web_trusted_proxies:
+        try:
+            ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise ConfigError(f"{where}web.trusted_proxies: {entry!r} is not an IP address or network "
+                              "(write \"127.0.0.1\" or \"10.0.0.0/24\")") from None
     from server.services.bbs_accounts import parse_secrets
     try:
         parse_secrets(cfg.rlogin_secrets)

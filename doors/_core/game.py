@@ -20,7 +20,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import enum
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 __all__ = [
@@ -181,6 +181,14 @@ class GameState(abc.ABC):
         hidden-information games return their own observation type."""
         return self.clone()
 
+    def final_observation(self, player: Player | None, outcome: Outcome) -> Any:
+        """What ``player`` may see once the game has ended with ``outcome``,
+        however it ended (the rules, a resignation, a forfeit, an agreed
+        draw): the server asks this instead of ``observation`` then.
+        Hidden-information games reveal everything and show the result; the
+        default is the usual observation."""
+        return self.observation(player)
+
     def last_action_text(self, viewer: Player | None) -> tuple[Player, str] | None:
         """(actor, text) of the last action as ``viewer`` may see it, for the
         status line. Hidden-information games override it: their record
@@ -206,6 +214,30 @@ class GameState(abc.ABC):
     def record(self) -> list[tuple[Player, str]]:
         """The history as text, as the store keeps it."""
         return [(p, self.action_to_str(a)) for p, a in self.history]
+
+    # ----- counting moves -----------------------------------------------------
+    @classmethod
+    def is_setup_text(cls, text: str) -> bool:
+        """Is this recorded action part of a setup (pieces placed before
+        play begins) rather than a game move? Doors with a setup phase say
+        so; by default every action is a move."""
+        return False
+
+    @classmethod
+    def count_moves(cls, record: Iterable[tuple[Player, str]]) -> tuple[int, int]:
+        """(game moves, setup actions) in a record of ``(player, text)``:
+        what "moves so far" means to a player, whatever the door."""
+        moves = setup = 0
+        for _, text in record:
+            if cls.is_setup_text(text):
+                setup += 1
+            else:
+                moves += 1
+        return moves, setup
+
+    def moves_played(self) -> int:
+        """Game moves made so far (setup actions not counted)."""
+        return self.count_moves(self.record())[0]
 
 
 def replay(cls: type[S], options: Mapping[str, Any],

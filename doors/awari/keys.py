@@ -15,6 +15,7 @@ from doors._core.door import Request, Submit
 
 __all__ = ["AwariKeyTarget", "AUTO_FINISH_KEY", "KEY_HELP", "handle_key"]
 
+
 class AwariKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Awari screen (the view,
     ``view.AwariUI``, has it; this module does not import the view)."""
@@ -24,6 +25,7 @@ class AwariKeyTarget(Protocol):
     cursor_hole: int
 
     def skip_animation(self, now: float) -> bool: ...
+
 
 AUTO_FINISH_KEY = "a"
 KEY_HELP = ("\u2190 \u2192 choose a hole   Enter sow it   1-6 sow that hole",

@@ -65,8 +65,9 @@ promoted to (queen, bishop, knight, rook).
 Board symbols: K Q B N R P pieces, C castle (king inside a rook), () rock.
 \f\
 KINGDOM - the pieces (2/4)
-King: one square any way, never onto an attacked square, so he takes only
-undefended pieces. He steps into one of his rooks to make a CASTLE.
+King: one square any way, never onto a square an enemy piece could move to
+(an enemy castle's king stepping out diagonally and a pawn pushed by a friend
+count too), so he takes only undefended pieces. Into his rook: a CASTLE.
 Queen: any distance, any direction. Cannot push rocks.
 Bishop: diagonally any distance; pushes a rock ahead of it as far as it goes.
 Knight: one chess jump, or two jumps in one move (Enter on the first landing,

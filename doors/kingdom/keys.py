@@ -21,6 +21,7 @@ from .position import KNIGHT, PASS, PAWN, PROMOTIONS, Move, square_name
 
 __all__ = ["KingdomKeyTarget", "KEY_HELP", "PROMO_NAMES", "handle_key"]
 
+
 class KingdomKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Kingdom screen (the view,
     ``view.KingdomUI``, has it; this module does not import the view)."""
@@ -37,6 +38,7 @@ class KingdomKeyTarget(Protocol):
     def screen_xy(self, sq: int) -> tuple[int, int]: ...
 
     def square_at(self, x: int, y: int) -> int: ...
+
 
 PROMO_NAMES = {"Q": "queen", "B": "bishop", "N": "knight", "R": "rook"}
 KEY_HELP = ("Arrows move  Enter select/move",

@@ -148,17 +148,26 @@ class Position:
 
     # ----- attacks ----------------------------------------------------------
     def attacked(self, t: int, o: int) -> bool:
-        """Could a piece of ``o`` take a piece standing on ``t`` (by a move
-        that lands on ``t``)? Crushes and pawn pushes do not count."""
+        """Could a piece of ``o`` take an enemy king standing on ``t`` by a
+        legal move that lands a piece on ``t``? That is every capture the
+        move generator makes: queen/bishop/rook lines, knight single and
+        double jumps, a pawn's forward diagonals, a pawn pushed onto ``t``
+        by a friendly pawn (strength in numbers), and, when the square would
+        be safe for him, the enemy king stepping there or leaving his castle
+        diagonally onto it. Rock crushes do not count (the rock moves, not
+        a piece)."""
         b = self.board
         ob = o << 4
-        q, bi, ro, ki = QUEEN | ob, BISHOP | ob, ROOK | ob, KING | ob
+        q, bi, ro, ki, ca = QUEEN | ob, BISHOP | ob, ROOK | ob, KING | ob, CASTLE | ob
+        royal = -1
         for i, ray in enumerate(ALL_RAYS[t]):
             for n, s in enumerate(ray):
                 c = b[s]
                 if c:
-                    if c == q or (c == ki and n == 0) or c == (ro if i < 4 else bi):
+                    if c == q or c == (ro if i < 4 else bi):
                         return True
+                    if n == 0 and (c == ki or (c == ca and i >= 4)):
+                        royal = s
                     break
         kn = KNIGHT | ob
         p = 1 - o
@@ -178,13 +187,21 @@ class Position:
                 return True
             if f < SIZE - 1 and b[r * SIZE + f + 1] == pw:
                 return True
+        for df, ddr in ORTHO:       # a pawn pushed onto t by the pawn behind it
+            u = _step(t, -df, -ddr)
+            if u >= 0 and b[u] == pw:
+                v = _step(u, -df, -ddr)
+                if v >= 0 and b[v] == pw:
+                    return True
+        if royal >= 0:
+            leave = ro if b[royal] == ca else EMPTY
+            return self._safe_for(o, royal, t, leave)
         return False
 
-    def king_safe_at(self, frm: int, t: int, leave: int) -> bool:
-        """Would the king of the side to move be safe on ``t`` after leaving
-        ``frm`` (which then holds ``leave``)?"""
+    def _safe_for(self, p: int, frm: int, t: int, leave: int) -> bool:
+        """Would ``p``'s king be safe on ``t`` after leaving ``frm`` (which
+        then holds ``leave``)? Whatever stood on ``t`` is gone (taken)."""
         b = self.board
-        p = self.turn
         old_f, old_t = b[frm], b[t]
         b[frm] = leave
         b[t] = KING | p << 4
@@ -193,6 +210,11 @@ class Position:
         finally:
             b[frm] = old_f
             b[t] = old_t
+
+    def king_safe_at(self, frm: int, t: int, leave: int) -> bool:
+        """Would the king of the side to move be safe on ``t`` after leaving
+        ``frm`` (which then holds ``leave``)?"""
+        return self._safe_for(self.turn, frm, t, leave)
 
     def in_check(self, p: int | None = None) -> bool:
         p = self.turn if p is None else p

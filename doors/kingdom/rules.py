@@ -12,11 +12,13 @@ square where the pusher ends), "e3-f5-g7" (knight double jump through f5),
 
 Decisions (where the source is silent or unclear):
  1. Attacked square (for the king): a square an enemy piece could move to
-    by taking a piece standing there: queen/bishop/rook lines, the enemy
-    king's neighbours, a pawn's forward diagonals, a knight's single jumps
-    and double jumps (first landing empty or one of our Q/B/N/P).
-    Rock crushes and pawn pushes ("strength in numbers") do not count.
-    Castles attack nothing (they cannot take).
+    by a legal move taking our king there: queen/bishop/rook lines, a
+    pawn's forward diagonals, a pawn pushed onto it by a friendly pawn
+    right behind it (strength in numbers), a knight's single jumps and
+    double jumps (first landing empty or one of our Q/B/N/P), the enemy
+    king's neighbours and a castle's diagonal neighbours (its king steps
+    out) when that king would be safe there himself. The castle proper
+    takes nothing. Rock crushes do not count: the rock moves, not a piece.
  2. The king may never step onto an attacked square, even to take the
     enemy king. A king move that does not move him (converting a rook) has
     no such limit; nor does stepping into his own rook (a castle cannot be

@@ -5,6 +5,7 @@ Any key during a cascade replay skips it. The server keeps c r ? Q = CTRL_L.
 """
 from __future__ import annotations
 
+import enum
 from typing import Any, Protocol
 
 from ansi.keys import ARROWS, ENTER, HOME
@@ -12,7 +13,15 @@ from doors._core.door import Request, Submit
 
 from .rules import PASS
 
-__all__ = ["StoneTowersKeyTarget", "handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
+__all__ = ["StoneTowersKeyTarget", "Overlay", "handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
+
+
+class Overlay(enum.StrEnum):
+    """What the influence overlay shows; ``i`` steps through them in this order."""
+    OFF = "off"
+    CURSOR = "cursor"
+    ALL = "all"
+
 
 class StoneTowersKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Stone Towers screen (the
@@ -22,11 +31,12 @@ class StoneTowersKeyTarget(Protocol):
     message: str
     cx: int
     cy: int
-    overlay: int
+    overlay: Overlay
 
     def anim_step(self, now: float) -> int | None: ...
 
     def skip_animation(self) -> None: ...
+
 
 OVERLAY_KEY = "i"
 CENTRE_KEYS = ("h", HOME)
@@ -49,7 +59,8 @@ def handle_key(ui: StoneTowersKeyTarget, key: str, now: float) -> Submit | Reque
         ui.cx = ui.cy = size // 2
         return None
     if key == OVERLAY_KEY:
-        ui.overlay = (ui.overlay + 1) % 3
+        order = list(Overlay)
+        ui.overlay = order[(order.index(ui.overlay) + 1) % len(order)]
         return None
     if key == ENTER:
         if ui.me is None:

@@ -29,7 +29,7 @@ from ansi.canvas import (
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 
-from .keys import handle_key
+from .keys import Overlay, handle_key
 from .rules import COLOUR, NOBODY, PASS, StoneTowersState, square_name
 
 __all__ = ["StoneTowersUI", "STEP_SECONDS"]
@@ -41,7 +41,6 @@ PANEL_W = 30
 LAND_BG = {0: RED, 1: BLUE, NOBODY: BLACK}
 SIDE_FG = (BRIGHT_RED, BRIGHT_CYAN)
 CASTLE = {1: " ▲ ", 2: "▲ ▲", 3: "▲▲▲"}
-OVERLAY_MODES = ("off", "cursor", "all")
 
 
 def _digit(n: int) -> str:
@@ -56,7 +55,7 @@ class StoneTowersUI(DoorUI):
         super().__init__(me, names, options)
         size = int(self.options.get("size", 9))
         self.cx = self.cy = size // 2
-        self.overlay = 0                     # index into OVERLAY_MODES
+        self.overlay = Overlay.OFF
         self.anim_start: float | None = None
         self.skipped = False
         self.seen_ply = -1
@@ -147,7 +146,7 @@ class StoneTowersUI(DoorUI):
         fresh, older, destroyed = self._marks(state, step)
         report = state.last_turn
         acted = report.action if report is not None and report.kind != "pass" else None
-        show_all = OVERLAY_MODES[self.overlay] == "all"
+        show_all = self.overlay is Overlay.ALL
         for x in range(size):
             canvas.text(BOARD_X + 3 * x + 1, 0, chr(ord("a") + x), DARK_GREY)
         for y in range(size):
@@ -230,8 +229,7 @@ class StoneTowersUI(DoorUI):
                 canvas.text(x, y, text[:PANEL_W], YELLOW)
                 canvas.text(x, y + 1, "(any key skips)", DARK_GREY)
         y = 12
-        mode = OVERLAY_MODES[self.overlay]
-        if mode != "off":
+        if self.overlay is not Overlay.OFF:
             sq = self.cy * state.size + self.cx
             red, blue = state.influence(sq)
             canvas.text(x, y, f"Influence on {square_name(state.size, sq)}:", WHITE)
@@ -243,7 +241,7 @@ class StoneTowersUI(DoorUI):
         canvas.text(x, y + 2, "Arrows move, ENTER build or", DARK_GREY)
         canvas.text(x, y + 3, "fortify, h centre, i overlay", DARK_GREY)
         canvas.text(x, y + 4, {"off": "", "cursor": "(i: this square)",
-                               "all": "(i: all: ▲/· red blue)"}[mode], DARK_GREY)
+                               "all": "(i: all: ▲/· red blue)"}[self.overlay], DARK_GREY)
 
     def _turn_line(self, state: StoneTowersState) -> str:
         out = state.outcome()

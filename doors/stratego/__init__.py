@@ -42,7 +42,8 @@ When both players are ready, Red moves first.""",
 SETUP KEYS
   Arrows          move the cursor over your four rows
   1-9 S B F       place that piece on the empty square under the cursor
-                  (the cursor then jumps to the next empty square)
+  A               switch on (or off) stepping to the next empty square
+                  after each piece placed (off at first: the cursor stays)
   DELETE/BACKSP   remove the piece under the cursor
   R               fill the remaining squares at random
   W               save your setup under a name;  L  load a saved setup

@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief
-from .pieces import COUNTS, LAKES, NEIGHBOURS, RANKS, RAYS, Fill, Move, Ready, setup_squares
+from .pieces import COUNTS, LAKES, NEIGHBOURS, RANKS, RAYS, Fill, Move, Phase, Ready, setup_squares
 from .setup import board_row
 
 __all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS"]
@@ -287,7 +287,7 @@ class StrategoBot:
 
     def choose(self, observation: Any, player: int) -> Any:
         obs = observation
-        if obs.phase == "setup":
+        if obs.phase == Phase.SETUP:
             if obs.remaining(player) and any(obs.remaining(player).values()):
                 return make_setup(player, self.rng)
             return Ready()

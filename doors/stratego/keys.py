@@ -1,10 +1,11 @@
 """Stratego's keys (the seed's), on top of the view: ``StrategoUI``.
 
 Setup: arrows move the cursor over your four rows; 1-9, S, B, F place that
-piece on the empty square under the cursor (the cursor then moves on to the
-next empty square); DELETE/BACKSPACE removes the piece under the cursor; R
-fills the rest at random; W saves the setup under a name, L loads one; ENTER
-(all 40 placed) asks "Ready? y/n".
+piece on the empty square under the cursor (the cursor stays there, as the
+seed's help says; A switches on stepping to the next empty square after each
+placement, and off again); DELETE/BACKSPACE removes the piece under the
+cursor; R fills the rest at random; W saves the setup under a name, L loads
+one; ENTER (all 40 placed) asks "Ready? y/n".
 Play: ENTER on your piece selects it, ENTER on the target moves or strikes;
 DELETE/BACKSPACE cancels the selection; h puts the cursor on the centre.
 The server keeps c, r, ?, Q, = and CTRL-L.
@@ -17,12 +18,13 @@ from typing import Any
 from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP, is_text
 from doors._core.door import Request, Submit
 
-from .pieces import COUNTS, MOVABLE, NAMES, Fill, Move, Place, Ready, Remove, setup_squares
+from .pieces import COUNTS, LAKES, NAMES, Fill, Move, Phase, Place, Ready, Remove, setup_squares
 from .setup import SetupError, random_fill, setup_from_text, setup_to_text
-from .view import StrategoView
+from .view import SetupMode, StrategoView
 
 __all__ = ["StrategoUI"]
 
+_NOTHING_YET = object()          # no observation seen yet
 RANK_KEYS = {k: k for k in COUNTS} | {"s": "S", "b": "B", "f": "F"}
 
 
@@ -32,13 +34,13 @@ class StrategoUI(StrategoView):
     def __init__(self, me, names, options, rng: random.Random | None = None):
         super().__init__(me, names, options)
         self.rng = rng or random.Random()
-        self._strike_seen: Any = None
+        self._strike_seen: Any = _NOTHING_YET
 
     @property
     def text_input(self) -> bool:
         """True while the setup-name prompt wants every printable key (a hint
         for the server to pass c, r, Q, = and ? through)."""
-        return self.mode == "save"
+        return self.mode == SetupMode.SAVE
 
     # ----- server calls -----------------------------------------------------
     def update(self, obs: Any, last: Any, now: float) -> None:
@@ -46,23 +48,26 @@ class StrategoUI(StrategoView):
         self.obs = obs
         self.last = last if last is not None and isinstance(last[1], Move) else None
         st = obs.last_strike
-        if st is not None and st.ply == obs.ply and st != self._strike_seen:
+        # a strike is shown at the moment it is made, not again to a player
+        # who comes back to the game or a spectator who starts watching
+        fresh = self._strike_seen is not _NOTHING_YET
+        if fresh and st is not None and st.ply == obs.ply and st != self._strike_seen:
             self.reveal = st
             self.reveal_until = now + self.REVEAL_SECONDS
         self._strike_seen = st
         if self.selected is not None:
             seen = obs.squares[self.selected]
-            if seen is None or seen.owner != self.me or obs.phase != "play":
+            if seen is None or seen.owner != self.me or obs.phase != Phase.PLAY:
                 self.selected = None
-        if obs.phase != "setup" and self.mode is not None:
+        if obs.phase != Phase.SETUP and self.mode is not None:
             self.mode = None
-        if obs.phase == "play" and self.message.startswith("Ready"):
+        if obs.phase == Phase.PLAY and self.message.startswith("Ready"):
             self.message = "The battle begins."     # the setup's last word is old news
 
     def setup_loaded(self, name: str, text: str) -> Submit | None:
         """The server's answer to Request("load_setup", name)."""
         obs = self.obs
-        if self.me is None or obs is None or obs.phase != "setup" or obs.ready[self.me]:
+        if self.me is None or obs is None or obs.phase != Phase.SETUP or obs.ready[self.me]:
             self.message = "Too late to load a setup."
             return None
         try:
@@ -86,11 +91,11 @@ class StrategoUI(StrategoView):
         obs = self.obs
         if obs is None:
             return None
-        if self.mode == "save":
+        if self.mode == SetupMode.SAVE:
             return self.key_save(key)
-        if self.mode == "load":
+        if self.mode == SetupMode.LOAD:
             return self.key_load(key)
-        if self.mode == "ready":
+        if self.mode == SetupMode.READY:
             self.mode = None
             if key in ("y", "Y"):
                 self.message = "Ready: waiting for your opponent."
@@ -104,9 +109,9 @@ class StrategoUI(StrategoView):
             self.cur = self.square_at(4, 4)
             self.clamp_cursor()
             return None
-        if self.me is None or obs.outcome is not None:
+        if self.me is None or obs.outcome is not None or self.outcome is not None:
             return None
-        if obs.phase == "setup":
+        if obs.phase == Phase.SETUP:
             return self.key_setup(key, self.me)
         return self.key_play(key, now)
 
@@ -119,7 +124,7 @@ class StrategoUI(StrategoView):
         self.clamp_cursor()
 
     def clamp_cursor(self) -> None:
-        if self.obs is None or self.obs.phase != "setup" or self.me is None:
+        if self.obs is None or self.obs.phase != Phase.SETUP or self.me is None:
             return
         rows = setup_squares(self.me)
         row, col = divmod(self.cur, 10)
@@ -144,14 +149,20 @@ class StrategoUI(StrategoView):
                 self.message = f"No {NAMES[rank]} left to place."
                 return None
             action = Place(self.cur, rank)
-            order = self.reading_order(me)
-            i = order.index(self.cur)
-            for sq in order[i + 1:] + order[:i]:
-                if obs.squares[sq] is None:
-                    self.cur = sq
-                    break
+            if self.auto_step:
+                order = self.reading_order(me)
+                i = order.index(self.cur)
+                for sq in order[i + 1:] + order[:i]:
+                    if obs.squares[sq] is None and sq != self.cur:
+                        self.cur = sq
+                        break
             self.message = ""
             return Submit(action)
+        if key in ("A", "a"):
+            self.auto_step = not self.auto_step
+            self.message = ("The cursor now steps to the next empty square after each piece."
+                            if self.auto_step else "The cursor now stays where you place a piece.")
+            return None
         if key in (DELETE, BACKSPACE):
             seen = obs.squares[self.cur]
             if seen is None or seen.owner != me:
@@ -165,23 +176,38 @@ class StrategoUI(StrategoView):
             if left:
                 self.message = f"Place all 40 pieces first ({left} left; R fills them)."
                 return None
-            self.mode = "ready"
+            self.mode = SetupMode.READY
             self.message = "Ready? y/n"
             return None
         if key in ("W", "w"):
             if sum(obs.remaining(me).values()):
                 self.message = "Place all 40 pieces before saving the setup."
                 return None
-            self.mode, self.buffer = "save", ""
+            self.mode, self.buffer = SetupMode.SAVE, ""
             self.message = "Name for this setup (ENTER saves, ESC cancels):"
             return None
         if key in ("L", "l"):
             if not self.saved_setups:
                 self.message = "No saved setups yet (W saves one)."
                 return None
-            self.mode, self.load_index = "load", 0
+            self.mode, self.load_index = SetupMode.LOAD, 0
             self.message = "Choose a setup: arrows and ENTER, ESC cancels."
             return None
+        return None
+
+    def why_not_selectable(self, sq: int) -> str | None:
+        """Why ENTER on ``sq`` cannot pick a piece to move, or None."""
+        if sq in LAKES:
+            return "That is a lake: no piece may stand or move there."
+        seen = self.obs.squares[sq]
+        if seen is None:
+            return "That square is empty: put the cursor on one of your pieces, then ENTER."
+        if seen.owner != self.me:
+            return "That is an enemy piece: select one of yours first, then strike it."
+        if seen.rank == "B":
+            return "That is a Bomb: bombs never move. Choose another piece."
+        if seen.rank == "F":
+            return "That is your Flag: the flag never moves. Choose another piece."
         return None
 
     def key_save(self, key: str) -> Request | None:
@@ -232,24 +258,27 @@ class StrategoUI(StrategoView):
             return None
         if key != ENTER:
             return None
+        seen = obs.squares[self.cur]
+        if self.selected is None:
+            why = self.why_not_selectable(self.cur)
+            if why is not None:
+                self.message = why
+                return None
         if me not in obs.to_move:
             self.message = "It is not your turn."
             return None
         if self.revealing(now):
             self.message = "Wait: the strike is being shown."
             return None
-        seen = obs.squares[self.cur]
         if seen is not None and seen.owner == me and (self.selected is None or self.cur != self.selected):
-            if seen.rank not in MOVABLE:
-                self.message = "Bombs never move." if seen.rank == "B" else "The flag never moves."
+            why = self.why_not_selectable(self.cur)
+            if why is not None:
+                self.message = why
                 return None
             self.selected = self.cur
-            self.message = ""
+            self.message = f"{NAMES[seen.rank]} selected: cursor to the target, ENTER (DEL cancels)."
             return None
-        if self.selected is None:
-            self.message = "Put the cursor on one of your pieces and press ENTER."
-            return None
-        if self.cur == self.selected:
+        if self.selected is None or self.cur == self.selected:
             self.selected = None
             return None
         action = Move(self.selected, self.cur)

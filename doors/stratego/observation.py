@@ -23,6 +23,7 @@ from .pieces import (
     RANKS,
     Fill,
     Move,
+    Phase,
     Place,
     Ready,
     Remove,
@@ -46,7 +47,7 @@ class Seen(NamedTuple):
 @dataclasses.dataclass(frozen=True)
 class StrategoObservation:
     viewer: int | None
-    phase: str                                # "setup", "play" or "over"
+    phase: Phase
     to_move: tuple[int, ...]
     options: tuple[tuple[str, Any], ...]
     squares: tuple[Seen | None, ...]          # 100 entries, index = square
@@ -92,7 +93,7 @@ class StrategoObservation:
         me = self.viewer
         if me is None or me not in self.to_move:
             return []
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             out: list[Any] = []
             rem = self.remaining(me)
             ranks = [r for r in RANKS if rem[r] > 0]
@@ -111,7 +112,7 @@ class StrategoObservation:
             return "The game is over."
         if me is None or me not in self.to_move:
             return "It is not your turn."
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             if isinstance(action, Move):
                 return "The game has not started: finish your setup."
             if isinstance(action, Place):
@@ -147,8 +148,11 @@ class StrategoObservation:
         return text
 
 
-def observe(state: Any, viewer: int | None) -> StrategoObservation:
-    over = state.outcome() is not None
+def observe(state: Any, viewer: int | None, ended: Outcome | None = None) -> StrategoObservation:
+    """``ended``: the game's outcome when it ended outside the rules (a
+    resignation, a forfeit, an agreed draw): everything is revealed then too."""
+    outcome = state.outcome() or ended
+    over = outcome is not None
     squares: list[Seen | None] = []
     for piece in state.board:
         if piece is None:
@@ -160,8 +164,8 @@ def observe(state: Any, viewer: int | None) -> StrategoObservation:
     lost = tuple(tuple(sorted(state.lost[p], key=RANKS.index)) for p in (0, 1))
     return StrategoObservation(
         viewer=viewer,
-        phase="over" if over else state.phase,
-        to_move=state.to_move(),
+        phase=Phase.OVER if over else state.phase,
+        to_move=() if over else state.to_move(),
         options=tuple(sorted(state.options.items())),
         squares=tuple(squares),
         ready=(state.ready[0], state.ready[1]),
@@ -169,5 +173,5 @@ def observe(state: Any, viewer: int | None) -> StrategoObservation:
         moves=tuple(state.moves[-12:]),
         ply=len(state.moves),
         last_strike=state.last_strike,
-        outcome=state.outcome(),
+        outcome=outcome,
     )

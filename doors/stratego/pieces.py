@@ -16,12 +16,27 @@ state and a player's observation share it.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Sequence
 from typing import Any
 
 from doors._core.game import InvalidNotation
 
+
+class Phase(enum.StrEnum):
+    """Where a Stratego game is: both sides placing, playing, or over."""
+    SETUP = "setup"
+    PLAY = "play"
+    OVER = "over"
+
+
+class TwoSquare(enum.StrEnum):
+    """The two-squares rule in force (the option's stored values)."""
+    SEED = "seed"               # not X-Y, Y-X, X-Y again
+    TOURNAMENT = "tournament"   # at most five moves in a row between two squares
+
 __all__ = [
+    "Phase", "TwoSquare",
     "RANKS", "MOVABLE", "COUNTS", "NAMES", "STRENGTH", "ARMY_SIZE", "LAKES",
     "COLS", "square_name", "parse_square", "setup_squares", "is_setup_square",
     "strike", "Place", "Remove", "Fill", "Ready", "Move", "Action",
@@ -212,10 +227,10 @@ def piece_targets(board: Sequence[Any], sq: int, scout_strike: int = 2) -> list[
 
 
 def two_square_blocked(moves: Sequence[tuple[int, int]], frm: int, to: int,
-                       mode: str = "seed") -> bool:
+                       mode: str = TwoSquare.SEED) -> bool:
     """Is a player's move frm->to refused, given that player's own previous
     moves ``moves`` (oldest first, (from, to) pairs)?"""
-    if mode == "tournament":
+    if mode == TwoSquare.TOURNAMENT:
         pair = {frm, to}
         count = 0
         expect = frm
@@ -231,7 +246,7 @@ def two_square_blocked(moves: Sequence[tuple[int, int]], frm: int, to: int,
 def legal_moves(board: Sequence[Any], player: int, options: dict[str, Any],
                 own_moves: Sequence[tuple[int, int]]) -> list[Move]:
     scout_strike = options.get("scout_strike", 2)
-    mode = options.get("two_square", "seed")
+    mode = options.get("two_square", TwoSquare.SEED)
     out = []
     for sq in range(100):
         piece = board[sq]
@@ -246,7 +261,7 @@ def legal_moves(board: Sequence[Any], player: int, options: dict[str, Any],
 def has_move(board: Sequence[Any], player: int, options: dict[str, Any],
              own_moves: Sequence[tuple[int, int]]) -> bool:
     scout_strike = options.get("scout_strike", 2)
-    mode = options.get("two_square", "seed")
+    mode = options.get("two_square", TwoSquare.SEED)
     for sq in range(100):
         piece = board[sq]
         if piece is None or piece[0] != player or piece[1] not in MOVABLE:

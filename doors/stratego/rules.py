@@ -22,9 +22,11 @@ from .pieces import (
     RANKS,
     Fill,
     Move,
+    Phase,
     Place,
     Ready,
     Remove,
+    TwoSquare,
     action_to_str,
     has_move,
     is_setup_square,
@@ -37,7 +39,7 @@ from .pieces import (
 
 __all__ = ["Piece", "Strike", "StrategoState", "DEFAULT_OPTIONS"]
 
-DEFAULT_OPTIONS = {"scout_strike": 2, "two_square": "seed"}
+DEFAULT_OPTIONS = {"scout_strike": 2, "two_square": TwoSquare.SEED.value}
 
 
 class Piece(NamedTuple):
@@ -67,12 +69,12 @@ class StrategoState(GameState):
         opts.update(options)
         if opts["scout_strike"] not in (1, 2):
             raise ValueError("scout_strike must be 1 or 2")
-        if opts["two_square"] not in ("seed", "tournament"):
+        if opts["two_square"] not in set(TwoSquare):
             raise ValueError("two_square must be 'seed' or 'tournament'")
         super().__init__(opts)
         self.board: list[Piece | None] = [None] * 100
         self.ready = [False, False]
-        self.phase = "setup"
+        self.phase = Phase.SETUP
         self.turn = 0
         self.moves: list[tuple[int, int, int]] = []      # (player, from, to)
         self.lost: tuple[list[str], list[str]] = ([], [])
@@ -108,7 +110,7 @@ class StrategoState(GameState):
 
     # ----- protocol ---------------------------------------------------------
     def _to_move(self) -> tuple[int, ...]:
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             return tuple(p for p in (0, 1) if not self.ready[p])
         return (self.turn,)
 
@@ -116,7 +118,7 @@ class StrategoState(GameState):
         """In setup: every Place, and Ready once complete. ``Remove`` and
         ``Fill`` are legal too but not listed (so random playouts finish
         their setup; every setup is reachable through Place alone)."""
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             out: list[Any] = []
             remaining = self.remaining(player)
             ranks = [r for r in RANKS if remaining[r] > 0]
@@ -129,7 +131,7 @@ class StrategoState(GameState):
         return legal_moves(self.board, player, self.options, self.own_moves(player))
 
     def _why_illegal(self, player: int, action: Any) -> str | None:
-        if self.phase == "setup":
+        if self.phase == Phase.SETUP:
             return self._why_setup_illegal(player, action)
         if not isinstance(action, Move):
             return "The setup is over: move a piece."
@@ -175,7 +177,7 @@ class StrategoState(GameState):
         elif isinstance(action, Ready):
             self.ready[player] = True
             if all(self.ready):
-                self.phase = "play"
+                self.phase = Phase.PLAY
                 self.turn = 0
         else:
             self._apply_move(player, action)
@@ -236,6 +238,19 @@ class StrategoState(GameState):
     def observation(self, player: int | None) -> Any:
         from .observation import observe
         return observe(self, player)
+
+    def final_observation(self, player: int | None, outcome: Outcome) -> Any:
+        """After the end, however it came (a resignation, a forfeit...):
+        both armies revealed, the result in the header."""
+        from .observation import observe
+        return observe(self, player, ended=outcome)
+
+    @classmethod
+    def is_setup_text(cls, text: str) -> bool:
+        try:
+            return not isinstance(parse_action(text), Move)
+        except ValueError:
+            return False
 
     def last_action_text(self, viewer: int | None) -> tuple[int, str] | None:
         """Only play moves are public: placements name ranks, so the status

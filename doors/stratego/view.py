@@ -12,6 +12,7 @@ them, and nothing else about them (colour, attribute) depends on one.
 """
 from __future__ import annotations
 
+import enum
 import textwrap
 from typing import Any
 
@@ -36,7 +37,7 @@ from ansi.canvas import (
 )
 from doors._core.door import DoorUI
 
-from .pieces import COLS, LAKES, NAMES, RANKS, square_name
+from .pieces import COLS, LAKES, NAMES, RANKS, Phase, square_name
 
 __all__ = ["StrategoView", "SIDE_NAMES", "BX", "BY", "CELL"]
 
@@ -65,6 +66,14 @@ def options_lines(opts: dict[str, Any]) -> list[str]:
     return [scout, two]
 
 
+class SetupMode(enum.StrEnum):
+    """What the setup panel is doing besides placing: asking "Ready? y/n",
+    typing a name to save the setup under, or choosing one to load."""
+    READY = "ready"
+    SAVE = "save"
+    LOAD = "load"
+
+
 class StrategoView(DoorUI):
     """Drawing half of the Stratego UI (keys.StrategoUI adds the keys)."""
 
@@ -74,12 +83,13 @@ class StrategoView(DoorUI):
         super().__init__(me, names, options)
         self.cur = 30 if me == 0 else 60 if me == 1 else 44
         self.selected: int | None = None
-        self.mode: str | None = None       # "ready", "save", "load"
+        self.mode: SetupMode | None = None
         self.buffer = ""
         self.load_index = 0
         self.saved_setups: list[str] = []
         self.reveal_until = 0.0
         self.reveal: Any = None            # the Strike being shown
+        self.auto_step = False             # setup: step on to the next empty square after placing
 
     # ----- geometry ---------------------------------------------------------
     @property
@@ -138,7 +148,7 @@ class StrategoView(DoorUI):
             self.draw_strike(canvas, 0, BY + 14, self.reveal, True)
         elif obs.last_strike is not None:
             self.draw_strike(canvas, 0, BY + 14, obs.last_strike, False)
-        if obs.phase == "setup":
+        if obs.phase == Phase.SETUP and self.outcome is None:
             self.draw_setup_panel(canvas)
         else:
             self.draw_play_panel(canvas, now)
@@ -203,7 +213,7 @@ class StrategoView(DoorUI):
                 state = "ready" if obs.ready[p] else f"{obs.placed_count(p)}/40 placed"
                 canvas.text(x, 2 + p, f"{SIDE_NAMES[p]}: {state}", SIDE_FG[p])
             return
-        if self.mode == "load":
+        if self.mode == SetupMode.LOAD:
             canvas.text(x, 1, "Load which setup? (ENTER, ESC)", WHITE)
             for i, name in enumerate(self.saved_setups[:14]):
                 sel = i == self.load_index
@@ -223,17 +233,20 @@ class StrategoView(DoorUI):
         canvas.text(x, 15, "Arrows move  1-9 S B F place", GREY)
         canvas.text(x, 16, "DEL remove  R random fill", GREY)
         canvas.text(x, 17, "W save  L load  ENTER ready", GREY)
-        if self.mode == "ready":
+        if self.mode == SetupMode.READY:
             canvas.text(x, 18, "Ready? y/n", YELLOW)
-        elif self.mode == "save":
+        elif self.mode == SetupMode.SAVE:
             canvas.text(x, 18, f"Save as: {clean_text(self.buffer)}_", YELLOW)
             canvas.text(x, 19, "ENTER save, ESC cancel", DARK_GREY)
+        if self.mode != SetupMode.SAVE:
+            step = "steps on" if self.auto_step else "stays put"
+            canvas.text(x, 19, f"A: after placing, cursor {step}", GREY)
 
     def draw_play_panel(self, canvas: Any, now: float) -> None:
         obs = self.obs
         x = PX
-        if obs.outcome is not None:
-            out = obs.outcome
+        out = obs.outcome if obs.outcome is not None else self.outcome
+        if out is not None:
             who = "Draw" if out.winner is None else f"{SIDE_NAMES[out.winner]} wins"
             canvas.text(x, 0, f"GAME OVER: {who}", YELLOW)
             canvas.text(x, 1, shorten(clean_text(out.reason), 40), WHITE)   # all of it on the status line
@@ -258,7 +271,7 @@ class StrategoView(DoorUI):
             canvas.text(x, 13, f"Last move: {SIDE_NAMES[p]} {square_name(a)}-{square_name(b)}",
                         GREY)
         canvas.text(x, 14, f"Moves played: {obs.ply}", DARK_GREY)
-        if self.me is not None and obs.outcome is None:
+        if self.me is not None and out is None:
             canvas.text(x, 16, "Arrows move  ENTER select / move", GREY)
             canvas.text(x, 17, "DEL cancel  h centre of board", GREY)
         canvas.text(x, 19, f"You play {SIDE_NAMES[self.me]}" if self.me is not None

@@ -18,6 +18,7 @@ from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Move, Place
 
 __all__ = ["TowersKeyTarget", "handle_key", "CANCEL_KEYS", "SELECT_KEYS"]
 
+
 class TowersKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Towers screen (the view,
     ``view.TowersUI``, has it; this module does not import the view)."""
@@ -32,6 +33,7 @@ class TowersKeyTarget(Protocol):
     def lines_shown(self) -> bool: ...
 
     def name_of(self, player: int) -> str: ...
+
 
 CANCEL_KEYS = frozenset({K.ESC, K.BACKSPACE, K.DELETE})
 SELECT_KEYS = frozenset({K.ENTER, " "})

@@ -22,13 +22,14 @@ letters a-h, row numbers 1-8.
 """
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
 __all__ = [
-    "SIZE", "TOWERS_EACH", "Place", "Move", "TowersState", "square_name",
+    "SIZE", "TOWERS_EACH", "Phase", "PLACEMENT", "MOVEMENT", "OVER", "Place", "Move", "TowersState", "square_name",
     "parse_square", "line_pairs", "line_score", "parse_diagram", "RAYS",
     "NEIGHBOURS",
 ]
@@ -37,7 +38,16 @@ SIZE = 8
 SQUARES = SIZE * SIZE
 TOWERS_EACH = 8
 EMPTY = 0
-PLACEMENT, MOVEMENT, OVER = "placement", "movement", "over"
+
+
+class Phase(enum.StrEnum):
+    """Where a Towers game is (its values are the words the rules use)."""
+    PLACEMENT = "placement"
+    MOVEMENT = "movement"
+    OVER = "over"
+
+
+PLACEMENT, MOVEMENT, OVER = Phase.PLACEMENT, Phase.MOVEMENT, Phase.OVER
 
 
 class Place(NamedTuple):
@@ -196,7 +206,7 @@ class TowersState(GameState):
 
     # ----- queries the view and the AI use ------------------------------------
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self._outcome is not None:
             return OVER
         return PLACEMENT if sum(self.placed) < 2 * TOWERS_EACH else MOVEMENT

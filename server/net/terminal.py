@@ -19,7 +19,7 @@ from ansi import keys as K
 from ansi.canvas import Canvas
 from ansi.render import DiffRenderer
 
-__all__ = ["KeyDecoder", "Terminal", "Connection", "charset_for_term",
+__all__ = ["KeyDecoder", "Terminal", "Connection", "charset_for_term", "charset_is_sure",
            "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS"]
 
 PAUSE, RESUME = "PAUSE", "RESUME"
@@ -34,6 +34,19 @@ def charset_for_term(term: str | None) -> str:
     if term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner")):
         return "cp437"
     return "utf8"
+
+
+_UTF8_TERMS = ("xterm", "rxvt", "linux", "putty", "konsole", "gnome", "alacritty", "kitty", "foot",
+               "st-", "wezterm", "iterm", "mintty", "vte", "contour", "ghostty", "eterm", "urxvt")
+
+
+def charset_is_sure(term: str | None) -> bool:
+    """Whether the terminal type says the charset: BBS types (CP437) and
+    the xterm family (UTF-8) do; an unknown or generic type (vt100, dumb,
+    or screen/tmux, which can sit in front of a CP437 terminal) does not,
+    and the session probes the terminal (``ansi.render.CHARSET_PROBE``)."""
+    term = (term or "").strip().lower()
+    return charset_for_term(term) == "cp437" or term == "st" or term.startswith(_UTF8_TERMS)
 
 
 _CSI_FINAL = {"A": K.UP, "B": K.DOWN, "C": K.RIGHT, "D": K.LEFT, "H": K.HOME, "F": K.END,
@@ -60,6 +73,7 @@ class KeyDecoder:
         self._pending = ""            # an unfinished escape sequence
         self._pending_since = 0.0
         self._after_cr = False
+        self.cursor_reports: list[tuple[int, int]] = []   # (row, column), 1-based: never keys
 
     def _decode(self, data: bytes) -> str:
         if self.charset == "utf8":
@@ -121,6 +135,11 @@ class KeyDecoder:
                     return _CSI_TILDE.get(body.split(";")[0]), j + 1 - i
                 if intro == "O" and c in "PQRS":
                     return (K.F1 if c == "P" else None), j + 1 - i
+                if c == "R":           # a cursor position report (ESC[row;colR): not a key
+                    row, _, col = body.partition(";")
+                    if row.isdigit() and col.isdigit():
+                        self.cursor_reports.append((int(row), int(col)))
+                    return None, j + 1 - i
                 return _CSI_FINAL.get(c), j + 1 - i
             if not ("\x20" <= c <= "\x3f" or c == "["):
                 return None, j - i      # garbage: drop the broken sequence
@@ -185,6 +204,11 @@ class Terminal:
     @charset.setter
     def charset(self, value: str) -> None:
         self.renderer.charset = value
+
+    @property
+    def latest(self) -> tuple[Canvas, tuple[int, int] | None] | None:
+        """The screen (and cursor) last handed to ``show``."""
+        return self._latest
 
     def too_small(self) -> bool:
         cols, rows = self.conn.cols, self.conn.rows

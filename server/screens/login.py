@@ -28,9 +28,11 @@ if TYPE_CHECKING:
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
-ART = Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
+ART = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
 MAX_FAILURES = 3
 TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
+CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
+CHARSET_NAMES = {"utf8": "UTF-8", "cp437": "CP437"}
 
 
 _title_cache: list[Canvas] = []
@@ -65,13 +67,19 @@ class TitleScreen(Screen):
     def frame_due(self, now: float) -> float | None:
         return self.deadline
 
+    async def on_start(self) -> Transition:
+        if self.session.charset_unsure:     # the terminal did not answer the probe
+            self._ask("charset")
+        return None
+
     async def on_event(self, event: object) -> Transition:
         if time.monotonic() >= self.deadline:   # an idle title screen holds a node
             return Quit("You took too long to log in. Goodbye.")
         return None
 
     def _prompt(self) -> str:
-        return {"handle": "Handle (new callers: pick one): ",
+        return {"charset": "Does the line above show lines, shades and card suits? (y/n) ",
+                "handle": "Handle (new callers: pick one): ",
                 "password": "Password: ",
                 "register": f"No caller named {self.handle}. Register? (y/n) ",
                 "new_password": "Choose a password (6 or more characters): ",
@@ -85,6 +93,12 @@ class TitleScreen(Screen):
         self.input = LineInput(64 if secret else 20)
 
     async def on_key(self, key: str) -> Transition:
+        if self.stage == "charset":        # one key: keep this charset, or switch and look again
+            if key in ("y", "Y", K.ENTER):
+                self._ask("handle")
+            elif key in ("n", "N"):
+                self.session.set_charset("cp437" if self.session.charset == "utf8" else "utf8")
+            return None
         if self.stage == "register":
             if key in ("y", "Y"):
                 self._ask("new_password")
@@ -169,6 +183,11 @@ class TitleScreen(Screen):
             canvas.text(2, 21, shorten(self.message, 76), BRIGHT_RED)
         prompt = self._prompt()
         canvas.text(2, 22, prompt, YELLOW)
+        if self.stage == "charset":
+            canvas.text(2, 21, CHARSET_TEST_LINE, WHITE)
+            canvas.text(2, 23, f"n switches to the other character set (now {CHARSET_NAMES[self.session.charset]})",
+                        DARK_GREY)
+            return (2 + len(prompt), 22)
         if self.stage == "register":
             return (2 + len(prompt), 22)
         x = 2 + len(prompt)

@@ -20,26 +20,31 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
     state = info.state_class.from_options(game.options)
     names = tuple(parse_seat_label(label)[1] for label in game.players)
     ui = info.ui_class(None, names, state.options)   # type: ignore[arg-type]
-    total = len(moves)
+    total = info.state_class.count_moves(moves)[0]      # game moves, not setup placements
 
-    def frame(ply: int, last: str) -> Canvas:
-        ui.update(state.observation(None), state.history[-1] if state.history else None, 1e12)
+    def frame(ply: int, last: str, end: Outcome | None = None) -> Canvas:
+        obs = state.observation(None) if end is None else state.final_observation(None, end)
+        ui.update(obs, state.history[-1] if state.history else None, 1e12)
         canvas = Canvas(80, 24)
         ui.draw(canvas.region(0, 0, 80, DOOR_ROWS), 1e12)
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 20, shorten(f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}", 78),
                     YELLOW, BLUE)
-        canvas.text(1, 22, shorten(f"Move {ply} of {total}  {last}", 78), CYAN)
+        where = f"Move {ply} of {total}" if ply >= 0 else "Setup"
+        canvas.text(1, 22, shorten(f"{where}  {last}", 78), CYAN)
         return canvas
 
     yield frame(0, "")
-    for ply, (player, text) in enumerate(moves, start=1):
+    ply = 0
+    for player, text in moves:
         state.apply(player, state.parse_action(text))
-        yield frame(ply, f"{names[player]}: {text}")
+        setup = info.state_class.is_setup_text(text)
+        ply += 0 if setup else 1
+        yield frame(-1 if setup else ply, f"{names[player]}: {text}")
     if game.outcome:
         out = Outcome.from_json(game.outcome)
         ui.outcome = out
-        canvas = frame(total, "")
+        canvas = frame(total, "", out)
         who = "a draw" if out.winner is None else f"{names[out.winner]} won"
         lines = wrap(f"Result: {who} ({out.reason})", 78)[:2]
         canvas.fill(0, 21, 80, 3)

@@ -68,7 +68,8 @@ class ResumeScreen(Screen):
         other = next((s.name for s in match.seats if s.name.casefold() not in self.names), "?")
         canvas.text(3, 4, f"You have an unfinished game of {match.info.title} against {other}",
                     WHITE)
-        canvas.text(3, 5, f"({len(match.state.history)} moves so far).", WHITE)
+        moves = match.state.moves_played()           # game moves, not setup placements
+        canvas.text(3, 5, f"({moves} move{'' if moves == 1 else 's'} so far).", WHITE)
         canvas.text(3, 8, "Resume it now? (y/n)", BRIGHT_GREEN)
         if len(self.pending) > 1:
             canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one:",

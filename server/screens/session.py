@@ -19,8 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
+from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
-from server.net.terminal import MIN_COLS, MIN_ROWS, PAUSE, RESUME, KeyDecoder, Terminal, charset_for_term
+from server.net.terminal import (
+    MIN_COLS,
+    MIN_ROWS,
+    PAUSE,
+    RESUME,
+    KeyDecoder,
+    Terminal,
+    charset_for_term,
+    charset_is_sure,
+)
 from server.services import events as E
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
@@ -41,6 +51,7 @@ log = logging.getLogger("gatehouse.session")
 
 NOTICE_SECONDS = 8.0
 READ_SECONDS = 3.0      # a sysop message stays until a key comes at least this long after it
+PROBE_SECONDS = 1.5     # the most a silent terminal makes a caller wait for the title screen
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,6 +140,8 @@ class Session:
         charset = charset_for_term(conn.term)
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
+        self.charset_unsure = not charset_is_sure(conn.term)   # probed before the first screen
+        self._cursor_report: asyncio.Future[tuple[int, int]] | None = None
         self.screens: list[Screen] = []
         self.connected_at = time.monotonic()
         self.last_key = time.monotonic()
@@ -171,7 +184,8 @@ class Session:
         console is "Sysop#2"); the who-lists hear of it."""
         self.user = user
         self.handle = handle or user.handle
-        if user.charset and user.charset != self.charset:
+        if user.charset and user.charset != self.charset and self.origin != Origin.WEB:
+            # (a browser is always UTF-8, whatever the caller's telnet client uses)
             self.set_charset(user.charset)
         self.services.nodes.changed()
 
@@ -187,13 +201,31 @@ class Session:
     def set_charset(self, charset: str) -> None:
         self.terminal.charset = charset
         self.decoder.charset = charset
+        self.charset_unsure = False
         self.terminal.redraw()
+
+    async def _probe_charset(self) -> None:
+        """Ask the terminal which charset it decodes (see ``CHARSET_PROBE``);
+        no answer in ``PROBE_SECONDS``: the title screen lets the caller choose."""
+        self._cursor_report = asyncio.get_running_loop().create_future()
+        self.conn.write(CHARSET_PROBE)
+        try:
+            _row, col = await asyncio.wait_for(self._cursor_report, PROBE_SECONDS)
+        except TimeoutError:
+            return
+        finally:
+            self._cursor_report = None
+        found = charset_from_probe(col)
+        if found is not None:
+            self.set_charset(found)
 
     # ----- the loop ---------------------------------------------------------
     async def run(self, first: Screen) -> None:
         self.terminal.start()
         reader = asyncio.create_task(self._read_keys())
         try:
+            if self.charset_unsure and self.user is None:
+                await self._probe_charset()
             await self._apply(Push(first))
             while self.screens and not self.closed:
                 self._draw()
@@ -223,7 +255,13 @@ class Session:
                 data = await self.conn.read()
                 if not data:
                     break
-                for key in self.decoder.feed(data):
+                keys = self.decoder.feed(data)
+                if self.decoder.cursor_reports:
+                    report = self.decoder.cursor_reports.pop()
+                    self.decoder.cursor_reports.clear()
+                    if self._cursor_report is not None and not self._cursor_report.done():
+                        self._cursor_report.set_result(report)
+                for key in keys:
                     if key == PAUSE:          # flow control acts at once,
                         self.terminal.pause()  # not behind queued keys
                     elif key == RESUME:

@@ -89,6 +89,8 @@ class Match:
         return (self.seats[0].name, self.seats[1].name)
 
     def observation(self, player: int | None) -> Any:
+        if self.outcome is not None:       # however it ended: the door may reveal all
+            return self.state.final_observation(player, self.outcome)
         return self.state.observation(player)
 
     def last(self) -> tuple[int, Any] | None:

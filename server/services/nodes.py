@@ -27,6 +27,7 @@ class Origin(enum.StrEnum):
     TELNET = "telnet"
     RLOGIN = "rlogin"        # handed over by a BBS
     SYSOP = "sysop"          # the sysop console's local socket
+    WEB = "web"              # the browser seat
 
 
 class Node(Protocol):

@@ -37,20 +37,28 @@ class Emulators:
         self.ours = Canvas(width, height)
         self.interp = AnsiInterpreter(self.ours, charset)
         self.screen = pyte.Screen(width, height)
+        # a second pyte whose line discipline turns LF into CR LF (a tty's
+        # ONLCR, telnetlib3-client and other telnet clients)
+        self.onlcr_screen = pyte.Screen(width, height)
         if charset == "utf8":
             self.stream = pyte.ByteStream(self.screen)
+            self.onlcr_stream = pyte.ByteStream(self.onlcr_screen)
         else:
             self.stream = pyte.Stream(self.screen)
+            self.onlcr_stream = pyte.Stream(self.onlcr_screen)
 
     def feed(self, data: bytes) -> None:
         self.interp.feed(data)
+        onlcr = data.replace(b"\n", b"\r\n")
         if self.charset == "utf8":
             self.stream.feed(data)
+            self.onlcr_stream.feed(onlcr)
         else:
             self.stream.feed(decode_cp437(data))
+            self.onlcr_stream.feed(decode_cp437(onlcr))
 
-    def pyte_canvas(self) -> Canvas:
-        s = self.screen
+    def pyte_canvas(self, onlcr: bool = False) -> Canvas:
+        s = self.onlcr_screen if onlcr else self.screen
         c = Canvas(s.columns, s.lines)
         for y in range(s.lines):
             row = s.buffer[y]

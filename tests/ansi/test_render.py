@@ -53,7 +53,10 @@ def test_round_trip_through_two_emulators(charset, frames):
         want = visible(canvas, charset)
         assert emu.ours_canvas() == want
         assert emu.pyte_canvas() == want
+        assert emu.pyte_canvas(onlcr=True) == want      # LF turned into CR LF: the same
         s = emu.screen
+        if cursor is not None:
+            assert (emu.onlcr_screen.cursor.x, emu.onlcr_screen.cursor.y) == cursor
         if cursor is not None:
             assert (s.cursor.x, s.cursor.y) == cursor
             assert (emu.interp.x, emu.interp.y) == cursor
@@ -213,3 +216,71 @@ def test_erasing_the_row_after_a_full_width_row_moves_there_first():
         stream.feed(renderer.render(canvas))
     assert screen.display[11] == "-" * 80
     assert screen.display[12].strip() == "" and screen.display[13].strip() == ""
+
+
+def test_moving_down_never_relies_on_a_bare_lf():
+    """The bytes of a move down and to the left: CR LF then right, not LF
+    then left relative to the column the renderer assumes (that put the
+    board's file letters in column 0 on clients that turn LF into CR LF)."""
+    r = DiffRenderer(charset="cp437")
+    c = Canvas()
+    r.render(c)
+    c.text(30, 10, "a")
+    c.text(3, 11, "b")
+    assert r.render(c) == b"\x1b[11;31Ha\r\n   b\x1b[24;80H"     # blanks re-printed
+    c.text(31, 12, "c")       # straight down: CUD, no LF at all
+    c.text(32, 13, "d")
+    assert r.render(c) == b"\x1b[13;32Hc\x1b[Bd\x1b[24;80H"
+    c.text(0, 14, "e")        # from a column 0: LF alone is safe
+    c.text(0, 15, "f")
+    assert r.render(c) == b"\x1b[15He\r\nf\x1b[24;80H"
+    c.text(30, 16, "g")
+    c.text(12, 17, "h")
+    assert r.render(c) == b"\x1b[17;31Hg\r\n\x1b[12Ch\x1b[24;80H"
+
+
+def test_a_bare_lf_is_only_sent_from_column_zero():
+    """Whatever the screens, the renderer sends LF only with the cursor in
+    column 0, so LF and CR LF put it in the same place."""
+    for seed in range(20):
+        r = DiffRenderer(charset="utf8")
+        emu = Emulators(W, H, "utf8")
+        for step in range(4):
+            c = busy_canvas(seed * 10 + step) if step % 2 else Canvas(W, H)
+            rnd = random.Random(seed + step)
+            for _ in range(30):
+                c.text(rnd.randrange(W), rnd.randrange(H), rnd.choice(["ab", "x", "  z"]), rnd.randrange(16))
+            out = r.render(c, (rnd.randrange(W), rnd.randrange(H)))
+            *before, last = out.split(b"\n")
+            for chunk in before:
+                emu.feed(chunk)
+                assert emu.screen.cursor.x == 0      # the LF that follows is sent from column 0
+                emu.feed(b"\n")
+            emu.feed(last)
+            assert emu.pyte_canvas(onlcr=True) == emu.pyte_canvas() == visible(c, "utf8")
+
+
+def test_a_new_screen_never_costs_more_than_a_repaint():
+    """A door's first screen replacing the lobby: the difference or a clear
+    and repaint, whichever is shorter (and right either way)."""
+    lobby = Canvas()
+    lobby.fill(0, 0, W, H, "X", 15, 4)
+    door = Canvas()
+    door.text(10, 5, "a board")
+    r = DiffRenderer(charset="cp437")
+    emu = Emulators(W, H, "cp437")
+    emu.feed(r.render(lobby))
+    out = r.render(door)
+    assert out == DiffRenderer(charset="cp437").full(door)
+    assert out.startswith(b"\x1b[0m\x1b[2J\x1b[H")
+    emu.feed(out)
+    assert emu.pyte_canvas() == visible(door, "cp437")
+    # and a small change still goes as a difference
+    door.text(10, 5, "A")
+    assert r.render(door) == b"\x1b[6;11HA\x1b[24;80H"
+    for seed in range(10):
+        a, b = busy_canvas(seed), busy_canvas(seed + 100)
+        for cs in ("cp437", "utf8"):
+            r = DiffRenderer(charset=cs)
+            r.render(a)
+            assert len(r.render(b)) <= len(DiffRenderer(charset=cs).full(b))

@@ -11,13 +11,15 @@ from typing import Any
 import pyte
 import telnetlib3
 
-from ansi.cp437 import decode_cp437
+from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
 __all__ = ["start_app", "Caller", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
+# a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
+_TERMINAL_CONTROLS = FILE_CONTROLS | {0x07}
 ENTER, ESC = "\r", "\x1b"
 
 
@@ -31,14 +33,34 @@ async def start_app(db: Path, **settings) -> App:
     return app
 
 
-class Caller:
-    """A telnet caller with an 80x24 pyte screen."""
+class _AnsweringScreen(pyte.Screen):
+    """A pyte screen that answers cursor position requests (ESC[6n) the way
+    a real terminal does, through ``answer``."""
 
-    def __init__(self, reader, writer, charset: str):
+    answer: Any = None
+
+    def write_process_input(self, data: str) -> None:
+        if self.answer is not None:
+            self.answer(data.encode("ascii"))
+
+
+class Caller:
+    """A telnet caller with an 80x24 pyte screen.
+
+    ``charset`` is what the caller's terminal decodes (by default what its
+    type says); ``answers`` makes it answer cursor position requests;
+    ``onlcr`` makes it turn every LF it receives into CR LF, as many
+    telnet clients and a tty's ONLCR do."""
+
+    def __init__(self, reader, writer, charset: str, answers: bool = False, onlcr: bool = False,
+                 rows: int = 24):
         self.reader = reader
         self.writer = writer
         self.charset = charset
-        self.screen = pyte.Screen(80, 24)
+        self.onlcr = onlcr
+        self.screen = _AnsweringScreen(80, rows)
+        if answers:
+            self.screen.answer = self.send
         self.stream = pyte.Stream(self.screen)
         self.received = bytearray()
         self.closed = False
@@ -46,12 +68,13 @@ class Caller:
         self._pump = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> Caller:
+    async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24,
+                      charset: str | None = None, answers: bool = False, onlcr: bool = False) -> Caller:
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
             connect_minwait=0.05, connect_maxwait=1.0)
         from server.net.terminal import charset_for_term
-        return cls(reader, writer, charset_for_term(term))
+        return cls(reader, writer, charset or charset_for_term(term), answers, onlcr, rows)
 
     async def _read(self) -> None:
         import codecs
@@ -62,7 +85,9 @@ class Caller:
                 self.closed = True
                 return
             self.received += data
-            text = utf8.decode(data) if self.charset == "utf8" else decode_cp437(data)
+            if self.onlcr:
+                data = data.replace(b"\n", b"\r\n")
+            text = utf8.decode(data) if self.charset == "utf8" else decode_cp437(data, _TERMINAL_CONTROLS)
             self.stream.feed(text)
 
     # ----- reading the screen ---------------------------------------------------

@@ -5,7 +5,7 @@ import asyncio
 from ansi.canvas import clean_text
 from server.services.chat import clean_chat
 
-from .harness import ENTER, Caller, session_of
+from .harness import ENTER, Caller, session_of, wait_until
 from .test_two_callers import two_in_lobby
 
 EVIL = "\x1b[2J\x1b]0;owned\x07\x07\x1b[31mred\x00\x1bc"
@@ -13,19 +13,23 @@ EVIL = "\x1b[2J\x1b]0;owned\x07\x07\x1b[31mred\x00\x1bc"
 
 async def test_escape_and_control_bytes_in_chat_never_reach_the_other_caller(app):
     alice, bob = await two_in_lobby(app)
-    await bob.settle()
+    await bob.expect("Who's online")
     start = len(bob.received)
     alice.send("c")
     await alice.expect("Say:")
     alice.send("one" + EVIL + "two" + ENTER)
-    await asyncio.sleep(0.3)
+    await bob.expect("Alice: two")         # the first line is through before the next
     alice.send("marker" + ENTER)          # the chat line stays open after a line
     await bob.expect("Alice: marker")
     got = bytes(bob.received[start:])
     for bad in (b"\x1b]", b"\x07", b"\x1bc", b"\x00", b"\x1b[2J"):   # OSC, bell, reset, clear
         assert bad not in got, bad
     # Bob's terminal shows exactly the screen the server drew for him
-    await bob.settle()
+    def drawn() -> list[str]:
+        canvas, _cursor = session_of(app, "Bob").terminal._latest
+        return [line.rstrip() for line in canvas.lines()][:23]
+    await wait_until(lambda: [line.rstrip() for line in bob.screen.display][:23] == drawn(),
+                     what="Bob's terminal caught up with the server's screen")
     canvas, _cursor = session_of(app, "Bob").terminal._latest
     assert [line.rstrip() for line in bob.screen.display] == [
         line.rstrip() for line in canvas.lines()][:23] + [bob.screen.display[23].rstrip()]

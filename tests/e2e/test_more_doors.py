@@ -2,7 +2,9 @@
 against the computer to the end; each as a telnet caller sees it."""
 import time
 
-from .harness import DOWN, ENTER, Caller, challenge_computer, door_digit, session_of, wait_until
+from doors.stone_towers.rules import PASS
+
+from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, challenge_computer, door_digit, session_of, wait_until
 
 
 async def test_watch_the_computer_play_awari_against_itself(app):
@@ -51,11 +53,13 @@ async def test_stone_towers_against_the_computer_to_the_end(app):
             break
         await wait_until(lambda: ui.frame_due(time.monotonic()) is None, what="cascade shown")
         before = len(match.state.history)
-        caller.send(ENTER)      # build or fortify under the cursor, or learn why not
-        await caller.settle(0.05)
-        if len(match.state.history) == before:
-            caller.send("\x1b[C")   # try the next square
-            await caller.settle(0.05)
+        legal = match.state.legal_actions(0)
+        if legal != [PASS]:     # the cursor to a square the rules allow, as a person would
+            row, col = divmod(legal[0], match.state.size)
+            caller.send((DOWN if row > ui.cy else UP) * abs(row - ui.cy)
+                        + (RIGHT if col > ui.cx else LEFT) * abs(col - ui.cx))
+        caller.send(ENTER)      # build or fortify under the cursor (or pass)
+        await wait_until(lambda before=before: len(match.state.history) > before, what="my turn played")
     text = await caller.expect("GAME OVER", timeout=20)
     squares = match.outcome.score
     assert f"{squares[0]}-{squares[1]}" in text

@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .harness import DOWN, ENTER, LEFT, RIGHT, Caller, arrows_between, door_digit
+from .harness import DOWN, ENTER, LEFT, RIGHT, Caller, arrows_between, door_digit, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,11 +43,16 @@ async def test_sigkill_mid_game_then_resume(tmp_path):
         await caller.expect("options")
         caller.send(RIGHT + DOWN * 3 + ENTER)
         await caller.expect("Your turn")
-        # place towers (Enter at the cursor, then one step right) until a few moves are stored
+        # place towers on free squares (arrows, then Enter) until a few moves are stored
+        cursor = 3 * 8 + 3                    # d4: where the cursor starts
         while moves_on_disk(db) < 5:
-            caller.send(ENTER)
-            await asyncio.sleep(0.4)
-            caller.send(RIGHT)
+            await wait_until(lambda: 0 in game_on_disk(db)[0].to_move(), what="our turn, as stored")
+            state, moves = game_on_disk(db)
+            target = state.legal_actions(0)[0].square
+            caller.send(arrows_between(cursor, target, 8) + ENTER)
+            cursor = target
+            stored_before = len(moves)
+            await wait_until(lambda n=stored_before: moves_on_disk(db) > n, what="our tower stored")
         seen = moves_on_disk(db)
         os.kill(proc.pid, signal.SIGKILL)     # no shutdown at all
         await proc.wait()
@@ -126,6 +131,8 @@ async def test_sigkill_in_stratego_setup_then_resume(tmp_path):
         await caller.login("Sten")
         await new_computer_game(caller, "Stratego")
         await caller.expect("Both players move now")
+        caller.send("A")                              # the cursor steps on after each piece
+        await caller.expect("cursor steps on")
         caller.send(RED[:12])                         # part of our setup
         for _ in range(200):
             if moves_on_disk(db) >= 13:
@@ -144,7 +151,7 @@ async def test_sigkill_in_stratego_setup_then_resume(tmp_path):
     assert 0 in state.to_move()                      # still our setup to finish
     proc, caller, offer = await resume_after_restart(db, "Sten", "Both players move now")
     try:
-        assert "(13 moves so far)" in offer
+        assert "(0 moves so far)" in offer            # placements are setup, not moves
         text = await caller.expect("You: 12/40")      # our 12 placements are back
         row4 = next(line for line in text.splitlines() if line.startswith(" 4 "))
         assert row4.replace("[", " ").replace("]", " ").split()[1:11] == list(RED[:10]), row4

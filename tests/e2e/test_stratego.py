@@ -64,6 +64,9 @@ async def play_scripted_game(app, blue_setup: str):
             caller.send(key)
         return action
 
+    for caller in callers:                   # the cursor steps on after each piece
+        caller.send("A")
+        await caller.expect("cursor steps on")
     for i in range(40):                      # interleaved: one key each, in turn
         got = await step(callers, typing(red, RED[i]), (counts(i + 1, i), counts(i, i + 1)))
         seen.append((snapshot(red), got[0]))

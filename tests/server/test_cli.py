@@ -88,3 +88,132 @@ def test_sysop_finds_the_socket_by_flag_then_setting_and_names_the_path_it_tried
     assert "no sysop socket at /nonexistent/set.sock" in capsys.readouterr().err
     assert main(["sysop", "--socket", "/nonexistent/flag.sock"]) == 1      # the flag wins
     assert "no sysop socket at /nonexistent/flag.sock" in capsys.readouterr().err
+
+
+async def record_a_stratego_game(db, moves: int = 6) -> tuple[int, int]:
+    """Both setups placed piece by piece, ``moves`` play moves, then Red
+    resigns. Returns (game id, setup actions)."""
+    import random
+
+    from doors._core.game import Outcome, Termination
+    from doors.stratego.pieces import Place, Ready
+    from doors.stratego.setup import random_fill
+    state = registry()["stratego"].new_game({})
+    rng = random.Random(3)
+    for p in (0, 1):
+        for sq, rank in random_fill(p, (), rng).placements:
+            state.apply(p, Place(sq, rank))
+        state.apply(p, Ready())
+    setup = len(state.history)
+    for _ in range(moves):
+        player = state.to_move()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    store = await Store(db).open()
+    gid = await store.create_game("stratego", state.options, ("Alice", "Bob"))
+    for ply, (player, text) in enumerate(state.record(), start=1):
+        await store.add_move(gid, ply, player, text)
+    await store.finish_game(gid, Outcome(1, Termination.RESIGN, "Alice resigned").to_json())
+    await store.close()
+    return gid, setup
+
+
+def test_games_counts_game_moves_not_setup_placements(tmp_path, capsys):
+    db = tmp_path / "g.db"
+    gid, setup = asyncio.run(record_a_stratego_game(db, moves=6))
+    assert setup == 82
+    assert main(["games", "--db", str(db)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "stratego" in line)
+    assert row.split()[4] == "6", row
+    assert "Bob won (Alice resigned)" in row
+
+
+def test_replay_counts_game_moves_and_reveals_both_armies_at_the_end(tmp_path):
+    db = tmp_path / "g.db"
+    gid, _ = asyncio.run(record_a_stratego_game(db, moves=6))
+    out = io.BytesIO()
+    assert asyncio.run(_replay(Config(database=str(db)), gid, 0.0, "utf8", out)) == 0
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    frames = out.getvalue()
+    assert frames.endswith(b"\r\n")         # the last line hands the terminal back
+    stream.feed(frames[:-2])
+    text = "\n".join(screen.display)
+    assert "Move 6 of 6" in text and "Result: Bob won (Alice resigned)" in text
+    board = "".join(line[4:34] for line in screen.display[2:12])
+    assert "■" not in board and board.count("F") == 2 and board.count("B") == 12
+    assert "GAME OVER: Blue wins" in text
+    assert b"Setup" in frames and b"of 88" not in frames
+
+
+async def record_stratego_opening(db, plies: int = 90) -> int:
+    """A Stratego game's setup and first moves, stored as the server does."""
+    import random
+    info = registry()["stratego"]
+    state = info.new_game({})
+    rng = random.Random(7)
+    while len(state.history) < plies and state.outcome() is None:
+        player = state.to_move()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    store = await Store(db).open()
+    gid = await store.create_game("stratego", state.options, ("Alice", "computer:2"))
+    for ply, (player, text) in enumerate(state.record(), start=1):
+        await store.add_move(gid, ply, player, text)
+    await store.close()
+    return gid
+
+
+def test_replay_on_a_tty_that_turns_lf_into_cr_lf_lays_the_board_out_right(tmp_path):
+    """`gatehouse replay ID` on a local terminal: the tty's ONLCR turns
+    every LF into CR LF. Run it in a pseudo-terminal with ONLCR set and read
+    what the terminal gets through pyte: the board is where it belongs."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import termios
+    from pathlib import Path
+
+    from server.screens.replay import replay_canvases
+    db = tmp_path / "g.db"
+    gid = asyncio.run(record_stratego_opening(db))
+    master, slave = pty.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[1] |= termios.OPOST | termios.ONLCR        # the output flags of a usual terminal
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    assert termios.tcgetattr(slave)[1] & termios.ONLCR
+    exe = Path(sys.executable).with_name("gatehouse")
+    proc = subprocess.Popen([str(exe), "replay", str(gid), "--db", str(db), "--delay", "0"],
+                            stdin=slave, stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    received = bytearray()
+    while True:                                # until the program ends and the pty is drained
+        ready, _, _ = select.select([master], [], [], 30)
+        assert ready, "gatehouse replay printed nothing for 30 s"
+        try:
+            data = os.read(master, 65536)
+        except OSError:                        # EIO: the other side is closed
+            break
+        if not data:
+            break
+        received += data
+    os.close(master)
+    assert proc.wait(timeout=30) == 0, proc.stderr.read().decode()
+    assert b"\r\r\n" in received               # ONLCR was at work: the program's CR LF became CR CR LF
+    # the last frame, before the final line break that leaves the prompt below it
+    screen = pyte.Screen(80, 24)
+    pyte.ByteStream(screen).feed(bytes(received).rstrip(b"\r\n"))
+    *_, last = replay_canvases(*asyncio.run(_game_and_moves(db, gid)))
+    want = [last.row_text(y) for y in range(24)]
+    want[-1] = want[-1][:-1] + " "
+    assert screen.display == want
+    assert any("A  B  C  D  E  F  G  H" in line for line in screen.display) or \
+        any("A B C D E F G H" in line for line in screen.display)
+
+
+async def _game_and_moves(db, gid):
+    store = await Store(db).open()
+    try:
+        return await store.get_game(gid), await store.moves(gid)
+    finally:
+        await store.close()

@@ -1,7 +1,7 @@
 """Configuration: embedded defaults, gatehouse.toml, flags."""
 import pytest
 
-from server.config import ConfigError, load_config
+from server.config import Config, ConfigError, load_config
 
 
 def test_defaults_without_a_file(tmp_path, monkeypatch):
@@ -38,3 +38,14 @@ def test_example_config_in_deploy_matches_the_defaults():
     assert example.exists()
     cfg = load_config(example)
     assert cfg.port == 2323 and cfg.rlogin_enabled is False
+
+
+def test_web_seat_settings_and_the_flag_that_turns_it_on(tmp_path, capsys):
+    path = tmp_path / "g.toml"
+    path.write_text('[web]\nenabled = true\nport = 8080\ntrusted_proxies = ["10.0.0.0/8"]\n')
+    cfg = load_config(path)
+    assert (cfg.web_enabled, cfg.web_host, cfg.web_port) == (True, "127.0.0.1", 8080)
+    assert cfg.web_trusted_proxies == ["10.0.0.0/8"]
+    assert load_config(tmp_path / "g.toml", web_port=9000).web_port == 9000
+    default = Config()
+    assert default.web_enabled is False and default.web_trusted_proxies == ["127.0.0.1", "::1"]

@@ -134,6 +134,17 @@ async def test_port_in_use(tmp_path):
         blocker.close()
 
 
+async def test_web_port_in_use(tmp_path):
+    blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = blocker.sockets[0].getsockname()[1]
+    try:
+        code, lines = await serve(tmp_path, "--db", str(tmp_path / "g.db"), "--web-port", str(port))
+        errors = [line for line in lines if " INFO " not in line]   # (telnet was up by then)
+        one_line(code, errors, "browsers", f"port {port}", "[web] host/port")
+    finally:
+        blocker.close()
+
+
 @pytest.mark.parametrize("setting,words", [
     ("[server]\nmax_per_ip = -1\n", ["server.max_per_ip", "-1", "out of range"]),
     ("[server]\nidle_minutes = 0\n", ["server.idle_minutes", "out of range"]),
@@ -141,6 +152,9 @@ async def test_port_in_use(tmp_path):
     ('[rlogin]\nallow = ["localhost"]\n', ["rlogin.allow", "localhost"]),
     ('[rlogin]\nport = 99999\n', ["rlogin.port", "out of range"]),
     ("[server]\nmax_per_ip = \"eight\"\n", ["server.max_per_ip", "must be a number"]),
+    ('[web]\nport = 70000\n', ["web.port", "70000", "out of range"]),
+    ('[web]\nenabled = "yes"\n', ["web.enabled", "true or false"]),
+    ('[web]\ntrusted_proxies = ["my-proxy"]\n', ["web.trusted_proxies", "my-proxy", "not an IP address"]),
 ])
 async def test_bad_setting(tmp_path, setting, words):
     code, lines = await serve(tmp_path, "--db", str(tmp_path / "g.db"), settings=setting)

@@ -1,9 +1,11 @@
 """Key decoding from a byte stream, as real telnet clients send it."""
+import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansi import keys as K
-from server.net.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term
+from ansi.render import CHARSET_PROBE, charset_from_probe
+from server.net.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term, charset_is_sure
 
 
 def keys(data: bytes, now: float = 0.0) -> list[str]:
@@ -88,3 +90,52 @@ def test_charset_from_terminal_type():
         assert charset_for_term(term) == "cp437", term
     for term in ("xterm", "xterm-256color", "linux", "screen", "tmux-256color", "putty", "vt100", "", None):
         assert charset_for_term(term) == "utf8", term
+
+
+
+def test_types_that_say_their_charset_and_types_that_are_probed():
+    for term in ("ANSI", "ansi-bbs", "syncterm", "xterm", "xterm-256color", "rxvt-unicode", "linux", "putty"):
+        assert charset_is_sure(term), term
+    for term in ("screen", "screen-256color", "tmux-256color", "vt100", "vt220", "dumb", "unknown", "", None,
+                 "network", "some-odd-terminal"):
+        assert not charset_is_sure(term), term
+
+
+def test_cursor_reports_are_swallowed_never_keys():
+    d = KeyDecoder("utf8")
+    assert d.feed(b"a\x1b[24;4Rb") == ["a", "b"]
+    assert d.cursor_reports == [(24, 4)]
+    assert d.feed(b"\x1b[3") == []                  # split over reads
+    assert d.feed(b";2R\r") == [K.ENTER]
+    assert d.cursor_reports == [(24, 4), (3, 2)]
+    d = KeyDecoder("cp437")
+    assert d.feed(b"\x1b[1;4Rx\x1b[A") == ["x", K.UP]
+    assert d.cursor_reports == [(1, 4)]
+
+
+def _probe_through(screen: pyte.Screen, charset: str) -> int | None:
+    """Feed the probe to an emulator decoding ``charset``; the column it
+    answers (None: it did not answer)."""
+    answers: list[str] = []
+    screen.write_process_input = answers.append
+    if charset == "utf8":
+        pyte.ByteStream(screen).feed(CHARSET_PROBE)
+    else:
+        pyte.Stream(screen).feed(CHARSET_PROBE.decode("cp437"))
+    if not answers:
+        return None
+    reply = KeyDecoder()
+    assert reply.feed(answers[0].encode()) == []
+    return reply.cursor_reports[0][1]
+
+
+def test_the_probe_tells_utf8_from_cp437_terminals():
+    for charset in ("utf8", "cp437"):
+        screen = pyte.Screen(80, 24)
+        screen.cursor_position(5, 30)              # wherever the cursor was
+        column = _probe_through(screen, charset)
+        assert column == {"utf8": 2, "cp437": 4}[charset]
+        assert charset_from_probe(column) == charset
+    assert charset_from_probe(1) is None and charset_from_probe(3) is None
+    # the probe's bytes are all >= 0xA0 after the ESC-free lead: no 8-bit terminal sees C1 controls in them
+    assert all(b >= 0xA0 for b in CHARSET_PROBE[1:4])

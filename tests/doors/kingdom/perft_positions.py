@@ -42,6 +42,16 @@ PAWNS = _layout({
     "m17": "P", "m18": "P", "n18": "r", "l18": "q", "n17": "#",
     "p12": "p", "p11": "p", "p10": "R", "q11": "#", "o11": "P",
 })
+# Kings next to kings and castles, pawns pushed onto a king's square (issue 16.10).
+ROYALS = _layout({
+    "j10": "K", "a1": "R", "l12": "c",                                # the castle's reach
+    "g10": "p", "h10": "p", "j13": "p", "j12": "p",                    # strength in numbers
+    "q3": "r", "r4": "R", "s2": "#", "d8": "B",
+})
+ROYALS_B = _layout({                                                   # royals side by side
+    "c3": "C", "b5": "N", "e3": "P", "e4": "P", "g4": "P", "h4": "P",
+    "e5": "k", "f7": "n", "q15": "r", "r15": "#",
+})
 
 # (name, board name or layout, pawns, moves before counting, depths)
 POSITIONS: list[tuple[str, str, str, str, tuple[int, ...]]] = [
@@ -55,6 +65,10 @@ POSITIONS: list[tuple[str, str, str, str, tuple[int, ...]]] = [
     ("kings-hot", KINGS, "move", "k11-j11", (1, 2)),
     ("pawns", PAWNS, "move", "", (1, 2)),
     ("pawns-push", PAWNS, "push", "", (1, 2)),
+    ("royals", ROYALS, "move", "", (1, 2)),
+    ("royals-black", ROYALS, "move", "pass", (1, 2)),
+    ("royals-b", ROYALS_B, "move", "", (1, 2)),
+    ("royals-b-black", ROYALS_B, "move", "pass", (1, 2)),
 ]
 
 

@@ -72,7 +72,8 @@ def first_landing_ok(board, m, knight_side):
 
 
 def can_take_on(board, s, t):
-    """Could the piece on s move to t by taking a piece there (attack)?"""
+    """Could the piece on s move to t by taking an enemy king there (attack)?
+    Rock crushes do not count: the rock moves there, not a piece."""
     c = board[s]
     k, side = kind(c), owner(c)
     if k in (QUEEN, BISHOP, ROOK):
@@ -81,9 +82,13 @@ def can_take_on(board, s, t):
             return False
         return (k == QUEEN or (k == BISHOP and is_diag(s, t))
                 or (k == ROOK and is_orth(s, t)))
-    if k == KING:
+    if k == KING:   # a king takes only where he will be safe
         (x1, y1), (x2, y2) = xy(s), xy(t)
-        return s != t and max(abs(x1 - x2), abs(y1 - y2)) == 1
+        return (s != t and max(abs(x1 - x2), abs(y1 - y2)) == 1
+                and king_safe(board, s, t, EMPTY, side))
+    if k == CASTLE:  # its king steps out diagonally, safely, to take
+        return (is_diag(s, t) and between(s, t) == []
+                and king_safe(board, s, t, ROOK | side << 4, side))
     if k == KNIGHT:
         if knight_hop(s, t):
             return True
@@ -92,7 +97,12 @@ def can_take_on(board, s, t):
     if k == PAWN:
         (x1, y1), (x2, y2) = xy(s), xy(t)
         fwd = 1 if side == 0 else -1
-        return y2 - y1 == fwd and abs(x2 - x1) == 1
+        if y2 - y1 == fwd and abs(x2 - x1) == 1:
+            return True
+        # strength in numbers: a friendly pawn right behind pushes it onto t
+        behind = sq_of(2 * x1 - x2, 2 * y1 - y2)
+        return (abs(x2 - x1) + abs(y2 - y1) == 1 and behind is not None
+                and board[behind] == PAWN | side << 4)
     return False
 
 

@@ -23,7 +23,7 @@ def test_perft(row):
 
 def test_perft_file_covers_every_shipped_board_and_crafted_cases():
     names = {r[0] for r in ROWS}
-    assert {"default", "fortress", "skirmish", "melee", "kings-hot", "pawns-push"} <= names
+    assert {"default", "fortress", "skirmish", "melee", "kings-hot", "pawns-push", "royals", "royals-b"} <= names
 
 
 @pytest.mark.parametrize("board,pawns,seed", [("default", "move", 1), ("fortress", "push", 2),

@@ -48,21 +48,44 @@ def test_info():
     assert INFO.resolve_options({}) == {"scout_strike": 2, "two_square": "seed"}
 
 
-def test_setup_place_moves_cursor_and_counts_drop():
+def test_setup_place_keeps_the_cursor_and_counts_drop():
+    """The seed's help: arrows move the cursor, a rank key places a piece on
+    the square under it. The cursor stays there unless the player asks (A)."""
     s = StrategoState({})
     ui = seat(s, 0)
     assert ui.cur == sq("A4")
     before = draw(ui).lines()
+    assert any("A: after placing, cursor stays put" in line for line in before)
     out = press(s, ui, "F")
     assert out == Submit(Place(sq("A4"), "F"))
-    assert ui.cur == sq("B4")
+    assert ui.cur == sq("A4")
     assert ui.obs.remaining(0)["F"] == 0
     after = draw(ui).lines()
     assert before != after
     assert any("Flag" in line and line.rstrip().endswith("0") for line in after)
+    assert press(s, ui, "9") is None and "taken" in ui.message     # still on A4
+    press(s, ui, RIGHT)
     assert press(s, ui, "F") is None and "No Flag" in ui.message
     press(s, ui, "b")
-    assert s.board[sq("B4")].rank == "B"
+    assert s.board[sq("B4")].rank == "B" and ui.cur == sq("B4")
+
+
+def test_setup_auto_step_is_a_switch():
+    s = StrategoState({})
+    ui = seat(s, 0)
+    assert press(s, ui, "A") is None and "next empty square" in ui.message
+    assert any("cursor steps on" in line for line in draw(ui).lines())
+    press(s, ui, "F")
+    assert ui.cur == sq("B4")
+    ui.cur = sq("D4")
+    press(s, ui, "9")                  # the cursor steps on to E4
+    press(s, ui, LEFT)
+    press(s, ui, LEFT)
+    press(s, ui, "b")                  # on C4; D4 is taken: it steps over it to E4
+    assert s.board[sq("C4")].rank == "B" and ui.cur == sq("E4")
+    assert press(s, ui, "a") is None and "stays" in ui.message
+    press(s, ui, "9")
+    assert s.board[sq("E4")].rank == "9" and ui.cur == sq("E4")
     # arrows stay within the own rows
     for _ in range(6):
         press(s, ui, UP)
@@ -159,7 +182,9 @@ def test_play_select_and_move():
     assert out == Submit(mv)
     assert red.selected is None
     # not red's turn any more
-    red.cur = s.legal_actions(1)[0].frm
+    red.cur = s.legal_actions(1)[0].frm        # a blue piece
+    assert press(s, red, ENTER) is None and "enemy piece" in red.message
+    red.cur = mv.to                            # the red piece just moved
     assert press(s, red, ENTER) is None and "not your turn" in red.message
     press(s, red, "h")
     assert red.cur in (sq("E5"), sq("E6"))
@@ -171,7 +196,8 @@ def test_play_refusals_have_reasons():
     ui = seat(s, 0)
     ui.cur = sq("B1")
     press(s, ui, ENTER)
-    assert ui.message == "Bombs never move."
+    assert ui.message == "That is a Bomb: bombs never move. Choose another piece."
+    assert ui.selected is None
     ui.cur = sq("E4")
     press(s, ui, ENTER)
     ui.cur = sq("F5")
@@ -182,6 +208,35 @@ def test_play_refusals_have_reasons():
     assert ui.selected == sq("D4")
     ui.cur = sq("D5")
     assert press(s, ui, ENTER) is None and ui.message == "That square is in a lake."
+
+
+def test_enter_on_what_cannot_move_says_why():
+    """Issue 16.9: a Bomb, the Flag, a lake, an empty square or an enemy
+    piece under the cursor: ENTER says why nothing is selected, in the
+    player's turn or not."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "E4": (0, "5"), "J10": (1, "F"),
+                  "E7": (1, "3")})
+    for turn in (0, 1):
+        if turn:
+            s.apply(0, Move(sq("E4"), sq("E5")))
+        ui = seat(s, 0)
+        expected = {"B1": "Bomb: bombs never move", "A1": "Flag: the flag never moves",
+                    "C5": "lake", "D6": "lake", "F2": "empty", "E7": "enemy piece"}
+        for name, words in expected.items():
+            ui.cur = sq(name)
+            assert press(s, ui, ENTER) is None
+            assert words in ui.message and ui.selected is None, (turn, name, ui.message)
+    ui.cur = sq("E5")                       # own piece, not red's turn
+    press(s, ui, ENTER)
+    assert ui.message == "It is not your turn."
+
+
+def test_selecting_a_piece_names_it_and_the_next_step():
+    s = position({"A1": (0, "F"), "E4": (0, "5"), "J10": (1, "F")})
+    ui = seat(s, 0)
+    ui.cur = sq("E4")
+    press(s, ui, ENTER)
+    assert ui.selected == sq("E4") and ui.message.startswith("Captain selected")
 
 
 def test_strike_reveal_then_resolved():

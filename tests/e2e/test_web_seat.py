@@ -1,0 +1,209 @@
+"""The browser seat without a browser: a WebSocket client speaks the page's
+protocol to the real server and reads its screen through pyte. The browser
+caller is a caller like any other (login, lobby, chat, doors, pause,
+resize), gets UTF-8 (CP437 art mapped to Unicode), and bad input of any
+kind hurts nobody."""
+import asyncio
+import gzip
+import sqlite3
+import urllib.request
+
+import pytest
+
+from .harness import DOWN, ENTER, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
+from .web_harness import WebCaller
+
+
+@pytest.fixture
+async def app(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    yield app
+    await app.stop()
+
+
+def http_get(port: int, path: str, gzip_ok: bool = False,
+             etag: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    headers = {"Accept-Encoding": "gzip"} if gzip_ok else {}
+    if etag:
+        headers["If-None-Match"] = etag
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, dict(reply.headers), reply.read()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read()
+
+
+async def test_the_page_and_its_terminal_are_served(app):
+    status, headers, body = await asyncio.to_thread(http_get, app.web_port, "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    page = body.decode()
+    assert '<script src="vendor/xterm.js">' in page and '<script src="seat.js">' in page
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    status, headers, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/xterm.js", True)
+    assert status == 200 and headers.get("Content-Encoding") == "gzip"
+    assert b"Terminal" in gzip.decompress(body)
+    status, _, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/xterm.js",
+                                              etag=headers["ETag"])
+    assert status == 304 and body == b""                   # the browser's copy is current
+    status, _, body = await asyncio.to_thread(http_get, app.web_port, "/vendor/LICENSE-xterm")
+    assert status == 200 and b"The xterm.js authors" in body
+    for path in ("/nope", "/../server/web.py", "/vendor/../seat.js", "/ws"):
+        status, _, _ = await asyncio.to_thread(http_get, app.web_port, path)
+        assert status == 404, path
+
+
+async def test_browser_caller_registers_chats_with_telnet_and_plays_towers_to_the_end(app):
+    web = await WebCaller.connect_web(app.web_port)
+    await web.login("Webby")
+    assert session_of(app, "Webby").origin == "web"
+    telnet = await Caller.connect(app.port)
+    await telnet.login("Tel")
+    telnet.send("c")
+    await telnet.expect("Say:")
+    telnet.send("hello browser" + ENTER)
+    await web.expect("Tel: hello browser")
+    web.send("c")
+    await web.expect("Say:")
+    web.send("hi \x1b[2Jtelnet\x07\x00" + ENTER)   # keys: the escape and controls do nothing
+    await telnet.expect("Webby: hi telnet ")
+    web.send("\x1b")
+    await web.expect_gone("Say:")
+    await telnet.close()
+    web.send("p")
+    await web.expect("Choose a door")
+    web.send(door_digit("Towers"))
+    await web.expect("choose your opponent")
+    web.send("1")
+    await web.expect("Who places first")
+    web.send(RIGHT + DOWN * 3 + ENTER)           # the challenger places first
+    await web.expect("Your turn")
+    session = session_of(app, "Webby")
+    match = session.screens[-1].match
+    while not match.ended:
+        await wait_until(lambda: match.ended or 0 in match.state.to_move(), what="my turn")
+        if not match.ended:
+            await play_towers_move(web, session, match, 0)
+    text = await web.expect("GAME OVER")
+    assert f"{match.outcome.score[0]}-{match.outcome.score[1]}" in text
+    await web.close()
+    db = sqlite3.connect(app.config.database)
+    (status,), = db.execute("SELECT status FROM games WHERE id=?", (match.id,))
+    assert status == "finished"
+
+
+async def test_cp437_art_reaches_the_browser_as_the_same_glyphs_in_utf8(app):
+    bbs = await Caller.connect(app.port, term="ansi-bbs")     # gets CP437 bytes
+    web = await WebCaller.connect_web(app.web_port)           # gets UTF-8 (strictly decoded)
+    for caller in (bbs, web):
+        await caller.expect("Handle")
+        await caller.settle()
+    assert bbs.charset == "cp437"
+    art = [line for line in web.screen.display[:20] if "█" in line or "▓" in line]
+    assert len(art) >= 5
+    assert web.screen.display[:20] == bbs.screen.display[:20]
+    assert "charset utf8" in web.text()
+    # an account made on a CP437 terminal still gets UTF-8 in the browser
+    await bbs.login("Ansi")
+    assert session_of(app, "Ansi").charset == "cp437"
+    await bbs.close()
+    await wait_until(lambda: app.find_session("Ansi") is None, what="the CP437 call to end")
+    await web.login("Ansi", new=False)
+    assert session_of(app, "Ansi").charset == "utf8"
+    assert "─" in web.text() or "═" in web.text() or "│" in web.text()
+    await web.close()
+
+
+async def test_resize_and_pause_reach_the_session(app):
+    web = await WebCaller.connect_web(app.web_port)
+    await web.login("Sizer")
+    web.resize(60, 20)
+    await web.expect("Your window is 60x20. Gatehouse needs at least 80x24")
+    web.resize(80, 24)                                 # what the page sends when it fits
+    await web.expect("Who's online")
+    session = session_of(app, "Sizer")
+    await wait_until(lambda: [line.rstrip() for line in web.screen.display] ==
+                     [line.rstrip() for line in session.terminal._latest[0].lines()],
+                     what="the screen the server drew")
+    other = await Caller.connect(app.port)
+    await other.login("Talker")
+    web.send(b"\x13")                                  # CTRL-S: hold the screen
+    await wait_until(lambda: session_of(app, "Sizer").terminal.paused, what="pause")
+    other.send("c")
+    await other.expect("Say:")
+    other.send("while you were paused" + ENTER)
+    await other.expect("Talker: while you were paused")
+    await web.settle()
+    assert "while you were paused" not in web.text()
+    web.send(b"\x11")                                  # CTRL-Q: the current screen at once
+    await web.expect("Talker: while you were paused")
+    await other.close()
+    await web.close()
+
+
+async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_call(app):
+    web = await WebCaller.connect_web(app.web_port)
+    await web.login("Rough")
+    bystander = await Caller.connect(app.port)
+    await bystander.login("Calm")
+    for junk in ('{"cols": -5, "rows": 10}', '{"cols": 99999, "rows": 24}', '{"cols": "80"}',
+                 "not json", "[1, 2]", '{"cols": 80.5, "rows": 24}', "x" * 10000,
+                 b"\x00\x01\x02\x05\x06\x0b\x0e\x13\x1f", bytes(range(128, 256)),
+                 b"\x1b[" + b"9" * 5000):
+        web.send_raw(junk)
+    web.send(b"\x1b\x1b\x11")                          # the junk held a CTRL-S
+    web.send("c" + "z" * (1 << 20) + ENTER)            # a 1 MiB chat line, in 4 KiB messages
+    await web.expect("Rough: zzzz", timeout=60)
+    await bystander.expect("Rough: zzzz")
+    session = session_of(app, "Rough")
+    assert (session.conn.cols, session.conn.rows) == (80, 24)
+    web.send("still here" + ENTER)
+    await bystander.expect("Rough: still here")
+    web.send_raw(b"y" * (64 * 1024 + 1))               # over the message limit
+    await wait_until(lambda: web.closed, what="the oversized call to end")
+    assert web.close_code == 1009                      # "message too big"
+    await wait_until(lambda: app.find_session("Rough") is None, what="the session to end")
+    bystander.send("c")
+    await bystander.expect("Say:")
+    bystander.send("fine here" + ENTER)
+    await bystander.expect("Calm: fine here")
+    await web.close()
+    await bystander.close()
+
+
+async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0, max_per_ip=2)
+    try:
+        via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
+        first = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        second = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        for caller in (first, second):
+            await caller.expect("Handle")
+        assert {s.conn.peer for s in app.sessions.values()} == {"203.0.113.9"}
+        third = await WebCaller.connect_web(app.web_port, headers=via_proxy)
+        await third.expect("Too many connections from your address.")
+        await wait_until(lambda: third.closed, what="the refused call to end")
+        other = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "203.0.113.10"})
+        await other.expect("Handle")
+        for caller in (first, second, third, other):
+            await caller.close()
+        await wait_until(lambda: not app.sessions, what="every call to end")
+        # a proxy that is not trusted cannot choose the address it is counted as
+        app.config.web_trusted_proxies.clear()
+        direct = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "192.0.2.1"})
+        await direct.expect("Handle")
+        assert [s.conn.peer for s in app.sessions.values()] == ["127.0.0.1"]
+        await direct.close()
+
+    finally:
+        await app.stop()
+
+
+async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    web = await WebCaller.connect_web(app.web_port)
+    await web.login("Late")
+    await app.stop()
+    await web.expect("the server is shutting down")
+    await wait_until(lambda: web.closed, what="the call to end")
+    await web.close()
