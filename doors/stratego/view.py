@@ -195,14 +195,16 @@ class StrategoView(DoorUI):
                     YELLOW if live else GREY)
         text = f"{a_side} {NAMES[st.attacker]} ({st.attacker}) on {d_side} " \
                f"{NAMES[st.defender]} ({st.defender})"
-        canvas.text(x, y + 1, text[:PX - 1], WHITE if live else GREY)
+        lines = textwrap.wrap(text, PX - 1)      # never cut: two rows when it needs them
+        for i, line in enumerate(lines):
+            canvas.text(x, y + 1 + i, line, WHITE if live else GREY)
         if st.attacker_survived:
             res = f"{d_side} {NAMES[st.defender]} removed."
         elif st.defender_survived:
             res = f"{a_side} {NAMES[st.attacker]} removed."
         else:
             res = "Both removed."
-        canvas.text(x, y + 2, res[:PX - 1], WHITE if live else GREY)
+        canvas.text(x, y + 1 + len(lines), res, WHITE if live else GREY)
 
     def draw_setup_panel(self, canvas: Any) -> None:
         obs = self.obs

@@ -76,6 +76,19 @@ async def test_the_detector_sees_a_cut_text(cuts):
     assert edge_problems(["x" * 80, "y" * 79 + " ", "─" * 80]) == ["x" * 80]
 
 
+def test_the_stratego_strike_with_the_longest_rank_names_wraps_instead_of_being_cut(cuts):
+    from doors.stratego.rules import Strike
+    from doors.stratego.view import NAMES
+    info = registry()["stratego"]
+    ui = info.ui_class(0, (ALICE, BOB), info.state_class.from_options({}).options)
+    longest = max(NAMES, key=lambda rank: len(NAMES[rank]))
+    canvas = Canvas(80, 24)
+    ui.draw_strike(canvas.region(0, 0, 80, 20), 0, 16, Strike(3, 0, 30, 40, longest, longest, False, False), False)
+    shown = " ".join(canvas.row_text(y).strip() for y in range(16, 20))
+    assert f"Red {NAMES[longest]} ({longest}) on Blue {NAMES[longest]} ({longest})" in shown
+    assert "Both removed." in shown and not cuts
+
+
 async def test_every_screen_fits_80_columns(tmp_path, cuts):
     app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "run" / "s.sock"))
     config = tmp_path / "gatehouse.toml"
