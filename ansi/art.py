@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from .canvas import BLACK, GREY, Canvas, Cell
 from .cp437 import decode_cp437, encode_cp437
 
-__all__ = ["Sauce", "parse_sauce", "AnsiInterpreter", "load_ans", "art_bytes"]
+__all__ = ["Sauce", "parse_sauce", "AnsiInterpreter", "load_ans", "parse_ans", "art_bytes"]
 
 SAUCE_LEN = 128
 _SAUCE = struct.Struct("<5s2s35s20s20s8sIBBHHHHBB22s")
@@ -306,7 +306,11 @@ def load_ans(path: str | os.PathLike[str], width: int | None = None) -> tuple[Ca
     """The art of a ``.ans`` file on a canvas as wide as its SAUCE says (or
     ``width``, or 80) and as tall as its SAUCE says or its art reaches."""
     with open(path, "rb") as f:
-        data = f.read()
+        return parse_ans(f.read(), width)
+
+
+def parse_ans(data: bytes, width: int | None = None) -> tuple[Canvas, Sauce | None]:
+    """``load_ans`` of a ``.ans`` file's bytes (package data, for one)."""
     sauce = parse_sauce(data)
     if width is None:
         width = sauce.width if sauce and sauce.datatype == 1 and sauce.width else 80

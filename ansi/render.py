@@ -49,7 +49,7 @@ from .canvas import BLANK, GREY, Canvas, Cell
 from .cp437 import CHARSETS, encode_char
 
 __all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
-           "move_cost", "CHARSET_PROBE", "charset_from_probe"]
+           "move_cost", "flowing", "CHARSET_PROBE", "charset_from_probe"]
 
 Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
 Reprint = Callable[[int, int], "str | None"]       # cells a..b-1 of a row as text, or None
@@ -419,3 +419,30 @@ def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> in
             total += len(encode_char(new.char, charset))
             pos = (x + 1, y)
     return total
+
+
+def flowing(canvas: Canvas, charset: str = "cp437") -> bytes:
+    """The canvas as a flowing text file (BBS art, a bulletin): its rows top
+    to bottom, each ended by CR LF, with SGR deltas and no cursor moves, so
+    it shows from wherever the caller's cursor is and scrolls as it goes.
+    Trailing blanks are not sent (the attributes are reset before each line
+    end so no background colour runs on) and the last column is never
+    printed, so no terminal wraps before the CR LF."""
+    out: list[str | bytes] = ["\x1b[0m"]
+    attr: Attr = DEFAULT_ATTR
+    for y in range(canvas.height):
+        cells = [normalize(c) for c in canvas.row_cells(y)[:canvas.width - 1]]
+        while cells and cells[-1] == BLANK:
+            cells.pop()
+        for cell in cells:
+            want: Attr = (cell.fg, cell.bg, cell.blink)
+            if cell.char == " ":
+                want = (attr[0], cell.bg, attr[2])
+            out.append(sgr(attr, want))
+            attr = want
+            out.append(encode_char(cell.char, charset))
+        if attr != DEFAULT_ATTR:
+            out.append("\x1b[0m")
+            attr = DEFAULT_ATTR
+        out.append("\r\n")
+    return b"".join(part if isinstance(part, bytes) else part.encode("ascii") for part in out)

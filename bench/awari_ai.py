@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from doors.awari import endgame  # noqa: E402
 from doors.awari.ai import make_bot, shared_table  # noqa: E402
@@ -78,6 +79,7 @@ def main() -> int:
                     help="the upper level of each pair to play (level L plays L-1)")
     args = ap.parse_args()
     games = min(args.games, 4) if args.quick else args.games
+    endgame.use_table(ROOT / endgame.DEV_PATH)      # the table `make serve` builds, if any
     table = shared_table()
     print(f"awari_endgame_table_loaded: {table.stones if table else 0} stones")
     times: dict[int, list[float]] = {}

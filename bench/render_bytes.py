@@ -10,12 +10,13 @@ moves + SGR deltas).
 from __future__ import annotations
 
 import sys
+from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ansi.art import load_ans  # noqa: E402
+from ansi.art import parse_ans  # noqa: E402
 from ansi.canvas import BLUE, BRIGHT_RED, GREY, WHITE, YELLOW, Canvas  # noqa: E402
 from ansi.render import DiffRenderer, minimal_diff_cost  # noqa: E402
 from ansi.widgets import ChatPane  # noqa: E402
@@ -24,7 +25,7 @@ BAUD_BYTES = 240          # 2400 baud
 
 
 def title_screen() -> Canvas:
-    art, _ = load_ans(ROOT / "data" / "art" / "title.ans")
+    art, _ = parse_ans(resources.files("server").joinpath("art/title.ans").read_bytes())
     screen = Canvas(80, 24)
     screen.blit(art)
     screen.text(0, 23, " Press any key ".center(79), WHITE, BLUE)

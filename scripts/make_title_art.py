@@ -1,4 +1,4 @@
-"""Writes data/art/title.ans: the GATEHOUSE title screen (80x22, CP437).
+"""Writes server/art/title.ans (package data): the GATEHOUSE title screen (80x22, CP437).
 
 Only the standard library: the art is drawn on a grid of cells here, then
 written as escape codes and CP437 bytes with a SAUCE record. Deterministic:
@@ -239,7 +239,7 @@ def sauce(size: int) -> bytes:
 
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        Path(__file__).resolve().parent.parent / "data" / "art" / "title.ans"
+        Path(__file__).resolve().parent.parent / "server" / "art" / "title.ans"
     data = art()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data + sauce(len(data)))

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from doors import registry
@@ -30,12 +31,14 @@ from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
+from server.services.ratings import RatingBook
 from server.services.store import Store
-from server.startup import listening
+from server.startup import StartupError, listening
 
 __all__ = ["App"]
 
@@ -50,12 +53,14 @@ class App:
         self.store = Store(config.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
-        self.matches = MatchManager(self.store, config)
+        self.limits = AbuseLimits.from_config(config)
+        self.ratings = RatingBook(self.store)
+        self.matches = MatchManager(self.store, config, self.ratings, self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
-            board=ChallengeBoard(self.nodes), lobby=LobbyChat(self.nodes),
-            matches=self.matches, login_guard=self.login_guard,
-            jobs=DoorJobs(registry().values(), config.doors))
+            board=ChallengeBoard(self.nodes, limits=self.limits), lobby=LobbyChat(self.nodes, limits=self.limits),
+            matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
+            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
         self.started = time.time()
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None
@@ -90,6 +95,7 @@ class App:
     async def start(self) -> None:
         """Open the store and listen; on any failure nothing is left open
         (no listener, no database thread) and the error is raised."""
+        self._configure_doors()
         await self.store.open()
         try:
             await self._start()
@@ -97,9 +103,24 @@ class App:
             await self._abort()
             raise
 
+    def _configure_doors(self) -> None:
+        """Make the state directory; hand each door that keeps files its own
+        folder there and its settings (DoorInfo.state_folder)."""
+        state = Path(self.config.state_dir)
+        try:
+            state.mkdir(mode=0o750, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StartupError(f"cannot make the state directory {state} ({exc.strerror or exc}): "
+                               "set [paths] state_dir to a folder the server may write") from None
+        for info in registry().values():
+            if info.state_folder is not None:
+                info.state_folder(self.config.door_folder(info.key),
+                                  self.config.door_settings(info.key))
+
     async def _start(self) -> None:
         cfg = self.config
         await self.matches.restore()
+        await self.ratings.load()            # and rate games finished before ratings
         async with listening("telnet", "server", cfg.host, cfg.port):
             server = await start_telnet(cfg.host, cfg.port, self._telnet_caller,
                                         cfg.telnet_timeout_minutes, cfg.connect_maxwait)

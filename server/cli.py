@@ -1,4 +1,4 @@
-"""The ``gatehouse`` command: serve, games, replay, sysop (and the BBS helpers)."""
+"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop (and the BBS helpers)."""
 from __future__ import annotations
 
 import argparse
@@ -19,9 +19,9 @@ def _config(args: argparse.Namespace) -> Config:
     return check_settings(load_config(getattr(args, "config", None),
                        host=getattr(args, "host", None), port=getattr(args, "port", None),
                        database=getattr(args, "db", None),
+                       sysop_socket=getattr(args, "socket", None),
                        forfeit_minutes=getattr(args, "forfeit_minutes", None),
                        idle_minutes=getattr(args, "idle_minutes", None),
-                       sysop_socket=getattr(args, "socket", None),
                        web_port=getattr(args, "web_port", None),
                        web_enabled=True if getattr(args, "web_port", None) is not None else None))
 
@@ -31,10 +31,9 @@ async def _serve(config: Config) -> None:
     _raise_nofile()
     app = App(config)
     await app.start()
-    import os
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(database {config.database}; sysop console socket "
-          f"{os.path.abspath(config.sysop_socket)}). CTRL-C stops it.", flush=True)
+          f"(state directory {config.state_dir}; sysop console: gatehouse sysop, "
+          f"socket {config.sysop_socket}). CTRL-C stops it.", flush=True)
     if app.web_port:
         print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
@@ -56,31 +55,14 @@ def _raise_nofile() -> None:
         pass
 
 
-async def _games(config: Config, status: str | None, limit: int) -> None:
-    from doors import registry
-    from server.services.store import Store
-    store = await Store(config.database).open()
-    try:
-        rows = await store.list_games(status, limit)
-        doors = registry()
-        print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
-              f"{'started':<16}  result")
-        for g in rows:
-            if g.outcome:
-                winner = g.outcome.get("winner")
-                who = "draw" if winner is None else f"{g.players[winner]} won"
-                result = f"{who} ({g.outcome.get('reason', '')})"
-            else:
-                result = "unfinished"
-            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
-            record = await store.moves(g.id)        # game moves only, not setup placements
-            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
-            print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
-                  f"{moves:>5}  {started:<16}  {result}")
-        if not rows:
-            print("No games recorded yet.")
-    finally:
-        await store.close()
+def _existing_database(config: Config) -> bool:
+    """A command that only reads records never creates a database: say so."""
+    from pathlib import Path
+    if Path(config.database).is_file():
+        return True
+    print(f"gatehouse: no database at {config.database} (nothing recorded there yet; "
+          "check --config, [paths] state_dir or --db)", file=sys.stderr)
+    return False
 
 
 async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
@@ -124,17 +106,24 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("game_id", type=int)
     rep.add_argument("--delay", type=float, default=0.7, help="seconds between moves")
     rep.add_argument("--charset", choices=["utf8", "cp437"], default="utf8")
+    bulletin = sub.add_parser("bulletin", help="write the hall of fame and games in progress "
+                                               "for the host BBS to show (to standard output)")
+    bulletin.add_argument("--door", help="one door only (its key, as in gatehouse games)")
+    bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
+                          help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
+    bulletin.add_argument("--output", metavar="FILE",
+                          help="write FILE (replaced at once) instead of standard output")
     door = sub.add_parser("door", help="door mode: run by a BBS with a DOOR32.SYS drop file")
     door.add_argument("dropfile", help="path of DOOR32.SYS")
     door.add_argument("--stdio", action="store_true",
                       help="the caller is on standard input/output (ENiGMA, Mystic on Linux)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
-    for p in (serve, sysop):
-        p.add_argument("--socket", help="the sysop console's Unix socket ([sysop] socket; "
-                                        "default data/sysop.sock, relative to the current folder)")
-    for p in (serve, games, rep, door, sysop):
+    sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket, "
+                                        "sysop.sock in the state directory)")
+    for p in (serve, games, rep, bulletin, door, sysop):
         p.add_argument("--config", help="path of gatehouse.toml (default: ./gatehouse.toml if it exists)")
-        p.add_argument("--db", help="sqlite database file ([store] database; default data/gatehouse.db)")
+        p.add_argument("--db", help="sqlite database file ([store] database, gatehouse.db in the "
+                                    "state directory)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "serve" else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -161,8 +150,15 @@ def _run(args: argparse.Namespace, config: Config) -> int:
             return 1
         return 0
     if args.command == "games":
-        asyncio.run(_games(config, args.status, args.limit))
+        if not _existing_database(config):
+            return 1
+        from server.cli_records import games_command
+        asyncio.run(games_command(config, args.status, args.limit))
         return 0
+    if args.command == "bulletin":
+        from server.cli_records import bulletin_command
+        return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
+                                            args.output))
     if args.command == "door":
         from server.net.door_bridge import main as door_main
         from server.services.bbs_accounts import secret_for
@@ -174,6 +170,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop_socket)
     if args.command == "replay":
+        if not _existing_database(config):
+            return 1
         return asyncio.run(_replay(config, args.game_id, args.delay, args.charset, sys.stdout.buffer))
     return 2
 

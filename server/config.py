@@ -1,10 +1,19 @@
 """Server settings: embedded defaults, an optional gatehouse.toml, then flags.
 
 Every setting and its default is documented in deploy/gatehouse.toml.example.
+
+Paths: everything the server writes lives in one state directory
+(``[paths] state_dir``, default ``data``). A relative ``state_dir`` is taken
+from the settings file's folder (from the current folder only when there is
+no settings file, as with ``make serve`` in a checkout); a relative database
+or sysop socket path is taken from the state directory. Paths given as
+command-line flags are taken from the current folder, as usual for flags.
+After ``load_config`` every path in the Config is absolute.
 """
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -27,10 +36,12 @@ class Config:
     forfeit_minutes: float = 10.0
     telnet_timeout_minutes: float = 60.0
     connect_maxwait: float = 2.0
+    # [paths]
+    state_dir: str = "data"
     # [store]
-    database: str = "data/gatehouse.db"
+    database: str = "gatehouse.db"
     # [sysop]
-    sysop_socket: str = "data/sysop.sock"
+    sysop_socket: str = "sysop.sock"
     sysop_name: str = "Sysop"
     # [rlogin]
     rlogin_enabled: bool = False
@@ -45,6 +56,11 @@ class Config:
     web_host: str = "127.0.0.1"
     web_port: int = 8023
     web_trusted_proxies: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
+    # [limits]: kept per account and per address, across sessions
+    chat_lines_per_10s: int = 5          # lines one account may chat in 10 s (lobby and games)
+    challenges_per_minute: int = 5       # challenges one caller may make in a minute
+    new_accounts_per_hour: int = 3       # telnet accounts one address may register in an hour
+    title_seconds: float = 60.0          # time at the title screen before the line is freed
     # [door]
     door_server_host: str = "127.0.0.1"
     door_rlogin_port: int = 2513
@@ -54,6 +70,10 @@ class Config:
     # tests and benchmarks
     bot_min_delay: float = 0.4       # seconds a computer move is held back so it can be seen
     login_fail_delay: float = 1.0    # base delay after a failed login (doubles)
+
+    def door_folder(self, key: str) -> Path:
+        """A door's own folder in the state directory."""
+        return Path(self.state_dir) / key
 
     @property
     def idle_seconds(self) -> float:
@@ -104,6 +124,7 @@ def _door_defaults() -> dict[str, dict[str, Any]]:
 _SECTIONS: dict[str, dict[str, str]] = {
     "server": {k: k for k in ("host", "port", "max_sessions", "max_per_ip", "idle_minutes",
                               "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait")},
+    "paths": {"state_dir": "state_dir"},
     "store": {"database": "database"},
     "sysop": {"socket": "sysop_socket", "name": "sysop_name"},
     "rlogin": {"enabled": "rlogin_enabled", "host": "rlogin_host", "port": "rlogin_port",
@@ -111,6 +132,8 @@ _SECTIONS: dict[str, dict[str, str]] = {
                "secrets": "rlogin_secrets"},
     "web": {"enabled": "web_enabled", "host": "web_host", "port": "web_port",
             "trusted_proxies": "web_trusted_proxies"},
+    "limits": {k: k for k in ("chat_lines_per_10s", "challenges_per_minute", "new_accounts_per_hour",
+                              "title_seconds")},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
              "max_drop_age_hours": "door_max_drop_age_hours"},
 }
@@ -134,10 +157,15 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     return value
 
 
+_PATHS = ("state_dir", "database", "sysop_socket")
+
+
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
     """Defaults, then ``path`` (or ./gatehouse.toml if it exists), then
-    the non-None ``overrides`` (command-line flags)."""
+    the non-None ``overrides`` (command-line flags); paths made absolute
+    as the module doc says."""
     cfg = Config()
+    base = Path.cwd()
     candidate = Path(path) if path else Path("gatehouse.toml")
     if path and not candidate.exists():
         raise ConfigError(f"{candidate}: no such configuration file")
@@ -164,8 +192,16 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
                     raise ConfigError(f"{candidate}: unknown setting {section}.{key}")
                 field = fields[key]
                 setattr(cfg, field, _coerce(f"{section}.{key}", value, getattr(cfg, field)))
+        base = candidate.resolve().parent
+    state = Path(os.path.abspath(base / Path(cfg.state_dir).expanduser()))
+    cfg.state_dir = str(state)
+    for field in ("database", "sysop_socket"):
+        if getattr(cfg, field) != ":memory:":
+            setattr(cfg, field, os.path.abspath(state / Path(getattr(cfg, field)).expanduser()))
     for field, value in overrides.items():
         if value is not None:
+            if field in _PATHS and value != ":memory:":
+                value = os.path.abspath(Path(value).expanduser())
             cfg.set_flat(field, value)
     return cfg
 

@@ -19,6 +19,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from .game import GameState, Player
@@ -160,15 +161,23 @@ class DoorSetting:
 class PreparedTable:
     """Data a door builds once, in the background, before its strongest
     levels play at full strength (Awari's endgame table). The server runs
-    ``python -m <module> <args>`` at low priority when ``is_ready()`` is
-    false, and reads the build's progress from its output lines."""
+    ``python -m <module> <args>`` when ``is_ready()`` is false, at lower
+    priority (``doors._core.table_build`` lowers it in-process), reads the
+    build's progress from its stderr lines, and on failure logs the last
+    stderr line as the reason. ``args`` may be a function, called at start
+    (after ``DoorInfo.state_folder``), when they name a path in the state
+    directory."""
     title: str                                  # "Awari endgame table"
     from_level: int                             # the levels that use it
     is_ready: Callable[[], bool]
     module: str                                 # run as python -m module args...
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     progress: Callable[[str], float | None] = lambda line: None   # an output line -> 0..1
     enabled_by: str | None = None               # a bool DoorSetting that turns the build on
+
+    def command(self) -> tuple[str, ...]:
+        """``module`` and its arguments, as they are now."""
+        return (self.module, *(self.args() if callable(self.args) else self.args))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +208,11 @@ class DoorInfo:
     settings: tuple[DoorSetting, ...] = ()
     # data built in the background before the strongest levels (PreparedTable)
     tables: tuple[PreparedTable, ...] = ()
+    # files of its own: the server hands the door its writable folder
+    # (<state_dir>/<key>, made if missing) and its checked [<key>] settings,
+    # once at start, before any table is checked (Kingdom keeps saved boards
+    # there, Awari its endgame table). Read-only data ships as package data.
+    state_folder: Callable[[Path, Mapping[str, Any]], None] | None = None
 
     def setting_defaults(self) -> dict[str, Any]:
         return {spec.key: spec.default for spec in self.settings}

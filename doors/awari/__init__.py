@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from doors._core.door import DoorInfo, DoorSetting, OptionSpec, PreparedTable
 
@@ -38,21 +41,39 @@ a = auto finish: the computer plays both sides to the end (the other player
 must agree).
 """
 
-_LAYER = re.compile(r"layer\s+(\d+) solved")
+_PROGRESS = re.compile(r"building (\d+)%")
 
 
 def _build_progress(line: str) -> float | None:
-    """The table build's progress from one of its output lines."""
-    found = _LAYER.search(line)
-    return int(found.group(1)) / endgame.DEFAULT_STONES if found else None
+    """The table build's progress from one of its stderr lines."""
+    found = _PROGRESS.search(line)
+    return int(found.group(1)) / 100 if found else None
+
+
+def use_state_folder(folder: Path, settings: Mapping[str, Any]) -> None:
+    """The endgame table lives in the door's folder of the state directory."""
+    endgame.use_table(folder / "endgame.bin",
+                      int(settings.get("endgame_stones", endgame.DEFAULT_STONES)))
+
+
+def _table_ready() -> bool:
+    path = endgame.table_path()
+    return path is not None and endgame.is_current(path, endgame.table_stones())
+
+
+def _build_args() -> tuple[str, ...]:
+    path = endgame.table_path()
+    if path is None:
+        raise RuntimeError("the Awari endgame table has no folder (state_folder not called)")
+    return ("build", "--path", str(path), "--stones", str(endgame.table_stones()), "--quiet")
 
 
 ENDGAME_TABLE = PreparedTable(
     title="Awari endgame table",
     from_level=5,
-    is_ready=endgame.is_current,
-    module="doors.awari.endgame",
-    args=("build",),
+    is_ready=_table_ready,
+    module="doors.awari",
+    args=_build_args,
     progress=_build_progress,
     enabled_by="build_endgame",
 )
@@ -68,8 +89,11 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
-    # capabilities: auto finish; the endgame table, built at start if missing
+    # capabilities: auto finish; the endgame table in its state folder, built at start if missing
     auto_finish=True,
-    settings=(DoorSetting("build_endgame", True),),
+    settings=(DoorSetting("build_endgame", True),
+              DoorSetting("endgame_stones", endgame.DEFAULT_STONES, low=1,
+                          high=endgame.DEFAULT_STONES)),
     tables=(ENDGAME_TABLE,),
+    state_folder=use_state_folder,
 )

@@ -6,7 +6,8 @@
 4  iterative deepening to 7 plies (20k nodes) with a transposition table
 5  iterative deepening under a node budget (100k nodes, under a second) with a
    transposition table, and exact values from the endgame table when it is
-   present (``data/awari/endgame.bin``; never built here)
+   present (``endgame.table_path()``, in the server's state directory; never
+   built here)
 
 A ply is one sowing, so an extra turn costs a ply. The search works on a bare
 14-int board; everything is deterministic given the seed (budgets are counted
@@ -41,12 +42,13 @@ _TABLE_CACHE: dict[str, Any] = {}
 
 def shared_table() -> endgame.EndgameTable | None:
     """The endgame table on disk, loaded once per process (None if absent)."""
+    path = endgame.table_path()
     try:
-        stamp = endgame.TABLE_PATH.stat().st_mtime
+        stamp = (path, path.stat().st_mtime) if path is not None else None
     except OSError:
         stamp = None
     if _TABLE_CACHE.get("stamp", -1.0) != stamp:   # first use, or the file was (re)built
-        _TABLE_CACHE["table"] = endgame.load() if stamp is not None else None
+        _TABLE_CACHE["table"] = endgame.load(path) if stamp is not None and path else None
         _TABLE_CACHE["stamp"] = stamp
     return _TABLE_CACHE["table"]
 

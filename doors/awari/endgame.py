@@ -33,34 +33,45 @@ positions are solved in decreasing potential. Within a layer, the blocks
 (|A|, |B|) = (a, b-a) and (b-a, a) depend only on each other and on lower
 layers, so they are solved in parallel (fork, shared memory).
 
-File: ``data/awari/endgame.bin``: a 32-byte header (magic, rules version,
+File: ``<state_dir>/awari/endgame.bin`` (``use_table`` says where; the
+server sets it at start): a 32-byte header (magic, rules version,
 format version, stones covered, entry count) then one signed byte per entry.
 Entry ``2 * (base[a][c] + rank(A) * N6[c] + rank(B)) + extra``, with
 ``a = |A|``, ``c = |B|``, blocks ordered by ``a + c`` then ``a``, and rows of
 each count ranked in the order of ``_compositions``.
 
-``python -m doors.awari.endgame build [--stones N] [--jobs J]`` builds it.
+``python -m doors.awari build [--path P] [--stones N] [--jobs J]
+[--nice N]`` builds it; the server runs that in the background at start
+(``INFO.tables``), at lower priority, and reads the "building N%" lines it
+prints on stderr. While it runs, the build also
+keeps ``<table>.progress`` up to date ("building 42 <pid>", or "failed
+<reason>" when it could not finish); ``table_status`` reads it as missing,
+building N%, failed or ready, for the sysop console.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import mmap
 import multiprocessing
 import os
 import struct
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import add
 from pathlib import Path
 
+from doors._core.table_build import lower_priority
+
 from .rules import RULES_VERSION
 
-__all__ = ["DEFAULT_STONES", "TABLE_PATH", "Layout", "EndgameTable", "build",
-           "load", "is_current", "ensure", "value_of"]
+__all__ = ["DEFAULT_STONES", "Layout", "EndgameTable", "build", "use_table", "table_path",
+           "table_stones", "table_status", "load", "is_current", "ensure", "value_of"]
 
 DEFAULT_STONES = 16
-TABLE_PATH = Path(__file__).resolve().parents[2] / "data" / "awari" / "endgame.bin"
+DEV_PATH = Path("data") / "awari" / "endgame.bin"   # `make serve`'s state directory
+_WHERE: dict[str, object] = {"path": None, "stones": DEFAULT_STONES}
 MAGIC = b"AWARIEGT"
 FORMAT_VERSION = 1
 _HEADER = struct.Struct("<8sIIIQ4x")       # 32 bytes
@@ -199,10 +210,77 @@ def _solve_pair(job: tuple[int, int]) -> int:
     return done
 
 
-def build(stones: int = DEFAULT_STONES, path: Path | str | None = TABLE_PATH,
-          jobs: int | None = None, verbose: bool = False) -> EndgameTable:
+def use_table(path: Path | str | None, stones: int = DEFAULT_STONES) -> None:
+    """Where the table lives (None: nowhere, no table) and how many row stones
+    it should cover; the server calls this at start."""
+    _WHERE["path"] = Path(path) if path is not None else None
+    _WHERE["stones"] = stones
+
+
+def table_path() -> Path | None:
+    return _WHERE["path"]  # type: ignore[return-value]
+
+
+def table_stones() -> int:
+    return int(_WHERE["stones"])  # type: ignore[call-overload]
+
+
+def _progress_path(path: Path | str) -> Path:
+    path = Path(path)
+    return path.with_name(path.name + ".progress")
+
+
+def _write_progress(path: Path | str, text: str) -> None:
+    """Replace the progress file in one step (a reader never sees half)."""
+    target = _progress_path(path)
+    tmp = target.with_name(f"{target.name}.{os.getpid()}")
+    with contextlib.suppress(OSError):
+        tmp.write_text(text + "\n", encoding="ascii", errors="replace")
+        os.replace(tmp, target)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True          # someone else's process: it exists
+    return True
+
+
+def table_status(path: Path | str | None = None, stones: int | None = None) -> str:
+    """The table's state in a few words: "ready (16 stones)", "building 42%",
+    "failed: <reason>", "missing", or "not configured"."""
+    path = path if path is not None else table_path()
+    stones = stones if stones is not None else table_stones()
+    if path is None:
+        return "not configured"
+    if is_current(path, stones):
+        try:
+            with open(path, "rb") as fh:
+                have = _HEADER.unpack(fh.read(_HEADER.size))[3]
+        except (OSError, struct.error):
+            have = stones
+        return f"ready ({have} stones)"
+    try:
+        words = _progress_path(path).read_text(encoding="ascii", errors="replace").strip().split(None, 2)
+    except OSError:
+        words = []
+    if len(words) == 3 and words[0] == "building" and words[1].isdigit() and words[2].isdigit():
+        if _alive(int(words[2])):
+            return f"building {int(words[1])}%"
+    elif words and words[0] == "failed":
+        return "failed: " + " ".join(words[1:]).strip()
+    return "missing"
+
+
+def build(stones: int = DEFAULT_STONES, path: Path | str | None = None,
+          jobs: int | None = None, verbose: bool = False,
+          progress: Callable[[float], None] | None = None) -> EndgameTable:
     """Solve every position with at most ``stones`` row stones; save to
-    ``path`` (None: keep in memory only)."""
+    ``path`` (None: keep in memory only). ``progress`` hears the share done
+    (0.0 to 1.0) as the build goes."""
     global _TABLE, _LAYOUT, _MOVES
     t0 = time.monotonic()
     lay = Layout(stones)
@@ -213,18 +291,24 @@ def build(stones: int = DEFAULT_STONES, path: Path | str | None = TABLE_PATH,
     table = memoryview(shared).cast("b")
     _TABLE, _LAYOUT, _MOVES = table, lay, moves
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    done = 0
     try:
         for b in range(1, stones + 1):
             work = sorted(((b, a) for a in range(b // 2 + 1)),
                           key=lambda j: -lay.n6[j[1]] * lay.n6[j[0] - j[1]])
             if pool is None or b < 6:
-                for job in work:
-                    _solve_pair(job)
+                results: Iterable[int] = map(_solve_pair, work)
             else:
-                list(pool.imap_unordered(_solve_pair, work))
+                results = pool.imap_unordered(_solve_pair, work)
+            for count in results:
+                done += count
+                if progress is not None:
+                    progress(min(1.0, done / max(1, lay.boards)))
             if verbose:
                 print(f"  layer {b:2d} solved  {time.monotonic() - t0:7.1f} s",
                       file=sys.stderr, flush=True)
+        if progress is not None:
+            progress(1.0)          # (boards whose mover has no stone are not counted above)
     finally:
         if pool is not None:
             pool.close()
@@ -270,15 +354,19 @@ class EndgameTable:
     def save(self, path: Path | str) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(_HEADER.pack(MAGIC, RULES_VERSION, FORMAT_VERSION,
-                                  self.stones, self.entries))
-            fh.write(self.data.cast("B"))
-        os.replace(tmp, path)
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(_HEADER.pack(MAGIC, RULES_VERSION, FORMAT_VERSION,
+                                      self.stones, self.entries))
+                fh.write(self.data.cast("B"))
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
-def load(path: Path | str = TABLE_PATH) -> EndgameTable | None:
+def load(path: Path | str) -> EndgameTable | None:
     """The table at ``path``, or None if missing, damaged or out of date."""
     try:
         with open(path, "rb") as fh:
@@ -295,7 +383,7 @@ def load(path: Path | str = TABLE_PATH) -> EndgameTable | None:
         return None
 
 
-def is_current(path: Path | str = TABLE_PATH, stones: int | None = None) -> bool:
+def is_current(path: Path | str, stones: int | None = None) -> bool:
     """True when ``path`` holds a table of these rules (and at least ``stones``)."""
     try:
         with open(path, "rb") as fh:
@@ -306,8 +394,7 @@ def is_current(path: Path | str = TABLE_PATH, stones: int | None = None) -> bool
             and (stones is None or have >= stones))
 
 
-def ensure(stones: int = DEFAULT_STONES, path: Path | str = TABLE_PATH,
-           jobs: int | None = None) -> bool:
+def ensure(stones: int, path: Path | str, jobs: int | None = None) -> bool:
     """Build the table unless ``path`` already holds a current one covering
     ``stones``; True if it built. For deploy scripts and server start-up
     (run it off the event loop); bots never call it."""
@@ -328,22 +415,48 @@ def value_of(table: EndgameTable, board: Sequence[int], player: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m doors.awari.endgame")
+    ap = argparse.ArgumentParser(prog="python -m doors.awari")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="build the table (if missing or out of date)")
     b.add_argument("--stones", type=int, default=DEFAULT_STONES)
     b.add_argument("--jobs", type=int, default=None)
     b.add_argument("--force", action="store_true")
-    b.add_argument("--path", default=str(TABLE_PATH))
+    b.add_argument("--path", default=str(DEV_PATH))
+    b.add_argument("--nice", type=int, default=0, help="lower the build's priority by this much")
+    b.add_argument("--quiet", action="store_true", help="no per-layer lines")
     args = ap.parse_args(argv)
     if not args.force and is_current(args.path, args.stones):  # see ensure()
         print(f"{args.path} is up to date")
         return 0
+    why = lower_priority(args.nice)
+    if why:
+        print(f"note: {why}", file=sys.stderr, flush=True)
     t0 = time.monotonic()
-    table = build(args.stones, args.path, args.jobs, verbose=True)
-    print(f"built {args.path}: {table.stones} stones, {table.entries} entries, "
-          f"{Path(args.path).stat().st_size} bytes, {time.monotonic() - t0:.1f} s")
-    return 0
+    shown = [-1]
+
+    def progress(share: float) -> None:
+        pct = int(share * 100)
+        if pct != shown[0]:
+            shown[0] = pct
+            _write_progress(args.path, f"building {pct} {os.getpid()}")
+            print(f"building {pct}%", file=sys.stderr, flush=True)    # the server reads these
+
+    progress(0.0)
+    try:
+        Path(args.path).parent.mkdir(parents=True, exist_ok=True)
+        table = build(args.stones, args.path, args.jobs, verbose=not args.quiet, progress=progress)
+    except OSError as exc:
+        reason = f"cannot write {os.path.abspath(args.path)}: {exc.strerror or exc}"
+    except (MemoryError, RuntimeError, ValueError) as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        _progress_path(args.path).unlink(missing_ok=True)
+        print(f"built {args.path}: {table.stones} stones, {table.entries} entries, "
+              f"{Path(args.path).stat().st_size} bytes, {time.monotonic() - t0:.1f} s")
+        return 0
+    _write_progress(args.path, f"failed {reason}")
+    print(f"Awari endgame table not built: {reason}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

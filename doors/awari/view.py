@@ -229,8 +229,12 @@ class AwariUI(DoorUI):
             turn = f"{who} turn" + (" (extra turn)" if obs.extra else "") + "."
         canvas.text(3, 16, turn[:50], WHITE)
         canvas.text(77 - len(homes[:40]), 16, homes[:40], GREY)
-        canvas.text(3, 17, "Stones go clockwise: along your row, into your home, "
-                    "round the other side.", DARK_GREY)
+        if self.me is None:       # a spectator has no row of their own
+            canvas.text(3, 17, "Stones go clockwise: along the mover's row, into their home, "
+                        "and on round.", DARK_GREY)
+        else:
+            canvas.text(3, 17, "Stones go clockwise: along your row, into your home, "
+                        "round the other side.", DARK_GREY)
         if self.me is not None:
             canvas.text(3, 18, KEY_HELP[0], GREY)
             if not obs.is_terminal():

@@ -3,11 +3,14 @@ double-jumping knights (DMA, Amiga 1996) as a Gatehouse door."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from doors._core.door import DoorInfo, OptionSpec
 
 from .ai import make_bot
-from .boards import list_boards, load_board
+from .boards import list_boards, load_board, use_saved_dir
 from .editor import BoardEditor
 from .rules import KingdomState
 from .view import KingdomUI
@@ -47,6 +50,12 @@ def current_options() -> tuple[OptionSpec, ...]:
 
 def new_editor() -> BoardEditor:
     return BoardEditor()
+
+
+def use_state_folder(folder: Path, settings: Mapping[str, Any]) -> None:
+    """Saved boards (the editor's, or a sysop's files) live in <folder>/boards."""
+    use_saved_dir(folder / "boards")
+
 
 HELP_TEXT = """\
 KINGDOM - the aim and the board (1/4)
@@ -103,8 +112,8 @@ or onto an enemy piece to CRUSH it:
    it, or against the edge of the board;
  * rooks and castles cannot be crushed. Your own pieces are never crushed.
 A crushed king loses the game.
-Boards: pick one when you challenge. New boards are text files in
-data/boards/kingdom/ (see the README there) or made with the board editor.
+Boards: pick one when you challenge. New boards are made with the board
+editor (e on the door list), which can also open a board to change it.
 """
 
 INFO = DoorInfo(
@@ -119,6 +128,7 @@ INFO = DoorInfo(
     options_factory=current_options,
     editor=new_editor,            # capability: a board editor on the new-game screen
     editor_title="board editor",
+    state_folder=use_state_folder,  # saved boards in <state_dir>/kingdom/boards
     levels=(1, 5),
     default_level=3,
 )

@@ -1,9 +1,15 @@
 """Kingdom board files: parse, check, list, write, and a compact layout code.
 
-A board file (``data/boards/kingdom/<name>.txt``, documented in that folder's
-README.md) has a ``title: ...`` header line, then 19 lines of 19 symbols, the
+A board file (``<name>.txt``, documented in ``board_files/README.md``) has
+a ``title: ...`` header line, then 19 lines of 19 symbols, the
 top line being rank 19 (player 2's side) and the bottom one rank 1 (player
 1's side). ``;`` starts a comment; blank lines are ignored.
+
+Boards come from two places: the shipped ones (package data in
+``board_files/``, read through importlib.resources) and the saved ones, in the
+Kingdom folder of the server's state directory (``SAVED_DIR``: the board
+editor writes there, and a sysop may drop files there). A saved board of the
+same name as a shipped one takes its place.
 
 Symbols: ``K Q B N R C P`` player 1 (the challenger, bottom) king, queen,
 bishop, knight, rook, castle (king inside a rook), pawn; lowercase for player
@@ -13,16 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from .position import CASTLE, EMPTY, KIND_LETTERS, KING, NSQ, PAWN, ROCK, SIZE, square_name
 
-__all__ = ["BoardFileError", "BoardSpec", "BOARD_DIR", "parse_board",
-           "board_problem", "load_board", "list_boards", "format_board",
+__all__ = ["BoardFileError", "BoardSpec", "SHIPPED", "parse_board", "use_saved_dir",
+           "board_problem", "load_board", "list_boards", "is_shipped", "saved_dir", "format_board",
            "encode_layout", "decode_layout", "symbol_code", "code_symbol",
            "NAME_RE"]
 
-BOARD_DIR = Path(__file__).resolve().parents[2] / "data" / "boards" / "kingdom"
+SHIPPED: Traversable = resources.files("doors.kingdom").joinpath("board_files")
+SAVED_DIR: Path | None = None      # set by the server: <state_dir>/kingdom/boards
 NAME_RE = re.compile(r"[a-z0-9_-]{1,20}")
 
 
@@ -135,22 +144,57 @@ def parse_board(text: str, source: str = "<board>", name: str = "") -> BoardSpec
     return BoardSpec(name, title, tuple(board))
 
 
+def use_saved_dir(path: Path | str | None) -> None:
+    """Where saved boards live (None: shipped boards only)."""
+    global SAVED_DIR
+    SAVED_DIR = Path(path) if path is not None else None
+
+
+def saved_dir() -> Path | None:
+    return SAVED_DIR
+
+
+def _folders(directory: Path | str | None) -> list[Traversable]:
+    if directory is not None:
+        return [Path(directory)]
+    return ([SAVED_DIR] if SAVED_DIR is not None else []) + [SHIPPED]
+
+
 def load_board(name: str, directory: Path | str | None = None) -> BoardSpec:
-    directory = Path(directory) if directory is not None else BOARD_DIR
+    """The board ``name``: from ``directory``, or else the saved boards, then
+    the shipped ones."""
     if not NAME_RE.fullmatch(name):
         raise BoardFileError(name, None, "not a board name")
-    path = directory / f"{name}.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BoardFileError(str(path), None, f"cannot read: {err.strerror}") from None
-    return parse_board(text, str(path), name)
+    folders = _folders(directory)
+    for folder in folders:
+        entry = folder.joinpath(f"{name}.txt")
+        if entry.is_file() or folder is folders[-1]:
+            try:
+                text = entry.read_text(encoding="utf-8")
+            except OSError as err:
+                raise BoardFileError(str(entry), None, f"cannot read: {err.strerror}") from None
+            except UnicodeDecodeError as err:
+                raise BoardFileError(str(entry), None,
+                                     f"not UTF-8 text (byte {err.start})") from None
+            return parse_board(text, str(entry), name)
+    raise BoardFileError(f"{name}.txt", None, "no such board")   # (no folders at all)
+
+
+def is_shipped(name: str) -> bool:
+    """True when ``name`` is one of the boards that come with Gatehouse."""
+    return bool(NAME_RE.fullmatch(name)) and SHIPPED.joinpath(f"{name}.txt").is_file()
 
 
 def list_boards(directory: Path | str | None = None) -> list[str]:
     """Names of the board files, "default" first, then alphabetical."""
-    directory = Path(directory) if directory is not None else BOARD_DIR
-    names = sorted(p.stem for p in directory.glob("*.txt") if NAME_RE.fullmatch(p.stem))
+    names: set[str] = set()
+    for folder in _folders(directory):
+        try:
+            entries = list(folder.iterdir())
+        except OSError:          # no saved boards yet
+            continue
+        names.update(e.name[:-4] for e in entries
+                     if e.name.endswith(".txt") and NAME_RE.fullmatch(e.name[:-4]))
     return sorted(names, key=lambda n: (n != "default", n))
 
 

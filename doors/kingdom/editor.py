@@ -1,29 +1,37 @@
 """Kingdom board editor: place pieces and rocks with the cursor, check the
-board is playable and save it as a new board file.
+board is playable and save it as a board file in the saved-boards folder
+(the server's state directory), or open an existing board to change it.
 
 Keys: arrows move the cursor; ``K Q B N R C P`` put a player 1 piece
 (bottom, moves first), ``k q b n r c p`` a player 2 piece; ``#`` or ``o`` a
 rock; space, ``.``, DELETE or BACKSPACE clear the square; ``m`` mirrors
 player 1's half (ranks 1-9) onto player 2's half (a fair, symmetric board);
-``v`` checks the board; ``s`` asks for a name and saves (ENTER) - names are
-``[a-z0-9_-]{1,20}`` and must be new; ESC leaves the name prompt, or the
-editor (twice if there are unsaved changes).
+``v`` checks the board; ``l`` lists the boards (UP/DOWN, ENTER opens one);
+``s`` asks for a name and saves (ENTER) - names are ``[a-z0-9_-]{1,20}``. A
+saved board that was opened is saved again under its own name (the name
+is filled in); a shipped board is never replaced, so a changed one is saved
+under a new name; any other existing name is refused. ESC leaves the list
+or the name prompt, or the editor (twice if there are unsaved changes).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
-from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC
+from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP
 
 from .boards import (
-    BOARD_DIR,
     NAME_RE,
     BoardFileError,
     board_problem,
     decode_layout,
     format_board,
+    is_shipped,
+    list_boards,
+    load_board,
     parse_board,
+    saved_dir,
     symbol_code,
 )
 from .position import EMPTY, FILES, KIND_LETTERS, NSQ, ROCK, SIZE, parse_square
@@ -37,9 +45,11 @@ HELP = [
     "# or o  rock     Space/Del  clear",
     "m  mirror ranks 1-9 onto 11-19",
     "v  check the board",
-    "s  save as a new board (name, Enter)",
+    "l  load a board to change it",
+    "s  save (name, Enter)",
     "Esc  leave",
 ]
+LIST_ROWS = 8
 
 
 class BoardEditor:
@@ -51,19 +61,36 @@ class BoardEditor:
             self.board = [EMPTY] * NSQ
             self.board[parse_square("j1")] = symbol_code("K")
             self.board[parse_square("j19")] = symbol_code("k")
-        self.directory = Path(directory) if directory is not None else BOARD_DIR
+        self.directory = Path(directory) if directory is not None else None
         self.cur = parse_square("j10")
-        self.message = "Place pieces and rocks; s saves, Esc leaves."
+        self.message = "Place pieces and rocks; l loads a board, s saves, Esc leaves."
         self.naming = False
         self.name = ""
         self.dirty = False
         self.esc_armed = False
         self.saved_path: Path | None = None
+        self.opened: str | None = None        # the board loaded with l
+        self.title = ""
+        self.choosing: list[str] | None = None   # the board list (l)
+        self.choice = 0
+
+    def folder(self) -> Path | None:
+        """Where boards are saved (the server's state directory)."""
+        return self.directory if self.directory is not None else saved_dir()
+
+    def _boards(self) -> list[str]:
+        names = list_boards()
+        if self.directory is not None:
+            names = sorted(set(names) | set(list_boards(self.directory)),
+                           key=lambda n: (n != "default", n))
+        return names
 
     # ----- keys -------------------------------------------------------------
     def on_key(self, key: str) -> str | None:
         if self.naming:
             return self._name_key(key)
+        if self.choosing is not None:
+            return self._choose_key(key)
         if key != ESC:
             self.esc_armed = False
         if key in ARROWS:
@@ -87,13 +114,20 @@ class BoardEditor:
         elif key == "v":
             problem = board_problem(self.board)
             self.message = "The board is playable." if problem is None else problem[1] + "."
+        elif key == "l":
+            self.choosing = self._boards()
+            self.choice = 0
+            self.message = ("UP/DOWN choose a board, Enter opens it, Esc returns"
+                            + (" (unsaved changes are lost)." if self.dirty else "."))
         elif key == "s":
             problem = board_problem(self.board)
             if problem is not None:
                 self.message = f"Cannot save: {problem[1]}."
                 return None
-            self.naming, self.name = True, ""
-            self.message = "Name the board ([a-z0-9_-], up to 20), Enter saves, Esc returns."
+            keep = self.opened is not None and not is_shipped(self.opened)
+            self.naming, self.name = True, (self.opened or "") if keep else ""
+            self.message = ("Enter saves it again, or type a new name; Esc returns." if keep else
+                            "Name the board ([a-z0-9_-], up to 20), Enter saves, Esc returns.")
         elif key == ESC:
             if self.dirty and not self.esc_armed:
                 self.esc_armed = True
@@ -101,6 +135,34 @@ class BoardEditor:
                 return None
             return "cancel"
         return None
+
+    def _choose_key(self, key: str) -> str | None:
+        names = self.choosing or []
+        if key == ESC:
+            self.choosing = None
+            self.message = "Nothing opened."
+        elif key in (UP, DOWN) and names:
+            self.choice = (self.choice + (1 if key == DOWN else -1)) % len(names)
+        elif key == ENTER and names:
+            name = names[self.choice]
+            try:
+                spec = load_board(name, self.directory) if (
+                    self.directory is not None and (self.directory / f"{name}.txt").is_file()
+                ) else load_board(name)
+            except ValueError as err:
+                self.message = f"Cannot open {name}: {getattr(err, 'reason', err)}."
+                return None
+            self.board = list(spec.board)
+            self.opened, self.title = name, spec.title
+            self.choosing, self.dirty = None, False
+            self.message = (f"Opened {name}: it comes with Gatehouse, so save your changes "
+                            "under a new name." if is_shipped(name) and not self._saved(name)
+                            else f"Opened {name}; s saves it again.")
+        return None
+
+    def _saved(self, name: str) -> bool:
+        folder = self.folder()
+        return folder is not None and (folder / f"{name}.txt").is_file()
 
     def _set(self, sq: int, code: int) -> None:
         self.board[sq] = code
@@ -113,8 +175,12 @@ class BoardEditor:
         elif key in (BACKSPACE, DELETE):
             self.name = self.name[:-1]
         elif key == ENTER:
+            folder = self.folder()
+            if folder is None:
+                self.message = "Boards cannot be saved here (no state directory)."
+                return None
             try:
-                self.saved_path = self.save(self.directory, self.name)
+                self.saved_path = self.save(folder, self.name, replace=self.name == self.opened)
             except (ValueError, OSError) as err:
                 self.message = str(err)
                 return None
@@ -127,22 +193,34 @@ class BoardEditor:
         return None
 
     # ----- saving -----------------------------------------------------------
-    def save(self, directory: Path | str, name: str) -> Path:
+    def save(self, directory: Path | str, name: str, replace: bool = False) -> Path:
         """Write the board as ``directory/name.txt``; ValueError (with a
-        reason) for a bad or taken name or an unplayable board."""
+        reason) for a bad or taken name or an unplayable board. ``replace``:
+        the board opened under this name may be written over (never a
+        shipped board, unless it was itself saved here)."""
         if not NAME_RE.fullmatch(name):
             raise ValueError("A name is 1-20 of a-z 0-9 _ -.")
         path = Path(directory) / f"{name}.txt"
-        if path.exists():
+        if is_shipped(name) and not (replace and path.is_file()):
+            raise ValueError(f"{name} comes with Gatehouse: save the board under another name.")
+        if not replace and path.exists():
             raise ValueError(f"There is already a board called {name}.")
         problem = board_problem(self.board)
         if problem is not None:
             raise BoardFileError(name, None, problem[1])
-        text = "; made with the Kingdom board editor\n" + format_board(self.board, name)
-        parse_board(text, str(path), name)          # never write what we cannot read
+        title = self.title if replace and self.title else name
+        text = "; made with the Kingdom board editor\n" + format_board(self.board, title)
+        parse_board(text, name, name)               # never write what we cannot read
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8") as fh:
-            fh.write(text)
+        if replace:
+            tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)                   # the old board or the new, never half
+        else:
+            with open(path, "x", encoding="utf-8") as fh:
+                fh.write(text)
+        self.opened, self.title = name, title
         return path
 
     # ----- drawing ----------------------------------------------------------
@@ -169,8 +247,13 @@ class BoardEditor:
         canvas.text(42, 0, "KINGDOM BOARD EDITOR", WHITE)
         canvas.text(42, 1, "Player 1 (yellow) at the bottom", YELLOW)
         canvas.text(42, 2, "Player 2 (cyan) at the top", BRIGHT_CYAN)
-        for i, line in enumerate(HELP):
-            canvas.text(42, 4 + i, line, GREY)
+        if self.choosing is not None:
+            self._draw_list(canvas)
+        else:
+            for i, line in enumerate(HELP):
+                canvas.text(42, 4 + i, line, GREY)
+            if self.opened:
+                canvas.text(42, 12, f"Board: {self.opened}"[:38], WHITE)
         problem = board_problem(self.board)
         canvas.text(42, 13, "Playable" if problem is None else "Not playable:", WHITE)
         if problem is not None:
@@ -180,3 +263,16 @@ class BoardEditor:
         canvas.text(0, 22, self.message[:80], YELLOW)
         f, r = self.cur % SIZE, self.cur // SIZE
         canvas.text(0, 23, f"Cursor {FILES[f]}{r + 1}", DARK_GREY)
+
+    def _draw_list(self, canvas: Canvas) -> None:
+        names = self.choosing or []
+        canvas.text(42, 4, "Open which board?", WHITE)
+        if not names:
+            canvas.text(42, 5, "(no boards)", GREY)
+            return
+        first = max(0, min(self.choice - LIST_ROWS // 2, len(names) - LIST_ROWS))
+        for row, name in enumerate(names[first:first + LIST_ROWS]):
+            sel = first + row == self.choice
+            where = "saved" if self._saved(name) else "shipped"
+            canvas.text(42, 5 + row, f" {name:<20} {where:<8}", BLUE if sel else WHITE,
+                        CYAN if sel else BLACK)

@@ -14,6 +14,7 @@ from server.net.rlogin import (
     is_allowed,
     read_handshake,
 )
+from server.net.telnet import LISTEN_BACKLOG
 
 __all__ = ["StreamConnection", "start_rlogin"]
 
@@ -106,4 +107,4 @@ async def start_rlogin(host: str, port: int, allow: list[str],
         finally:
             writer.close()
 
-    return await asyncio.start_server(client, host, port)
+    return await asyncio.start_server(client, host, port, backlog=LISTEN_BACKLOG)

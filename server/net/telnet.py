@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,9 +24,11 @@ from telnetlib3.server import TelnetServer
 from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import NAWS
 
-__all__ = ["TelnetConnection", "TelnetInputFilter", "start_telnet"]
+__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
+
+LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
 
 
 class _Protocol(TelnetServer):
@@ -136,6 +139,14 @@ async def start_telnet(host: str, port: int,
         timeout=int(timeout_minutes * 60), term="unknown", cols=0, rows=0)
     if hasattr(server, "_new_client"):
         server._new_client = _KeepNothing()
+    # telnetlib3 listens with asyncio's default backlog of 100: in a rush of
+    # connections the kernel then drops SYNs and a caller waits a second or
+    # more (the client's retry) before the first byte. Listen again deeper.
+    # (asyncio shows only a wrapper of the socket: listen on a duplicate of
+    # its descriptor, which is the same socket)
+    for sock in getattr(getattr(server, "_server", None), "sockets", None) or ():
+        with socket.fromfd(sock.fileno(), sock.family, sock.type) as same:
+            same.listen(LISTEN_BACKLOG)
     return server
 
 

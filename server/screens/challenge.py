@@ -12,7 +12,7 @@ from server.screens.editor_screen import ToolScreen
 from server.screens.match_screen import start_match
 from server.screens.session import Pop, Push, Replace, Screen, Transition
 from server.services.nodes import CONSOLE, LOBBY
-from server.services.seats import Seat, SeatKind
+from server.services.seats import Seat, SeatKind, watch_names
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -46,6 +46,7 @@ class ChallengeScreen(Screen):
         self.opponent = ""
         self.values: dict[str, Any] = {}
         self.level = 0
+        self.level2 = 0                  # player 2's level when the computer plays itself
         self.message = ""
         if door is not None and door in registry():
             self.info = registry()[door]
@@ -72,16 +73,23 @@ class ChallengeScreen(Screen):
         """The option rows: (label, spec or "level" or "go")."""
         assert self.info is not None
         rows: list[tuple[str, Any]] = [(spec.label, spec) for spec in self.info.specs()]
-        if self.opponent in (COMPUTER, WATCH):
+        if self.opponent == COMPUTER:
             rows.append(("Computer level", "level"))
+        elif self.opponent == WATCH:      # each side its own level
+            rows += [("Player 1 level", "level"), ("Player 2 level", "level2")]
         rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
         return rows
 
     def _cycle(self, row: Any, step: int) -> None:
         assert self.info is not None
-        if row == "level":
+        if row in ("level", "level2"):
             low, high = self.info.levels
-            self.level = low + (self.level - low + step) % (high - low + 1)
+            now = self.level if row == "level" else self.level2
+            now = low + (now - low + step) % (high - low + 1)
+            if row == "level":
+                self.level = now
+            else:
+                self.level2 = now
         elif isinstance(row, OptionSpec):
             values = [v for v, _ in row.choices]
             current = self.values.get(row.key, row.default)
@@ -118,14 +126,10 @@ class ChallengeScreen(Screen):
             self.opponent = self.opponents[self.index]
             assert self.info is not None
             self.values = {spec.key: spec.default for spec in self.info.specs()}
-            self.level = self.info.default_level
+            self.level = self.level2 = self.info.default_level
             self.step, self.index = "options", 0
         else:
-            row = self._rows()[self.index][1]
-            if row != "go":
-                self._cycle(row, 1)
-                return None
-            return await self._go()
+            return await self._go()         # ENTER starts from any line
         return None
 
     async def _go(self) -> Transition:
@@ -136,8 +140,9 @@ class ChallengeScreen(Screen):
                      Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
             return Replace(await start_match(me, self.info, self.values, seats))
         if self.opponent == WATCH:
-            seats = [Seat(0, SeatKind.BOT, f"Computer ({self.level})", self.level),
-                     Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
+            names = watch_names(self.level, self.level2)
+            seats = [Seat(0, SeatKind.BOT, names[0], self.level),
+                     Seat(1, SeatKind.BOT, names[1], self.level2)]
             return Replace(await start_match(me, self.info, self.values, seats))
         app = me.services
         sysop = self._sysop() if self.opponent == SYSOP else None
@@ -175,14 +180,17 @@ class ChallengeScreen(Screen):
                             CYAN if sel else 0)
         else:
             assert self.info is not None
-            canvas.text(5, 3, f"{self.info.title} against {self.opponent}: options", WHITE)
+            title = (f"{self.info.title}: the computer plays itself - options"
+                     if self.opponent == WATCH else f"{self.info.title} against {self.opponent}: options")
+            canvas.text(5, 3, title, WHITE)
             for i, (label, row) in enumerate(self._rows()):
                 sel = i == self.index
                 if isinstance(row, OptionSpec):
                     value = row.label_of(self.values.get(row.key, row.default))
-                elif row == "level":
+                elif row in ("level", "level2"):
                     low, high = self.info.levels
-                    value = f"{self.level}  ({low} weakest, {high} strongest)"
+                    level = self.level if row == "level" else self.level2
+                    value = f"{level}  ({low} weakest, {high} strongest)"
                 else:
                     value = ""
                 canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)
@@ -199,7 +207,9 @@ class ChallengeScreen(Screen):
         hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
                         + ("  e: board editor" if editor else ""),
                 "opponent": "UP/DOWN or a digit, ENTER to pick, ESC back",
-                "options": "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER on the last line to go"}
+                "options": "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER "
+                           + ("starts the game" if self.opponent in (COMPUTER, WATCH)
+                              else "sends the challenge")}
         canvas.text(2, 21, self.message, YELLOW)
         canvas.text(1, 23, hint[self.step], DARK_GREY)
         return None

@@ -24,6 +24,8 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.hall_screen import HallOfFameScreen
+from server.screens.history_screen import MyGamesScreen
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
@@ -31,7 +33,6 @@ from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, 
 from server.screens.settings import SettingsScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
-from server.services.chat import RateLimit
 from server.services.match import MatchEvent, News
 from server.services.nodes import LOBBY
 from server.services.seats import Seat, SeatKind
@@ -46,6 +47,8 @@ THE LOBBY
   y/n accept or decline a challenge sent to you
   x   withdraw the challenge you sent
   u   resume an unfinished game (also offered when you log in)
+  h   hall of fame: top rated, most games, longest streaks, your record
+  m   my games: your finished games and rating changes; ENTER replays one
   c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
       line or ESC closes)
   !   page the sysop, with a short reason
@@ -58,6 +61,18 @@ In every game:
   PGUP/PGDN page through the chat and the sysop's messages
   CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
 If your connection drops during a game, log in again to resume it."""
+
+
+def shown_rating(session: Session) -> str:
+    """The who list's rating: the one of the game the caller is in, else
+    their best over the doors; "-" before their first rated game."""
+    ratings = session.services.ratings
+    match = getattr(session.screens[-1], "match", None) if session.screens else None
+    if match is not None:
+        rating = ratings.get(session.handle, match.info.key)
+        return f"{rating.rating:.0f}" if rating else "-"
+    best = ratings.best(session.handle)
+    return f"{best[1].rating:.0f}" if best else "-"
 
 
 def idle_text(seconds: float) -> str:
@@ -127,7 +142,6 @@ class LobbyScreen(Screen):
         self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
         self.input_mode = "chat"          # or "page": what the input line is for
-        self.limit = RateLimit()
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
@@ -161,8 +175,9 @@ class LobbyScreen(Screen):
             elif text is not None and not text.strip():
                 self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
-                self.message = app.lobby.post(self.session.handle, text, self.limit) or ""
-                self.chat_input = LineInput(120)
+                self.message = app.lobby.post(self.session.handle, text, self.session.conn.peer) or ""
+                # refused: close the line so the reason shows where the prompt was
+                self.chat_input = None if self.message else LineInput(120)
             elif self.chat_input.cancelled:
                 self.chat_input = None
             return None
@@ -196,6 +211,10 @@ class LobbyScreen(Screen):
                 self.message = "You have no unfinished games."
                 return None
             return Push(ResumeScreen(self.session, pending))
+        elif key in ("h", "H"):
+            return Push(HallOfFameScreen(self.session))
+        elif key in ("m", "M"):
+            return Push(MyGamesScreen(self.session))
         elif key in ("s", "S"):
             return Push(SettingsScreen(self.session))
         elif key == "?":
@@ -244,13 +263,14 @@ class LobbyScreen(Screen):
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         # who is online
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-        canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
+        canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
         mono = time.monotonic()
         people = app.nodes.online()
         for i, other in enumerate(people[:8]):
             colour = YELLOW if other is self.session else GREY
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{shorten(other.location, 16):<16} {idle_text(other.idle_seconds(mono)):>4}",
+                                  f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
+                                  f"{idle_text(other.idle_seconds(mono)):>4}",
                         colour)
         if len(people) > 8:
             canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
@@ -295,6 +315,6 @@ class LobbyScreen(Screen):
             canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
             resume = "u resume  " if self.session.services.matches.pending_for(self.session.handle) else ""
-            canvas.text(1, 23, f"p play  c chat  y/n answer  {resume}! page sysop  ? help  g bye",
-                        DARK_GREY)
+            canvas.text(1, 23, f"p play  c chat  {resume}h fame  m games  ! sysop  "
+                               "s settings  ? help  g bye", DARK_GREY)
         return cursor

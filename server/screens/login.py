@@ -8,13 +8,14 @@ connections, per account and per address, and logs every failure.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from ansi import keys as K
-from ansi.art import load_ans
+from ansi.art import parse_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.screens.lobby import LobbyScreen
@@ -28,9 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
 
-ART = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
+ART = ("server", "art/title.ans")      # package data: (package, resource)
+log = logging.getLogger("gatehouse")
 MAX_FAILURES = 3
-TITLE_SECONDS = 90.0    # time to log in or register before the line is freed
 CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
 CHARSET_NAMES = {"utf8": "UTF-8", "cp437": "CP437"}
 
@@ -41,8 +42,10 @@ _title_cache: list[Canvas] = []
 def title_canvas() -> Canvas:
     if not _title_cache:
         try:
-            art, _sauce = load_ans(ART)
-        except (OSError, ValueError):
+            package, name = ART
+            art, _sauce = parse_ans(resources.files(package).joinpath(name).read_bytes())
+        except (OSError, ValueError) as exc:
+            log.error("title art %s/%s unreadable (%s): showing plain text", *ART, exc)
             art = Canvas(80, 22)
             art.center(10, "G A T E H O U S E", WHITE)
         _title_cache.append(art)
@@ -62,7 +65,8 @@ class TitleScreen(Screen):
         self.message = ""
         self.failures = 0
         self.user: UserRow | None = None
-        self.deadline = time.monotonic() + TITLE_SECONDS
+        # time to log in or register before the line is freed
+        self.deadline = time.monotonic() + session.services.config.title_seconds
 
     def frame_due(self, now: float) -> float | None:
         return self.deadline
@@ -127,6 +131,10 @@ class TitleScreen(Screen):
                 self.user = None
                 self._ask("handle", reason)
                 return None
+            if self.user is None and not self.session.services.limits.may_register(self.session.conn.peer):
+                self._ask("handle", "No more new accounts from your address this hour: log in "
+                          "with your handle, or call again later.")
+                return None
             self._ask("password" if self.user else "register")
             if self.user:
                 self.handle = self.user.handle
@@ -162,7 +170,11 @@ class TitleScreen(Screen):
                 self._ask("handle", "Somebody just took that handle.")
                 return None
             salt, digest = await asyncio.to_thread(hash_password, text)
+            if not self.session.services.limits.may_register(self.session.conn.peer):
+                self._ask("handle", "No more new accounts from your address this hour.")
+                return None
             self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            self.session.services.limits.registered(self.session.conn.peer)
             return await self._logged_in()
         return None
 

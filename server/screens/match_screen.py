@@ -34,7 +34,7 @@ from server.screens.pager import PagerScreen
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
-from server.services.seats import Seat
+from server.services.seats import Seat, seat_label
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -109,7 +109,7 @@ class MatchScreen(Screen):
                 self.chat_input = None          # an empty ENTER closes the chat line
             elif text is not None:
                 name = self.session.handle
-                reason = self.match.post_chat(self.me, name, text)
+                reason = self.match.post_chat(self.me, name, text, self.session.conn.peer)
                 self.banner = reason or ""
                 self.chat.back = 0
                 self.chat_input = LineInput(120)
@@ -207,6 +207,9 @@ class MatchScreen(Screen):
             if event.text:
                 self.banner = event.text
                 self.chat.add("", event.text)        # the whole sentence, in the log
+            if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
+                change = self.match.rating.describe(self.me)
+                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.SysopMessage):
@@ -266,6 +269,22 @@ class MatchScreen(Screen):
                 return text
         return shorten(action, max(0, room))
 
+    def _ratings_text(self, room: int) -> str:
+        """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
+        ("Rated 1562 vs 1400" when the names do not fit in ``room``)."""
+        book, door = self.session.services.ratings, self.match.info.key
+        names, numbers = [], []
+        for seat in self.match.seats:
+            label = seat_label(seat.kind, seat.name, seat.level)
+            rating = book.of_label(label, door)
+            numbers.append(f"{rating.rating:.0f}" if rating else "new")
+            names.append(f"{seat.name} {numbers[-1]}")
+        text = " · ".join(names)
+        if len(text) <= room:
+            return text
+        short = f"Rated {numbers[0]} vs {numbers[1]}"
+        return short if len(short) <= room else ""
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
@@ -301,6 +320,8 @@ class MatchScreen(Screen):
             else:
                 hints = "ESC back to the lobby  c chat  ? help  PGUP chat log"
             canvas.text(1, 23, hints, DARK_GREY)
+            ratings = self._ratings_text(78 - len(hints) - 2)
+            canvas.text(79 - len(ratings), 23, ratings, CYAN)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:

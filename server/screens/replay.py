@@ -9,7 +9,7 @@ from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
 from doors._core.game import Outcome
-from server.services.seats import parse_seat_label
+from server.services.seats import seat_names
 from server.services.store import GameRow
 
 __all__ = ["replay_frames", "replay_canvases"]
@@ -18,8 +18,8 @@ __all__ = ["replay_frames", "replay_canvases"]
 def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Canvas]:
     info = registry()[game.door]
     state = info.state_class.from_options(game.options)
-    names = tuple(parse_seat_label(label)[1] for label in game.players)
-    ui = info.ui_class(None, names, state.options)   # type: ignore[arg-type]
+    names = seat_names(game.players)
+    ui = info.ui_class(None, names, state.options)
     total = info.state_class.count_moves(moves)[0]      # game moves, not setup placements
 
     def frame(ply: int, last: str, end: Outcome | None = None) -> Canvas:

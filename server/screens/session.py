@@ -35,10 +35,12 @@ from server.services import events as E
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
+from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
+from server.services.ratings import RatingBook
 from server.services.store import Store
 
 if TYPE_CHECKING:
@@ -64,8 +66,10 @@ class Services:
     board: ChallengeBoard
     lobby: LobbyChat
     matches: MatchManager
+    ratings: RatingBook
     login_guard: LoginGuard
     jobs: DoorJobs
+    limits: AbuseLimits
 
 
 @dataclasses.dataclass(frozen=True)

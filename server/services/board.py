@@ -19,6 +19,7 @@ from typing import Any
 
 from doors import registry
 from server.services.ids import ChallengeId, MonoTime
+from server.services.limits import AbuseLimits
 from server.services.nodes import TAKES_CHALLENGES, Node, NodeRegistry
 
 __all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
@@ -63,8 +64,9 @@ class Challenge:
 
 class ChallengeBoard:
     def __init__(self, nodes: NodeRegistry[Any], ttl: float = CHALLENGE_TTL,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, limits: AbuseLimits | None = None):
         self._nodes: NodeRegistry[Node] = nodes
+        self._limits = limits if limits is not None else AbuseLimits(clock=clock)
         self.ttl = ttl
         self._clock = clock
         self._open: dict[ChallengeId, Challenge] = {}
@@ -97,6 +99,12 @@ class ChallengeBoard:
             return None, "You cannot challenge yourself."
         if door not in registry():
             return None, "There is no such door."
+        key = seat.handle.casefold()
+        if any(c.target.casefold() == key for c in self.outgoing(challenger)):
+            return None, f"You already have a challenge waiting for {seat.handle}."
+        refused = self._limits.challenge(challenger)
+        if refused is not None:
+            return None, refused
         challenge = Challenge(ChallengeId(self._next), challenger, seat.handle, door,
                               dict(options), MonoTime(self._clock()))
         self._next += 1

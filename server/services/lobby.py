@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from server.services import events as E
-from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.chat import ChatLog, clean_chat
 from server.services.ids import WallTime
+from server.services.limits import AbuseLimits
 from server.services.nodes import Node, NodeRegistry
 
 __all__ = ["LobbyChat"]
@@ -22,19 +23,23 @@ class LobbyChat:
     the sysop consoles as ``events.Page`` and are kept for a console that
     opens later."""
 
-    def __init__(self, nodes: NodeRegistry[Any], clock: Callable[[], float] = time.time):
+    def __init__(self, nodes: NodeRegistry[Any], clock: Callable[[], float] = time.time,
+                 limits: AbuseLimits | None = None):
         self._nodes: NodeRegistry[Node] = nodes
+        self._limits = limits if limits is not None else AbuseLimits()
         self._clock = clock
         self.log = ChatLog()
         self.pages: list[E.Page] = []
 
-    def post(self, handle: str, text: str, limit: RateLimit) -> str | None:
-        """Send a lobby chat line; returns a reason if refused."""
+    def post(self, handle: str, text: str, address: str = "") -> str | None:
+        """Send a lobby chat line from ``handle`` at ``address``; returns a
+        reason if refused (the limits count per account and per address)."""
         text = clean_chat(text)
         if not text:
             return None
-        if not limit.allow():
-            return "Slow down: at most 5 chat lines in 10 seconds."
+        refused = self._limits.chat(handle, address)
+        if refused is not None:
+            return refused
         self.log.add(handle, text)
         self._nodes.broadcast(E.Chat("lobby", handle, text))
         return None

@@ -20,9 +20,11 @@ from doors._core.door import DoorInfo
 from doors._core.game import GameState, Outcome, Termination
 from server.config import Config
 from server.services import events as E
-from server.services.chat import ChatLog, RateLimit, clean_chat
+from server.services.chat import ChatLog, clean_chat
 from server.services.ids import GameId
+from server.services.limits import AbuseLimits
 from server.services.nodes import Node
+from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
 from server.services.seats import Seat, SeatKind
 from server.services.store import Store
@@ -53,8 +55,11 @@ class MatchEvent:
 
 class Match:
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
-                 info: DoorInfo, state: GameState, seats: list[Seat]):
+                 info: DoorInfo, state: GameState, seats: list[Seat],
+                 ratings: RatingBook | None = None, limits: AbuseLimits | None = None):
         self.store = store
+        self._ratings = ratings
+        self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.config = config
         self._on_finished = on_finished
         self.id = game_id
@@ -64,10 +69,10 @@ class Match:
         self.outcome: Outcome | None = state.outcome()
         self.spectators: set[Node] = set()
         self.chat = ChatLog(30)
-        self.chat_limits: dict[int, RateLimit] = {0: RateLimit(), 1: RateLimit()}
         self.draw_offer: int | None = None
         self.auto_offer: int | None = None
         self.autoplay = False
+        self.rating: GameRating | None = None     # what the game did to the ratings, once over
         self._ending = False
         self._lock = asyncio.Lock()
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -121,15 +126,14 @@ class Match:
         for session in self._audience():
             session.send(MatchEvent(self, kind, text))
 
-    def post_chat(self, player: int | None, who: str, text: str) -> str | None:
+    def post_chat(self, player: int | None, who: str, text: str, address: str = "") -> str | None:
+        """A chat line from ``who`` (at ``address``); returns a reason if refused."""
         text = clean_chat(text)
         if not text:
             return None
-        limit = self.chat_limits.get(player if player is not None else -1)
-        if limit is None:
-            limit = self.chat_limits[player if player is not None else -1] = RateLimit()
-        if not limit.allow():
-            return "Slow down: at most 5 chat lines in 10 seconds."
+        refused = self.limits.chat(who, address)
+        if refused is not None:
+            return refused
         self.chat.add(who, text)
         for session in self._audience():
             session.send(E.Chat(f"match:{self.id}", who, text))
@@ -215,6 +219,8 @@ class Match:
         saving = self._saving()
         await self.store.finish_game(self.id, outcome.to_json(), saving)
         saving.done()
+        if self._ratings is not None:
+            self.rating = await self._ratings.record(self.id)
         self.outcome = outcome
         self._on_finished(self)
         self.notify(News.ENDED, outcome.reason)

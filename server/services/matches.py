@@ -10,8 +10,10 @@ from doors._core.door import DoorInfo
 from doors._core.game import Outcome, Termination, replay
 from server.config import Config
 from server.services.ids import GameId
+from server.services.limits import AbuseLimits
 from server.services.match import Match, News
-from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label
+from server.services.ratings import RatingBook
+from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store
 
 __all__ = ["MatchManager"]
@@ -22,9 +24,12 @@ log = logging.getLogger("gatehouse.match")
 class MatchManager:
     """Live and suspended matches, by game id."""
 
-    def __init__(self, store: Store, config: Config):
+    def __init__(self, store: Store, config: Config, ratings: RatingBook | None = None,
+                 limits: AbuseLimits | None = None):
         self.store = store
         self.config = config
+        self.ratings = ratings
+        self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.live: dict[GameId, Match] = {}
 
     async def create(self, info: DoorInfo, options: dict[str, Any],
@@ -33,7 +38,8 @@ class MatchManager:
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
                   seat_label(seats[1].kind, seats[1].name, seats[1].level))
         game_id = GameId(await self.store.create_game(info.key, state.options, labels))
-        match = Match(self.store, self.config, self.finished, game_id, info, state, seats)
+        match = Match(self.store, self.config, self.finished, game_id, info, state, seats,
+                      self.ratings, self.limits)
         self.live[game_id] = match
         return match
 
@@ -69,10 +75,12 @@ class MatchManager:
                     None, Termination.ABORTED, f"record could not be replayed: {exc}").to_json())
                 continue
             seats = []
+            names = seat_names(row.players)
             for player, label in enumerate(row.players):
-                kind, name, level = parse_seat_label(label)
-                seats.append(Seat(player, kind, name, level))
-            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats)
+                kind, _name, level = parse_seat_label(label)
+                seats.append(Seat(player, kind, names[player], level))
+            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats,
+                          self.ratings, self.limits)
             if match.ended and match.outcome is not None:
                 await self.store.finish_game(row.id, match.outcome.to_json())
                 continue

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.services.nodes import Node
 
-__all__ = ["SeatKind", "Seat", "seat_label", "parse_seat_label"]
+__all__ = ["SeatKind", "Seat", "seat_label", "parse_seat_label", "watch_names", "seat_names"]
 
 
 class SeatKind(enum.StrEnum):
@@ -26,6 +26,20 @@ def parse_seat_label(label: str) -> tuple[SeatKind, str, int]:
         level = int(label.split(":", 1)[1] or 1)
         return SeatKind.BOT, f"Computer ({level})", level
     return SeatKind.HUMAN, label, 0
+
+
+def watch_names(level1: int, level2: int) -> tuple[str, str]:
+    """The two computer seats of a game the computer plays against itself:
+    told apart by player number, so the result says which side won."""
+    return f"Computer 1 ({level1})", f"Computer 2 ({level2})"
+
+
+def seat_names(labels: tuple[str, ...] | list[str]) -> tuple[str, str]:
+    """Both seats' names from their labels (two computers: by player number)."""
+    parsed = [parse_seat_label(label) for label in labels]
+    if parsed[0][0] == parsed[1][0] == SeatKind.BOT:
+        return watch_names(parsed[0][2], parsed[1][2])
+    return parsed[0][1], parsed[1][1]
 
 
 @dataclasses.dataclass

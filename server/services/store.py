@@ -78,6 +78,25 @@ MIGRATIONS: list[str] = [
         WHERE handle_key IN ('computer', 'new', 'all', 'guest', 'nobody');
     CREATE INDEX users_skeleton ON users(skeleton);
     """,
+    # 3: ratings (one per caller per door, keyed by handle key) and what
+    # each finished game did to them (rated 0: a game that does not count)
+    """
+    CREATE TABLE ratings (
+        player TEXT NOT NULL,
+        door TEXT NOT NULL,
+        handle TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        PRIMARY KEY (player, door)
+    );
+    CREATE TABLE game_ratings (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        rated INTEGER NOT NULL,
+        before0 REAL, after0 REAL, before1 REAL, after1 REAL
+    );
+    CREATE INDEX games_door_ended ON games(door, status, ended);
+    """,
 ]
 
 class AccountKind(enum.StrEnum):
@@ -233,24 +252,34 @@ class Store:
 
     async def _write(self, sql: str, args: Any = (),
                      on_retry: Callable[[], None] | None = None) -> Any:
-        """Execute one write and commit it. While another program holds the
-        database locked beyond the busy timeout, roll back, tell ``on_retry``
-        and try again (up to RETRY_FOR seconds), so nothing is lost."""
+        """Execute one write and commit it (see ``transaction``)."""
+        return await self.transaction([(sql, args)], on_retry)
+
+    async def transaction(self, statements: list[tuple[str, Any]],
+                          on_retry: Callable[[], None] | None = None) -> Any:
+        """Execute writes and commit them together; returns the last cursor.
+        While another program holds the database locked beyond the busy
+        timeout, roll back, tell ``on_retry`` and try again (up to RETRY_FOR
+        seconds), so nothing is lost."""
         assert self.db is not None
         delay, waited = 0.1, 0.0
         while True:
             try:
-                cur = await self.db.execute(sql, args)
+                cur = None
+                for sql, args in statements:
+                    cur = await self.db.execute(sql, args)
                 await self.db.commit()
                 return cur
-            except sqlite3.OperationalError as exc:
-                if not ("locked" in str(exc) or "busy" in str(exc)) or waited >= self.RETRY_FOR:
-                    raise
-                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
+            except sqlite3.Error as exc:
+                busy = isinstance(exc, sqlite3.OperationalError) and (
+                    "locked" in str(exc) or "busy" in str(exc))
                 try:
-                    await self.db.rollback()
+                    await self.db.rollback()      # none of the writes stays half done
                 except sqlite3.Error:
                     pass
+                if not busy or waited >= self.RETRY_FOR:
+                    raise
+                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
                 if on_retry is not None:
                     on_retry()
                 await asyncio.sleep(delay)

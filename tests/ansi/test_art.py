@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import struct
+from importlib import resources
 from pathlib import Path
 
 from ansi.art import AnsiInterpreter, Sauce, art_bytes, load_ans, parse_sauce
@@ -8,7 +9,7 @@ from ansi.canvas import Canvas, Cell
 from ansi.render import DiffRenderer
 from tests.ansi.screens import normalized, visible
 
-TITLE = Path(__file__).resolve().parents[2] / "data" / "art" / "title.ans"
+TITLE = Path(str(resources.files("server").joinpath("art/title.ans")))   # an editable install
 
 
 def run(data: bytes | str, w: int = 20, h: int = 5) -> tuple[Canvas, AnsiInterpreter]:

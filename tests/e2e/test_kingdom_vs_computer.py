@@ -1,6 +1,7 @@
 """Kingdom from a telnet caller: the board editor from the door menu, and a
 game against the computer played by arrow keys and Enter to its end."""
 import random
+from pathlib import Path
 
 from doors.kingdom.position import Move
 
@@ -19,6 +20,34 @@ async def test_board_editor_is_reachable_from_the_door_menu(app):
     await caller.expect("Place pieces and rocks")
     caller.send(ESC)
     await caller.expect("Choose a door")
+    await caller.close()
+
+
+async def test_board_editor_loads_a_board_and_saves_the_change_in_the_state_directory(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Edna")
+    caller.send("p")
+    await caller.expect("Choose a door")
+    caller.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
+    await caller.expect("l  load a board to change it")
+    caller.send("l")
+    await caller.expect("Open which board?")
+    caller.send("\x1b[B" + ENTER)                      # default, fortress, skirmish
+    await caller.expect("Opened fortress")
+    caller.send(" s")                                  # clear the square under the cursor, save
+    await caller.expect("Name the board")
+    caller.send("fortress" + ENTER)
+    await caller.expect("fortress comes with Gatehouse: save the board under another name.")
+    caller.send("\x7f" * 8 + "holes" + ENTER)
+    await caller.expect("Saved as holes.")
+    saved = Path(app.config.state_dir) / "kingdom" / "boards" / "holes.txt"
+    assert saved.is_file()
+    caller.send(ENTER + "1")                           # Kingdom, against the computer
+    await caller.expect("Kingdom against The computer: options")
+    caller.send("\x1b[D")                              # the board list wraps: the last is shown
+    await caller.expect("< skirmish: ")
+    caller.send("\x1b[D")
+    await caller.expect("< holes: holes >")
     await caller.close()
 
 

@@ -93,12 +93,12 @@ async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
         await app.stop()
 
 
-async def test_the_title_screen_is_not_a_place_to_stay(tmp_path, monkeypatch):
+async def test_the_title_screen_is_not_a_place_to_stay(tmp_path):
     """A connection that never logs in is let go (it holds a node and one of
-    its address's connections)."""
-    from server.screens import login
-    monkeypatch.setattr(login, "TITLE_SECONDS", 1.0)
-    app = await start_app(tmp_path / "g.db")
+    its address's connections): [limits] title_seconds, 60 by default."""
+    from server.config import Config
+    assert Config().title_seconds == 60
+    app = await start_app(tmp_path / "g.db", title_seconds=1.0)
     try:
         idle = await Caller.connect(app.port)
         await idle.expect("Handle")

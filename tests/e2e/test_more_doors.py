@@ -14,14 +14,23 @@ async def test_watch_the_computer_play_awari_against_itself(app):
     await caller.expect("choose your opponent")
     screen = session_of(app, "Wanda").screens[-1]
     caller.send(DOWN * screen.opponents.index("Watch the computer play itself") + ENTER)
-    await caller.expect("Computer level")
-    screen = session_of(app, "Wanda").screens[-1]
-    caller.send(DOWN * (len(screen._rows()) - 1) + ENTER)
+    text = await caller.expect("Player 2 level")
+    assert "Awari: the computer plays itself - options" in text and "against" not in text
+    assert "ENTER starts the game" in text
+    # each side its own level: player 1 at 2, player 2 at 4; ENTER starts from that line
+    caller.send(DOWN + LEFT + DOWN + RIGHT)
+    await caller.expect(r"Player 2 level\s+< 4 ", regex=True)
+    caller.send(ENTER)
     await wait_until(lambda: hasattr(session_of(app, "Wanda").screens[-1], "match"))
     match = session_of(app, "Wanda").screens[-1].match
     assert match.seat_of(session_of(app, "Wanda")) is None and all(s.kind == "bot" for s in match.seats)
+    assert [(s.name, s.level) for s in match.seats] == [("Computer 1 (2)", 2), ("Computer 2 (4)", 4)]
+    text = await caller.expect("along the mover's row")
+    assert "your row" not in text and "your home" not in text
     text = await caller.expect("GAME OVER", timeout=60)
-    assert "Computer (3) wins" in text or "Draw" in text
+    winner = match.outcome.winner
+    assert (f"Computer {winner + 1} ({(2, 4)[winner]}) wins" in text if winner is not None
+            else "Draw" in text)
     caller.send(ENTER)
     await caller.expect("Who's online")
     await caller.close()

@@ -66,7 +66,7 @@ def test_serve_help_explains_every_flag(capsys):
         main(["serve", "--help"])
     out = capsys.readouterr().out
     flags = [line.split()[0] for line in out.splitlines() if line.strip().startswith("--")]
-    assert {"--host", "--port", "--forfeit-minutes", "--idle-minutes", "--socket", "--config", "--db"} <= {
+    assert {"--host", "--port", "--forfeit-minutes", "--idle-minutes", "--config", "--db"} <= {
         f.rstrip(",") for f in flags}
     for line in out.splitlines():
         words = line.split()
@@ -217,3 +217,42 @@ async def _game_and_moves(db, gid):
         return await store.get_game(gid), await store.moves(gid)
     finally:
         await store.close()
+
+
+def test_games_and_replay_without_a_database_create_none(tmp_path, monkeypatch, capsys):
+    settings = tmp_path / "etc" / "gatehouse.toml"
+    settings.parent.mkdir()
+    settings.write_text('[paths]\nstate_dir = "../state"\n')
+    monkeypatch.chdir(tmp_path)
+    for argv in (["games"], ["replay", "1", "--delay", "0"]):
+        assert main(argv + ["--config", str(settings)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0
+        assert f"no database at {tmp_path / 'state' / 'gatehouse.db'}" in err
+    assert not (tmp_path / "state").exists() and not (tmp_path / "data").exists()
+    assert list(tmp_path.iterdir()) == [tmp_path / "etc"]
+
+
+def test_games_from_another_folder_finds_the_records_of_the_settings_file(tmp_path, monkeypatch,
+                                                                        capsys):
+    state = tmp_path / "srv" / "state"
+    state.mkdir(parents=True)
+    gid, _ = asyncio.run(record_a_game(state / "gatehouse.db"))
+    settings = tmp_path / "srv" / "gatehouse.toml"
+    settings.write_text('[paths]\nstate_dir = "state"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["games", "--config", "../srv/gatehouse.toml"]) == 0
+    assert f"{gid:>5}  towers" in capsys.readouterr().out
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_sysop_names_the_socket_it_tried(tmp_path, monkeypatch, capsys):
+    settings = tmp_path / "gatehouse.toml"
+    settings.write_text('[paths]\nstate_dir = "st"\n')
+    monkeypatch.chdir("/")
+    assert main(["sysop", "--config", str(settings)]) == 1
+    assert f"no sysop socket at {tmp_path / 'st' / 'sysop.sock'}" in capsys.readouterr().err
+    assert main(["sysop", "--config", str(settings), "--socket", str(tmp_path / "x.sock")]) == 1
+    assert f"no sysop socket at {tmp_path / 'x.sock'}" in capsys.readouterr().err

@@ -75,3 +75,38 @@ async def test_the_sysop_can_turn_a_build_off_with_the_doors_setting(tmp_path):
     assert jobs.status() == []
     await jobs.stop()
     assert not (tmp_path / "t.bin").exists()
+
+
+def _alive(pid: int) -> bool:
+    import os
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:                                   # a zombie no one reaped yet counts as gone
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_stopping_kills_the_build_and_its_workers(tmp_path):
+    pids = tmp_path / "pids"
+    table = PreparedTable(title="Slow table", from_level=5, is_ready=lambda: False,
+                          module="tests.server.slow_table_build", args=(str(pids),),
+                          progress=lambda line: 0.25 if "step 1" in line else None)
+    jobs = DoorJobs([door_with(table)], {})
+    jobs.start()
+    for _ in range(3000):
+        if pids.exists() and [s.progress for s in jobs.status()] == [0.25]:
+            break
+        await asyncio.sleep(0.01)
+    assert [s.describe() for s in jobs.status()] == ["Slow table: building 25%"]
+    build, worker = (int(p) for p in pids.read_text().split())
+    assert _alive(build) and _alive(worker)
+    await jobs.stop()
+    for _ in range(3000):
+        if not _alive(build) and not _alive(worker):
+            break
+        await asyncio.sleep(0.01)
+    assert not _alive(build) and not _alive(worker)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import asyncio
 
 from server.services import events as E
-from server.services.lobby import LobbyChat, RateLimit
+from server.services.limits import AbuseLimits
+from server.services.lobby import LobbyChat
 from server.services.nodes import NodeRegistry
 
 from .fakes import FakeSeat, seat
@@ -41,15 +42,14 @@ async def test_who_is_on_by_node_found_by_any_case_and_told_of_changes():
 async def test_lobby_chat_is_cleaned_rate_limited_and_reaches_everybody():
     nodes: NodeRegistry[FakeSeat] = NodeRegistry(10, 10)
     a, b = seat(nodes, "Alice"), seat(nodes, "Bob")
-    chat = LobbyChat(nodes)
-    limit = RateLimit(count=2, seconds=60)
-    assert chat.post("Alice", "hi \x1b[2Jthere\x07", limit) is None
+    chat = LobbyChat(nodes, limits=AbuseLimits(chat_lines=2, chat_seconds=60))
+    assert chat.post("Alice", "hi \x1b[2Jthere\x07", "10.0.0.1") is None
     said = [e for e in b.inbox if isinstance(e, E.Chat)]
     assert len(said) == 1 and "\x1b" not in said[0].text and "\x07" not in said[0].text
     assert "there" in said[0].text and [e for e in a.inbox if isinstance(e, E.Chat)] == said
-    assert chat.post("Alice", "   ", limit) is None and len(chat.log.lines) == 1     # nothing to say
-    chat.post("Alice", "two", limit)
-    assert chat.post("Alice", "three", limit) == "Slow down: at most 5 chat lines in 10 seconds."
+    assert chat.post("Alice", "   ", "10.0.0.1") is None and len(chat.log.lines) == 1     # nothing to say
+    chat.post("Alice", "two", "10.0.0.2")
+    assert chat.post("Alice", "three", "10.0.0.3") == "Slow down: at most 2 chat lines in 60 seconds."
     assert [text for _, text in chat.log.lines][-1] == "two"
 
 

@@ -91,14 +91,14 @@ def test_layout_code_round_trips_and_refuses_garbage():
 
 def test_a_broken_board_file_is_skipped_with_a_log_line(tmp_path, monkeypatch, caplog):
     import logging
-    import shutil
 
     import doors.kingdom as kingdom
     from doors.kingdom import boards as boards_module
-    shutil.copy(boards_module.BOARD_DIR / "default.txt", tmp_path / "default.txt")
+    (tmp_path / "default.txt").write_bytes(boards_module.SHIPPED.joinpath("default.txt").read_bytes())
     (tmp_path / "broken.txt").write_text("title: Broken\nthis is not a board\n")
     (tmp_path / "latin1.txt").write_bytes(b"title: D\xe9j\xe0 vu\n")
-    monkeypatch.setattr(boards_module, "BOARD_DIR", tmp_path)
+    monkeypatch.setattr(boards_module, "SHIPPED", tmp_path)
+    monkeypatch.setattr(boards_module, "SAVED_DIR", None)
     caplog.set_level(logging.WARNING, logger="gatehouse.kingdom")
     names = [name for name, _label in kingdom.board_option().choices]
     assert names == ["default"]

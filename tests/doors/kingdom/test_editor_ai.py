@@ -120,3 +120,63 @@ def test_time_cap_is_a_backstop_that_still_gives_a_legal_move():
     bot = make_bot(2, 7)                # a small node budget runs out first
     bot.choose(s.clone(), 0)
     assert not bot.timed_out
+
+
+def choose(ed, name):
+    """l, then DOWN to ``name`` in the list, ENTER."""
+    keys(ed, "l")
+    assert ed.choosing is not None and name in ed.choosing
+    keys(ed, *[DOWN] * ed.choosing.index(name), ENTER)
+
+
+def test_editor_loads_a_shipped_board_and_saves_the_change_under_a_new_name(tmp_path, monkeypatch):
+    from doors.kingdom import boards
+    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
+    ed = BoardEditor()                      # saves into the saved-boards folder
+    choose(ed, "fortress")
+    assert tuple(ed.board) == load_board("fortress").board and ed.opened == "fortress"
+    assert "new name" in ed.message
+    empty = next(sq for sq in range(parse_square("a10"), parse_square("s10") + 1) if not ed.board[sq])
+    ed.cur = empty
+    keys(ed, "#", "s")
+    assert ed.naming and ed.name == ""                      # a shipped board: no name offered
+    assert keys(ed, *"fortress", ENTER) is None and "comes with Gatehouse" in ed.message
+    assert keys(ed, *[BACKSPACE] * 8, *"fort2", ENTER) == "saved"
+    spec = load_board("fort2")
+    assert spec.board[empty] == 8 and spec.board != load_board("fortress").board
+    assert boards.list_boards() == ["default", "fort2", "fortress", "skirmish"]
+    assert load_board("fortress").board == boards.parse_board(
+        boards.SHIPPED.joinpath("fortress.txt").read_text(), "f").board   # untouched
+
+
+def test_editor_loads_a_saved_board_and_saves_it_again_in_place(tmp_path, monkeypatch):
+    from doors.kingdom import boards
+    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
+    (tmp_path / "mine.txt").write_text(boards.format_board(load_board("skirmish").board,
+                                                           "Mine: a skirmish"))
+    (tmp_path / "other.txt").write_text(boards.format_board(load_board("default").board, "Other"))
+    ed = BoardEditor()
+    choose(ed, "mine")
+    assert "s saves it again" in ed.message
+    empty = next(sq for sq in range(parse_square("a10"), parse_square("s10") + 1) if not ed.board[sq])
+    ed.cur = empty
+    keys(ed, "#", "s")
+    assert ed.name == "mine"                                # its own name is offered
+    assert keys(ed, ENTER) == "saved"
+    again = load_board("mine")
+    assert again.board[empty] == 8 and again.title == "Mine: a skirmish"
+    # another board's name is still refused
+    keys(ed, "s", *[BACKSPACE] * 4, *"other", ENTER)
+    assert "already" in ed.message and load_board("other").title == "Other"
+
+
+def test_editor_board_list_can_be_left_and_draws(tmp_path):
+    ed = BoardEditor(directory=tmp_path)
+    keys(ed, "l")
+    canvas = Canvas(80, 24)
+    ed.draw(canvas)
+    text = "\n".join(canvas.lines())
+    assert "Open which board?" in text and "default" in text and "shipped" in text
+    keys(ed, ESC)
+    assert ed.choosing is None and ed.message == "Nothing opened."
+    assert keys(ed, ESC) == "cancel"

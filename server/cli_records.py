@@ -1,0 +1,112 @@
+"""``gatehouse games`` (the record of games, with results and rating
+changes) and ``gatehouse bulletin`` (the host BBS's bulletin file)."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from server.config import Config
+
+__all__ = ["games_command", "bulletin_command"]
+
+
+def _changes(store_rows: list[Any]) -> dict[int, tuple[Any, ...]]:
+    return {int(r[0]): tuple(r[1:]) for r in store_rows}
+
+
+def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str:
+    """"Alice 1500->1662 +162, Bob 1500->1338 -162"; "unrated"; "" if not over."""
+    if change is None:
+        return ""
+    rated, b0, a0, b1, a1 = change
+    if not rated:
+        return "unrated"
+    parts = []
+    for label, before, after in ((players[0], b0, a0), (players[1], b1, a1)):
+        if before is not None and after is not None:
+            parts.append(f"{label} {before:.0f}->{after:.0f} {round(after) - round(before):+d}")
+    return ", ".join(parts)
+
+
+async def games_command(config: Config, status: str | None, limit: int, out: Any = None) -> None:
+    from doors import registry
+    from server.services.store import Store
+    doors = registry()
+    out = out or sys.stdout
+    store = await Store(config.database).open()
+    try:
+        rows = await store.list_games(status, limit)
+        assert store.db is not None
+        marks = ",".join("?" * len(rows)) or "NULL"
+        async with store.db.execute(
+                f"SELECT game_id, rated, before0, after0, before1, after1 FROM game_ratings"
+                f" WHERE game_id IN ({marks})", [g.id for g in rows]) as cur:
+            changes = _changes(list(await cur.fetchall()))
+        print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
+              f"{'started':<16}  result; rating change", file=out)
+        for g in rows:
+            if g.outcome:
+                winner = g.outcome.get("winner")
+                if g.outcome.get("termination") == "aborted":
+                    who = "aborted"
+                elif winner is None:
+                    who = "draw"
+                elif g.players[0] == g.players[1]:      # the computer against itself
+                    who = f"player {winner + 1} ({g.players[winner]}) won"
+                else:
+                    who = f"{g.players[winner]} won"
+                result = f"{who} ({g.outcome.get('reason', '')})"
+                rating = rating_text(g.players, changes.get(g.id)) or "not rated yet"
+                result += f"; {rating}"
+            else:
+                result = "unfinished"
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
+            record = await store.moves(g.id)        # game moves only, not setup placements
+            moves = doors[g.door].state_class.count_moves(record)[0] if g.door in doors else len(record)
+            print(f"{g.id:>5}  {g.door:<13} {g.players[0][:20]:<20} {g.players[1][:20]:<20} "
+                  f"{moves:>5}  {started:<16}  {result}", file=out)
+        if not rows:
+            print("No games recorded yet.", file=out)
+    finally:
+        await store.close()
+
+
+async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
+                           output: str | None = None) -> int:
+    """Write the bulletin to ``out`` (bytes), or to the file ``output``
+    (replaced at once: a caller never sees half a file); a message and a
+    non-zero exit if it cannot."""
+    from doors import registry
+    from server.screens.bulletin import build_bulletin, encode_bulletin
+    from server.services.records import open_readonly
+    if door is not None and door not in registry():
+        print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
+              file=sys.stderr)
+        return 2
+    store = await open_readonly(config.database)
+    try:
+        canvas = await build_bulletin(store, door)
+    finally:
+        await store.close()
+    data = encode_bulletin(canvas, fmt)
+    if output is None:
+        out.write(data)
+        out.flush()
+        return 0
+    return _replace_file(Path(output), data)
+
+
+def _replace_file(path: Path, data: bytes) -> int:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.chmod(0o644)               # the BBS, another user, shows it
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        print(f"gatehouse: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,140 @@
+"""The hall of fame: one page per door with the top rated callers, the most
+games and the longest win streaks, and the caller's own record there (won,
+lost, drawn, and against each opponent). 80x24, every handle in full."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ansi import keys as K
+from ansi.canvas import (
+    BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    CYAN,
+    DARK_GREY,
+    GREY,
+    WHITE,
+    YELLOW,
+    Canvas,
+)
+from doors import registry
+from server.screens.history_screen import MyGamesScreen
+from server.screens.session import Pop, Push, Screen, Transition
+from server.services.records import Hall, Tally, hall_of_fame
+
+if TYPE_CHECKING:
+    from server.screens.session import Session
+
+__all__ = ["HallOfFameScreen", "draw_leaders", "LEADER_ROWS"]
+
+LEADER_ROWS = 10
+OPPONENT_ROWS = 4          # per column; two columns
+
+
+def draw_leaders(canvas: Canvas, y: int, hall: Hall, me: str = "") -> int:
+    """The three tables side by side from row ``y`` (columns 0-78); returns
+    the row below them."""
+    canvas.text(0, y, f"   {'Top rated':<20} {'Rtg':>4}", BRIGHT_CYAN)
+    canvas.text(29, y, f"{'Most games':<20} {'Gms':>4}", BRIGHT_CYAN)
+    canvas.text(55, y, f"{'Longest win streak':<20} {'Won':>3}", BRIGHT_CYAN)
+    key = me.casefold()
+    for i in range(LEADER_ROWS):
+        row = y + 1 + i
+        canvas.text(28, row, "│", DARK_GREY)
+        canvas.text(54, row, "│", DARK_GREY)
+        if i < len(hall.top_rated):
+            handle, rating, _dev = hall.top_rated[i]
+            colour = YELLOW if handle.casefold() == key else GREY
+            canvas.text(0, row, f"{i + 1:>2} {handle:<20} {rating:>4.0f}", colour)
+        if i < len(hall.most_games):
+            handle, games = hall.most_games[i]
+            colour = YELLOW if handle.casefold() == key else GREY
+            canvas.text(29, row, f"{handle:<20} {games:>4}", colour)
+        if i < len(hall.longest_streaks):
+            handle, wins = hall.longest_streaks[i]
+            colour = YELLOW if handle.casefold() == key else GREY
+            canvas.text(55, row, f"{handle:<20} {wins:>3}", colour)
+    if not (hall.top_rated or hall.most_games):
+        canvas.text(4, y + 2, "No rated games yet: be the first on the board!", DARK_GREY)
+    return y + 1 + LEADER_ROWS
+
+
+def _tally(t: Tally) -> str:
+    return f"{t.wins:>3} {t.losses:>3} {t.draws:>3}"
+
+
+class HallOfFameScreen(Screen):
+    location = "hall of fame"
+
+    def __init__(self, session: Session, door_index: int = 0):
+        super().__init__(session)
+        self.doors = list(registry().values())
+        self.index = min(max(0, door_index), len(self.doors) - 1)
+        self.hall: Hall | None = None
+
+    async def on_start(self) -> Transition:
+        await self._load()
+        return None
+
+    async def _load(self) -> None:
+        door = self.doors[self.index].key
+        self.hall = await hall_of_fame(self.session.services.store, door, self.session.handle,
+                                       LEADER_ROWS)
+
+    async def on_key(self, key: str) -> Transition:
+        before = self.index
+        if key in (K.RIGHT, K.TAB, " "):
+            self.index = (self.index + 1) % len(self.doors)
+        elif key == K.LEFT:
+            self.index = (self.index - 1) % len(self.doors)
+        elif key.isdigit() and 1 <= int(key) <= len(self.doors):
+            self.index = int(key) - 1
+        elif key in ("m", "M"):
+            return Push(MyGamesScreen(self.session))
+        elif key in (K.ESC, "q", "Q", K.ENTER):
+            return Pop(None)
+        if self.index != before:
+            await self._load()
+        return None
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        info = self.doors[self.index]
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
+        canvas.text(11, 0, f"· Hall of Fame · {info.title}", WHITE, BLUE)
+        x = 1
+        for i, door in enumerate(self.doors):
+            label = f" {i + 1} {door.title} "
+            if i == self.index:
+                canvas.text(x, 1, label, WHITE, BLUE)
+            else:
+                canvas.text(x, 1, label, CYAN)
+            x += len(label) + 1
+        if self.hall is None:
+            return None
+        self._draw_mine(canvas, draw_leaders(canvas, 3, self.hall, self.session.handle) + 1,
+                        info.title)
+        canvas.text(1, 23, "1-9 or LEFT/RIGHT another door   m my games   ESC back", DARK_GREY)
+        return None
+
+    def _draw_mine(self, canvas: Canvas, y: int, title: str) -> None:
+        hall = self.hall
+        assert hall is not None
+        canvas.box(0, y, 80, 23 - y, CYAN, title=f"Your record in {title}"[:60])
+        mine = hall.mine or Tally()
+        rating = self.session.services.ratings.get(self.session.handle, hall.door)
+        rated = f"rating {rating.rating:.0f} (±{rating.deviation:.0f})" if rating else "not rated yet"
+        canvas.text(2, y + 1, f"Won {mine.wins}  lost {mine.losses}  drawn {mine.draws}   "
+                              f"{rated}   longest win streak {hall.my_streak}", BRIGHT_GREEN)
+        if not hall.my_opponents:
+            canvas.text(2, y + 3, "You have no finished games here yet.", DARK_GREY)
+            return
+        for col in (0, 1):
+            canvas.text(2 + col * 39, y + 2, f"{'Against':<20}  Won Lst Drw", DARK_GREY)
+        shown = hall.my_opponents[:2 * OPPONENT_ROWS]
+        for i, (name, tally) in enumerate(shown):
+            col, row = divmod(i, OPPONENT_ROWS)
+            canvas.text(2 + col * 39, y + 3 + row, f"{name:<20} {_tally(tally)}", GREY)
+        more = len(hall.my_opponents) - len(shown)
+        if more > 0:
+            canvas.text(50, 22, f" and {more} more opponents ", DARK_GREY)

@@ -1,0 +1,201 @@
+"""The rating book: one Glicko-2 rating per caller per door.
+
+It owns the ratings (a copy in memory for the lobby and game screens, the
+record in the store) and rates each finished game once, when the match
+records its result, or at start for games finished while it could not.
+
+Which games count: a finished game between two callers, or between a caller
+and the computer at a fixed level. A resignation or a forfeit counts as the
+loss it is; an aborted game, a game of the computer against itself and a
+game of a caller against themselves do not.
+
+The computer's anchors: the computer at a given level does not learn, so it
+is not rated from its games but holds a fixed rating, and the callers'
+ratings are measured against it. The lowest level of every door is 1000
+(a beginner's strength on the Glicko scale, where a newcomer starts at
+1500 with a deviation of 350) and the highest 1800 (a strong club player),
+the levels between spaced evenly: 1000, 1200, 1400, 1600, 1800 for a door
+with five levels. The anchors' deviation is 50, as for a player whose
+strength is well known, so a game against the computer moves a caller's
+rating by what the result says about them and never moves the computer.
+Fixed anchors also keep the pool from drifting on a board with few callers.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import TYPE_CHECKING, Any
+
+from doors import registry
+from doors._core.game import Termination
+from server.services.glicko2 import Rating, rate_game
+from server.services.store import handle_key
+
+if TYPE_CHECKING:
+    from server.services.store import GameRow, Store
+
+__all__ = ["RatingBook", "GameRating", "computer_anchor", "ANCHOR_LOW", "ANCHOR_HIGH",
+           "ANCHOR_DEVIATION", "is_computer"]
+
+log = logging.getLogger("gatehouse.ratings")
+
+ANCHOR_LOW = 1000.0
+ANCHOR_HIGH = 1800.0
+ANCHOR_DEVIATION = 50.0
+
+
+def is_computer(label: str) -> bool:
+    return label.startswith("computer:")
+
+
+def computer_anchor(door: str, level: int) -> Rating:
+    """The fixed rating of the computer at ``level`` in ``door``."""
+    info = registry().get(door)
+    low, high = info.levels if info is not None else (1, 5)
+    level = min(max(level, low), high)
+    share = (level - low) / (high - low) if high > low else 1.0
+    return Rating(ANCHOR_LOW + share * (ANCHOR_HIGH - ANCHOR_LOW), ANCHOR_DEVIATION, 0.06)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRating:
+    """What one game did to the ratings: ``before``/``after`` per seat
+    (None for the computer's seat, or for both when the game is unrated)."""
+    game_id: int
+    rated: bool
+    before: tuple[float | None, float | None] = (None, None)
+    after: tuple[float | None, float | None] = (None, None)
+
+    def change(self, player: int) -> float | None:
+        b, a = self.before[player], self.after[player]
+        return None if b is None or a is None else a - b
+
+    def describe(self, player: int) -> str:
+        """"1500 -> 1562 (+62)" for seat ``player``, "" if it did not count."""
+        b, a = self.before[player], self.after[player]
+        if b is None or a is None:
+            return ""
+        return f"{b:.0f} -> {a:.0f} ({round(a) - round(b):+d})"
+
+
+def _score(outcome: dict[str, object]) -> float:
+    winner = outcome.get("winner")
+    return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+
+
+def counts(game: GameRow) -> bool:
+    """Whether a finished game is rated (see the module's text)."""
+    if game.status != "finished" or not game.outcome:
+        return False
+    if game.outcome.get("termination") == Termination.ABORTED.value:
+        return False
+    a, b = game.players
+    if is_computer(a) and is_computer(b):
+        return False
+    return is_computer(a) or is_computer(b) or handle_key(a) != handle_key(b)
+
+
+class RatingBook:
+    """The ratings of every caller in every door (see the module's text)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._ratings: dict[tuple[str, str], Rating] = {}
+        self._lock = asyncio.Lock()
+
+    async def load(self) -> None:
+        """Read the ratings, then rate the finished games not yet rated."""
+        assert self.store.db is not None
+        async with self.store.db.execute(
+                "SELECT player, door, rating, deviation, volatility FROM ratings") as cur:
+            rows = await cur.fetchall()
+        self._ratings = {(str(p), str(d)): Rating(r, dev, vol) for p, d, r, dev, vol in rows}
+        await self.catch_up()
+
+    # ----- what screens read (no waiting) ------------------------------------
+    def get(self, handle: str, door: str) -> Rating | None:
+        """The caller's rating in ``door``; None if they have no rated game there."""
+        return self._ratings.get((handle_key(handle), door))
+
+    def of_label(self, label: str, door: str) -> Rating | None:
+        """The rating of a seat as the games table writes it (a handle or computer:N)."""
+        if is_computer(label):
+            return computer_anchor(door, int(label.split(":", 1)[1] or 1))
+        return self.get(label, door)
+
+    def best(self, handle: str) -> tuple[str, Rating] | None:
+        """The caller's highest rating over all doors, with its door."""
+        key = handle_key(handle)
+        mine = [(door, r) for (p, door), r in self._ratings.items() if p == key]
+        return max(mine, key=lambda item: item[1].rating) if mine else None
+
+    # ----- rating games ---------------------------------------------------------
+    async def record(self, game_id: int) -> GameRating | None:
+        """Rate one finished game (once: a game already rated gives its
+        record back). Never raises: a failure is logged and gives None."""
+        try:
+            async with self._lock:
+                done = await self._done(game_id)
+                if done is not None:
+                    return done
+                game = await self.store.get_game(game_id)
+                if game is None or game.status != "finished":
+                    return None
+                return await self._rate(game)
+        except Exception:
+            log.exception("rating game %s failed", game_id)
+            return None
+
+    async def catch_up(self) -> int:
+        """Rate, in the order they ended, the finished games without a rating
+        record (games of an older Gatehouse, or ended while rating failed)."""
+        assert self.store.db is not None
+        async with self.store.db.execute(
+                "SELECT g.id FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
+                " WHERE g.status = 'finished' AND r.game_id IS NULL"
+                " ORDER BY g.ended, g.id") as cur:
+            ids = [int(row[0]) for row in await cur.fetchall()]
+        for game_id in ids:
+            await self.record(game_id)
+        return len(ids)
+
+    async def _done(self, game_id: int) -> GameRating | None:
+        assert self.store.db is not None
+        async with self.store.db.execute(
+                "SELECT rated, before0, after0, before1, after1 FROM game_ratings WHERE game_id=?",
+                (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return GameRating(game_id, bool(row[0]), (row[1], row[3]), (row[2], row[4]))
+
+    async def _rate(self, game: GameRow) -> GameRating:
+        if not counts(game):
+            await self.store.transaction([(
+                "INSERT INTO game_ratings(game_id, rated) VALUES (?, 0)", (game.id,))])
+            return GameRating(game.id, False)
+        assert game.outcome is not None
+        labels = game.players
+        old = [self.of_label(label, game.door) or Rating() for label in labels]
+        new = list(rate_game(old[0], old[1], _score(game.outcome)))
+        before: list[float | None] = [None, None]
+        after: list[float | None] = [None, None]
+        statements: list[tuple[str, Any]] = []
+        for seat, label in enumerate(labels):
+            if is_computer(label):
+                continue                      # the anchor does not move
+            before[seat], after[seat] = old[seat].rating, new[seat].rating
+            statements.append((
+                "INSERT OR REPLACE INTO ratings(player, door, handle, rating, deviation, volatility)"
+                " VALUES (?,?,?,?,?,?)",
+                (handle_key(label), game.door, label, new[seat].rating, new[seat].deviation,
+                 new[seat].volatility)))
+        statements.append((
+            "INSERT INTO game_ratings(game_id, rated, before0, after0, before1, after1)"
+            " VALUES (?, 1, ?, ?, ?, ?)", (game.id, before[0], after[0], before[1], after[1])))
+        await self.store.transaction(statements)
+        for seat, label in enumerate(labels):
+            if not is_computer(label):
+                self._ratings[(handle_key(label), game.door)] = new[seat]
+        return GameRating(game.id, True, (before[0], before[1]), (after[0], after[1]))

@@ -1,0 +1,213 @@
+"""What the record says about callers: finished games with their rating
+changes (history), and the hall of fame of a door (top ratings, most games,
+longest win streaks, a caller's own record). Read-only queries on the store.
+
+``open_readonly`` opens an existing database for reading only (the bulletin:
+a read-only command never creates or migrates a database).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from server.services.ratings import is_computer
+from server.services.seats import parse_seat_label
+from server.services.store import MIGRATIONS, Store, StoreError, handle_key
+
+__all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly",
+           "result_text"]
+
+
+@dataclasses.dataclass(frozen=True)
+class HistoryRow:
+    id: int
+    door: str
+    players: tuple[str, str]         # as the games table writes them
+    outcome: dict[str, Any]
+    ended: float
+    rated: bool
+    before: tuple[float | None, float | None]
+    after: tuple[float | None, float | None]
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (parse_seat_label(self.players[0])[1], parse_seat_label(self.players[1])[1])
+
+    @property
+    def aborted(self) -> bool:
+        return self.outcome.get("termination") == "aborted"
+
+    def seat_of(self, handle: str) -> int | None:
+        key = handle_key(handle)
+        return next((i for i, label in enumerate(self.players)
+                     if not is_computer(label) and handle_key(label) == key), None)
+
+    def result_for(self, seat: int) -> str:
+        """"won", "lost", "draw" or "aborted" for ``seat``."""
+        if self.aborted:
+            return "aborted"
+        winner = self.outcome.get("winner")
+        return "draw" if winner is None else ("won" if winner == seat else "lost")
+
+    def change(self, seat: int) -> str:
+        """The rating change of ``seat``: "1500->1562 +62", or "unrated"."""
+        b, a = self.before[seat], self.after[seat]
+        if b is None or a is None:
+            return "unrated" if not is_computer(self.players[seat]) else ""
+        return f"{b:.0f}->{a:.0f} {round(a) - round(b):+d}"
+
+
+def result_text(row: HistoryRow) -> str:
+    """"Alice won (flag captured)", "draw (agreed draw)", "aborted (...)"."""
+    reason = str(row.outcome.get("reason", ""))
+    if row.aborted:
+        return f"aborted ({reason})"
+    winner = row.outcome.get("winner")
+    who = "draw" if winner is None else f"{row.names[winner]} won"
+    return f"{who} ({reason})" if reason else who
+
+
+_HISTORY_SQL = ("SELECT g.id, g.door, g.player0, g.player1, g.outcome, g.ended,"
+                " COALESCE(r.rated, 0), r.before0, r.after0, r.before1, r.after1"
+                " FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
+                " WHERE g.status = 'finished'")
+
+
+async def history(store: Store, door: str | None = None, handle: str | None = None,
+                  limit: int | None = None, oldest_first: bool = False) -> list[HistoryRow]:
+    """Finished games, newest first (or oldest first), of a door and/or a caller."""
+    assert store.db is not None
+    sql, args = _HISTORY_SQL, list[Any]()
+    if door:
+        sql += " AND g.door = ?"
+        args.append(door)
+    if handle:
+        sql += " AND (lower(g.player0) = ? OR lower(g.player1) = ?)"
+        args += [handle.lower(), handle.lower()]
+    sql += " ORDER BY g.ended, g.id" if oldest_first else " ORDER BY g.ended DESC, g.id DESC"
+    if limit:
+        sql += " LIMIT ?"
+        args.append(limit)
+    async with store.db.execute(sql, args) as cur:
+        rows = await cur.fetchall()
+    out = [HistoryRow(int(r[0]), str(r[1]), (str(r[2]), str(r[3])),
+                      json.loads(r[4]) if r[4] else {}, float(r[5] or 0), bool(r[6]),
+                      (r[7], r[9]), (r[8], r[10])) for r in rows]
+    if handle:      # lower() in SQL is ASCII only: check with the real key
+        out = [row for row in out if row.seat_of(handle) is not None]
+    return out
+
+
+@dataclasses.dataclass
+class Tally:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def add(self, result: str) -> None:
+        if result == "won":
+            self.wins += 1
+        elif result == "lost":
+            self.losses += 1
+        elif result == "draw":
+            self.draws += 1
+
+
+@dataclasses.dataclass
+class Hall:
+    """A door's hall of fame, and one caller's own record in it."""
+    door: str
+    top_rated: list[tuple[str, float, float]]        # (handle, rating, deviation)
+    most_games: list[tuple[str, int]]
+    longest_streaks: list[tuple[str, int]]
+    mine: Tally | None = None
+    my_streak: int = 0
+    my_opponents: list[tuple[str, Tally]] = dataclasses.field(default_factory=list)
+
+
+async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10) -> Hall:
+    assert store.db is not None
+    async with store.db.execute(
+            "SELECT handle, rating, deviation FROM ratings WHERE door = ?"
+            " ORDER BY rating DESC, handle LIMIT ?", (door, top)) as cur:
+        top_rated = [(str(h), float(r), float(d)) for h, r, d in await cur.fetchall()]
+    async with store.db.execute(
+            "SELECT player0, player1, json_extract(outcome, '$.winner') FROM games"
+            " WHERE door = ? AND status = 'finished'"
+            " AND json_extract(outcome, '$.termination') IS NOT 'aborted'"
+            " ORDER BY ended, id", (door,)) as cur:
+        games = [((str(a), str(b)), w) for a, b, w in await cur.fetchall()]
+    keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
+
+    def key_of(label: str) -> str | None:
+        if label not in keys:
+            keys[label] = None if is_computer(label) else handle_key(label)
+        return keys[label]
+
+    handles: dict[str, str] = {}                       # key -> handle as last written
+    played: Counter[str] = Counter()
+    run: Counter[str] = Counter()
+    best: Counter[str] = Counter()
+    for players, winner in games:
+        for seat, label in enumerate(players):
+            key = key_of(label)
+            if key is None:
+                continue
+            handles[key] = label
+            played[key] += 1
+            if winner == seat:
+                run[key] += 1
+                best[key] = max(best[key], run[key])
+            else:
+                run[key] = 0
+    order = sorted(handles, key=lambda k: (-played[k], k))
+    most = [(handles[k], played[k]) for k in order[:top]]
+    streaky = sorted((k for k in handles if best[k] > 0), key=lambda k: (-best[k], k))
+    streaks = [(handles[k], best[k]) for k in streaky[:top]]
+    hall = Hall(door, top_rated, most, streaks)
+    if me:
+        my_key = handle_key(me)
+        hall.mine, hall.my_streak = Tally(), best[my_key]
+        against: dict[str, Tally] = defaultdict(Tally)
+        for players, winner in games:
+            for seat, label in enumerate(players):
+                if key_of(label) == my_key:
+                    result = "draw" if winner is None else ("won" if winner == seat else "lost")
+                    hall.mine.add(result)
+                    against[parse_seat_label(players[1 - seat])[1]].add(result)
+                    break
+        hall.my_opponents = sorted(against.items(), key=lambda item: (-item[1].games, item[0]))
+    return hall
+
+
+async def open_readonly(path: str | Path) -> Store:
+    """Open an existing database for reading only; StoreError (one line) if
+    there is none, it cannot be read, or it is not of this Gatehouse's schema."""
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"{path}: there is no database here (nothing was created): "
+                         "give the server's database with --db or --config")
+    store = Store(path)
+    try:
+        store.db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        version = await store.schema_version()
+    except sqlite3.Error as exc:
+        await store.close()
+        raise StoreError(f"{path}: cannot read the database ({exc})") from None
+    if version != len(MIGRATIONS):
+        await store.close()
+        older = version < len(MIGRATIONS)
+        raise StoreError(f"{path}: the database is from {'an older' if older else 'a newer'} "
+                         f"Gatehouse (schema {version}, this one uses {len(MIGRATIONS)}): "
+                         + ("start the server once to upgrade it" if older else "upgrade Gatehouse"))
+    return store

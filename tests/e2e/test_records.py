@@ -1,0 +1,144 @@
+"""Ratings, the hall of fame and My games, as callers see them over telnet:
+a rated game between two callers and one against the computer, the rating
+change at game over, ratings in the who list and on the game screen, the
+hall of fame page at 80x24 with a 20-character handle in full, and a
+replay opened from My games."""
+from doors._core.game import Outcome, Termination
+from server.services.glicko2 import Game, Rating, rate, rate_game
+from server.services.ratings import computer_anchor
+
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    Caller,
+    challenge_computer,
+    door_digit,
+    play_towers_move,
+    session_of,
+    wait_until,
+)
+
+END = "\x1b[F"
+
+LONG = "Alexandra Longhandle"          # 20 characters, the longest handle there is
+
+
+async def challenge(app, challenger, name, target, target_name):
+    challenger.send("p")
+    await challenger.expect("Choose a door")
+    challenger.send(door_digit("Towers"))
+    await challenger.expect("choose your opponent")
+    opponents = session_of(app, name).screens[-1].opponents
+    challenger.send(DOWN * opponents.index(target_name) + ENTER)
+    await challenger.expect("Who places first")
+    challenger.send(RIGHT)              # the challenger places first
+    challenger.send(DOWN * 2 + ENTER)
+    await target.expect(f"{name} challenges you to Towers")
+    target.send("y")
+    await challenger.expect("Your turn")
+    return session_of(app, name).screens[-1].match
+
+
+async def test_rated_games_hall_of_fame_and_my_games(app):
+    alice = await Caller.connect(app.port)
+    await alice.login(LONG)
+    bob = await Caller.connect(app.port, term="ansi-bbs")      # CP437
+    await bob.login("Bob")
+    await alice.expect("Bob")
+    text = await bob.expect(LONG[:20])
+    assert "Rtg" in text and "Bob" in text
+
+    # a game between the two: ratings on the game screen, then Alice resigns
+    match = await challenge(app, alice, LONG, bob, "Bob")
+    await alice.expect(f"{LONG} new · Bob new")
+    await play_towers_move(alice, session_of(app, LONG), match, 0)
+    await bob.expect("Your turn")
+    alice.send("Q")
+    await alice.expect("Resign this game?")
+    alice.send("y")
+    loss, win = rate_game(Rating(), Rating(), 0.0)        # Bob wins, as seat 1
+    lost = f"Your rating: 1500 -> {loss.rating:.0f} ({round(loss.rating) - 1500:+d})"
+    won = f"Your rating: 1500 -> {win.rating:.0f} ({round(win.rating) - 1500:+d})"
+    await alice.expect(lost)
+    await bob.expect(won)
+    # back in the lobby the who list shows the new ratings
+    alice.send(ESC)
+    bob.send(ESC)
+    await bob.expect("Who's online")
+    await wait_until(lambda: "lobby" in session_of(app, LONG).location, what="Alice in the lobby")
+    await bob.expect(f"{LONG} lobby        {loss.rating:>4.0f}", timeout=30)
+    await bob.expect(f"Bob                  lobby        {win.rating:>4.0f}")
+    bob.send("z")                       # any key clears the last game's result line
+    await bob.expect("h fame  m games")
+
+    # a game against the computer: only Alice's rating moves, from the anchor
+    cmatch = await challenge_computer(alice, app, LONG, "Towers")
+    level = cmatch.seats[1].level
+    # (two long names do not fit beside the key hints: the ratings alone)
+    await alice.expect(f"Rated {loss.rating:.0f} vs {computer_anchor('towers', level).rating:.0f}")
+    alice.send("Q")
+    await alice.expect("Resign this game?")
+    alice.send("y")
+    after = rate(loss, [Game(computer_anchor("towers", level), 0.0)])
+    await alice.expect(f"Your rating: {loss.rating:.0f} -> {after.rating:.0f}")
+    assert app.ratings.of_label(f"computer:{level}", "towers") == computer_anchor("towers", level)
+    alice.send(ESC)
+    await alice.expect("Who's online")
+
+    # the hall of fame, Towers page: everything on an 80x24 screen, handles in full
+    alice.send("h")
+    await alice.expect("Hall of Fame")
+    alice.send(door_digit("Towers"))
+    text = await alice.expect("Your record in Towers")
+    lines = alice.screen.display
+    assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+    assert lines[4].startswith(f" 1 Bob                  {win.rating:>4.0f}")
+    assert lines[5].startswith(f" 2 {LONG} {after.rating:>4.0f}")
+    assert lines[4][55:].split() == ["Bob", "1"]            # longest win streak
+    most = [line[29:54].rsplit(None, 1) for line in lines[4:6]]
+    assert most == [[LONG, "2"], ["Bob", "1"]]
+    assert f"Won 0  lost 2  drawn 0   rating {after.rating:.0f}" in text
+    against = {line[2:22].strip(): line[22:34].split() for line in lines[18:22]}
+    assert against["Bob"] == ["0", "1", "0"]
+    assert against[f"Computer ({level})"] == ["0", "1", "0"]
+    assert lines[23].startswith(" 1-9 or LEFT/RIGHT another door")
+    # another door: nobody rated yet
+    alice.send(door_digit("Awari"))
+    await alice.expect("No rated games yet")
+    await alice.expect("Your record in Awari")
+
+    # My games: both games with result and rating change; ENTER replays one
+    alice.send("m")
+    text = await alice.expect("My games")
+    first, second = alice.screen.display[3], alice.screen.display[4]
+    assert f"Towers       Computer ({level})" in first and "lost" in first
+    assert f"{loss.rating:.0f}->{after.rating:.0f}" in first
+    assert "Towers       Bob" in second and "lost" in second
+    assert f"1500->{loss.rating:.0f} {round(loss.rating) - 1500:+d}" in second
+    alice.send(DOWN + ENTER)
+    await alice.expect(f"Replay of game {match.id}: Towers, {LONG} vs Bob")
+    await alice.expect("Move 0 of 1")
+    alice.send(RIGHT)
+    await alice.expect("Move 1 of 1")
+    alice.send(END)
+    await alice.expect(f"Result: Bob won ({LONG} resigned)")
+    alice.send(ESC)
+    await alice.expect("ENTER replay")
+    alice.send(ESC + ESC)
+    await alice.expect("Who's online")
+
+    # Bob's CP437 terminal shows his page the same way
+    bob.send("h")
+    await bob.expect("Hall of Fame · Stratego")
+    bob.send(door_digit("Towers"))
+    text = await bob.expect(f"Won 1  lost 0  drawn 0   rating {win.rating:.0f} (±")
+    assert "┌─ Your record in Towers" in text and "longest win streak 1" in text
+    assert bob.screen.display[18][2:34].split() == [LONG.split()[0], LONG.split()[1], "1", "0", "0"]
+
+    # the record the CLI reads says the same
+    rows = await app.store.list_games("finished")
+    assert {Outcome.from_json(r.outcome).termination for r in rows} == {Termination.RESIGN}
+    await alice.close()
+    await bob.close()

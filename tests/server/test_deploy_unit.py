@@ -1,0 +1,52 @@
+"""The shipped systemd unit and the settings example agree with what the
+server does at start: state in /var/lib/gatehouse, no `nice` in the start
+path, and the one call the Awari build makes to lower its priority allowed."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from doors import registry
+from server.config import Config
+from server.services.jobs import build_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def unit_settings() -> list[tuple[str, str]]:
+    pairs = []
+    for line in (ROOT / "deploy" / "gatehouse.service").read_text().splitlines():
+        if line.strip() and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def test_the_unit_keeps_state_in_var_lib_and_starts_gatehouse_directly():
+    settings = unit_settings()
+    assert ("StateDirectory", "gatehouse") in settings
+    assert ("ReadWritePaths", "/var/lib/gatehouse") in settings
+    start = [v for k, v in settings if k == "ExecStart"]
+    assert start == ["/opt/gatehouse/venv/bin/gatehouse serve --config /etc/gatehouse/gatehouse.toml"]
+    assert "nice" not in start[0].split()
+
+
+def test_the_unit_allows_the_builds_own_priority_change_and_kills_for_nothing():
+    filters = [v for k, v in unit_settings() if k == "SystemCallFilter"]
+    # systemd applies these in order: allow @system-service, take away
+    # @privileged and @resources, give back setpriority alone
+    assert filters == ["@system-service", "~@privileged @resources", "setpriority"]
+    assert ("SystemCallErrorNumber", "EPERM") in unit_settings()
+
+
+def test_the_awari_build_is_python_itself_lowering_its_own_priority(tmp_path):
+    awari = registry()["awari"]
+    assert awari.state_folder is not None and len(awari.tables) == 1
+    awari.state_folder(Config(state_dir=str(tmp_path)).door_folder("awari"),
+                       {"build_endgame": True, "endgame_stones": 12})
+    argv = build_command(awari.tables[0])
+    assert argv[0] == sys.executable and not any("nice" in word for word in argv)
+    assert argv[1:4] == ["-m", "doors._core.table_build", "15"]      # lowered in-process
+    assert argv[4:6] == ["doors.awari", "build"]
+    assert argv[argv.index("--path") + 1] == str(tmp_path / "awari" / "endgame.bin")
+    assert argv[argv.index("--stones") + 1] == "12"
