@@ -41,9 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchScreen", "start_match"]
 
-HINTS = "c chat  r redraw  ? help  Q resign  = draw  PGUP chat log"
-SYSOP_HINTS = "q console  c chat  ? help  Q resign  = draw  PGUP chat log"
-SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes)"
+# the right end of the key line shows the ratings; PGUP/PGDN are in the help and the chat prompt
+HINTS = "c chat  r redraw  ? help  Q resign  = draw"
+SYSOP_HINTS = "q console  c chat  ? help  Q resign  = draw"
+SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
@@ -318,7 +319,7 @@ class MatchScreen(Screen):
             if self.me is not None and not self.match.ended:
                 hints = SYSOP_HINTS if self.session.is_sysop else HINTS
             else:
-                hints = "ESC back to the lobby  c chat  ? help  PGUP chat log"
+                hints = "ESC back to the lobby  c chat  ? help"
             canvas.text(1, 23, hints, DARK_GREY)
             ratings = self._ratings_text(78 - len(hints) - 2)
             canvas.text(79 - len(ratings), 23, ratings, CYAN)

@@ -185,7 +185,7 @@ async def test_sysop_messages_stay_until_read_and_chat_pages_back(app, console):
     await alice.expect_gone("PGDN: newer")
     # the chat line: an empty ENTER closes it, and the prompt says so
     alice.send("c")
-    await alice.expect("ENTER on an empty line or ESC closes")
+    await alice.expect("ENTER on an empty line or ESC closes; PGUP older")
     alice.send(ENTER)
     await alice.expect_gone("Say:")
     # a sysop message: the sysop steps out, messages Alice, comes back
