@@ -92,7 +92,8 @@ class ChallengeBoard:
         """Put up a challenge and tell its target: (the challenge or None,
         what to tell the challenger)."""
         seat = self._nodes.find(target)
-        if seat is None or seat.location not in TAKES_CHALLENGES:
+        # the sysop hears of a challenge in a game too, and answers it on the console
+        if seat is None or (seat.location not in TAKES_CHALLENGES and not seat.is_sysop):
             return None, f"{target} is not in the lobby any more."
         if target.casefold() == challenger.casefold():
             return None, "You cannot challenge yourself."
