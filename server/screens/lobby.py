@@ -34,7 +34,7 @@ from server.screens.settings import SettingsScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.match import MatchEvent, News
-from server.services.nodes import LOBBY
+from server.services.nodes import LOBBY, Origin
 from server.services.seats import Seat, SeatKind
 
 __all__ = ["LobbyScreen", "idle_text", "offer_challenge", "answer_challenge", "challenge_news"]
@@ -310,7 +310,8 @@ class LobbyScreen(Screen):
                         else "(ENTER sends, ESC cancels)")
                 canvas.text(len(label) + 1, 23, hint, DARK_GREY)
         elif self.confirm_bye:
-            canvas.text(1, 23, "Log off? (y/n)", BLACK, BRIGHT_RED & 7)
+            question = "Back to the BBS? (y/n)" if self.session.origin == Origin.RLOGIN else "Log off? (y/n)"
+            canvas.text(1, 23, question, BLACK, BRIGHT_RED & 7)
         elif self.message:
             canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:

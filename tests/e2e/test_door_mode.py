@@ -69,6 +69,8 @@ class DoorCaller:
 
     async def goodbye(self) -> None:
         self.writer.write(b"g")
+        await self.expect("Back to the BBS? (y/n)")
+        self.writer.write(b"y")
         assert await asyncio.wait_for(self.door, 10) == 0
         self.writer.close()
 
@@ -234,7 +236,7 @@ async def test_stdio_door_on_a_pty_is_drawn_at_the_callers_size(tmp_path):
         _set_size(master, 30, 100)                          # the caller resizes
         await wait_until(lambda: drain() and (conn.cols, conn.rows) == (100, 30),
                          what="the new size after SIGWINCH")
-        os.write(master, b"g")
+        os.write(master, b"gy")
         await wait_until(lambda: drain() and proc.poll() is not None, what="the door to end")
         assert proc.returncode == 0
     finally:
