@@ -34,6 +34,7 @@ from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
 from server.services.store import Store
+from server.services.turn_clock import TurnClock
 from server.startup import listening
 
 __all__ = ["App"]
@@ -44,15 +45,18 @@ FirstScreen = Callable[[Session], Awaitable[Screen]]
 
 
 class App:
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, wall: Callable[[], float] = time.time):
+        """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
         self.config = config
         self.store = Store(config.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
-        self.matches = MatchManager(self.store, config)
+        self.clock = TurnClock(self.store, wall)
+        self.matches = MatchManager(self.store, config, self.clock, self._tell)
+        self.board = ChallengeBoard(self.nodes, store=self.store)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
-            board=ChallengeBoard(self.nodes), lobby=LobbyChat(self.nodes),
+            board=self.board, lobby=LobbyChat(self.nodes),
             matches=self.matches, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors))
         self.started = time.time()
@@ -67,6 +71,12 @@ class App:
 
     def find_session(self, handle: str) -> Session | None:
         return self.nodes.find(handle)
+
+    def _tell(self, handle: str, event: object) -> None:
+        """An event for a caller if they are online (by-turns news)."""
+        session = self.nodes.find(handle)
+        if session is not None:
+            session.send(event)
 
     @property
     def port(self) -> int:
@@ -92,7 +102,11 @@ class App:
 
     async def _start(self) -> None:
         cfg = self.config
+        await self.clock.load()
+        await self.board.restore()
         await self.matches.restore()
+        await self.matches.check_clocks()          # time that ran out while we were down
+        self.matches.watch_clocks(cfg.clock_check_seconds)
         async with listening("telnet", "server", cfg.host, cfg.port):
             server = await start_telnet(cfg.host, cfg.port, self._telnet_caller,
                                         cfg.telnet_timeout_minutes, cfg.connect_maxwait)

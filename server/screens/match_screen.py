@@ -29,13 +29,15 @@ HINTS = "c chat  r redraw  ? help  Q resign  = draw"
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
-                      seats: list[Seat], sessions: dict[int, Session] | None = None) -> MatchScreen:
-    """Create and start a match; returns ``me``'s screen. The other human's
-    lobby is told through its inbox and opens its own screen."""
+                      seats: list[Seat], sessions: dict[int, Session] | None = None,
+                      move_seconds: float = 0.0) -> MatchScreen:
+    """Create and start a match (by turns if ``move_seconds``); returns
+    ``me``'s screen. The other human's lobby is told through its inbox and
+    opens its own screen."""
     for number, session in (sessions or {}).items():
         seats[number].session = session
     options = info.resolve_options(chosen)
-    match = await me.services.matches.create(info, options, seats)
+    match = await me.services.matches.create(info, options, seats, move_seconds)
     player = match.seat_of(me)
     if player is None:
         match.watch(me)
@@ -84,7 +86,7 @@ class MatchScreen(Screen):
             text = self.chat_input.handle(key)
             if text is not None:
                 name = self.session.handle
-                reason = self.match.post_chat(self.me, name, text)
+                reason = await self.match.post_chat(self.me, name, text)
                 self.banner = reason or ""
                 self.chat_input = LineInput(120)
             elif self.chat_input.cancelled:
@@ -114,7 +116,7 @@ class MatchScreen(Screen):
             if key in (K.ESC, K.ENTER, "q", "Q", " "):
                 return self._leave()
             return None
-        if self.match.suspended and key == K.ESC:
+        if (self.match.suspended or self.match.turns is not None) and key == K.ESC:
             return self._leave()
         if key == "Q":
             self.confirm = "resign"
@@ -162,7 +164,11 @@ class MatchScreen(Screen):
     def _leave(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
-        return Pop(self.match.outcome.reason if self.match.outcome else "The game is suspended.")
+        if self.match.outcome:
+            return Pop(self.match.outcome.reason)
+        if self.match.turns is not None:
+            return Pop(f"Game {self.match.id} waits for the next move.")
+        return Pop("The game is suspended.")
 
     # ----- events -----------------------------------------------------------
     async def on_event(self, event: Any) -> Transition:
@@ -203,6 +209,8 @@ class MatchScreen(Screen):
             who = "Draw" if out.winner is None else f"{m.names()[out.winner]} wins"
             score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
             return f"GAME OVER: {who}{score} ({out.reason})", YELLOW
+        if m.turns is not None:
+            return self._by_turns_text()
         if m.suspended:
             deadline = m.forfeit_deadline()
             absent = ", ".join(s.name for s in m.absent())
@@ -217,6 +225,17 @@ class MatchScreen(Screen):
         if len(movers) > 1:
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
+
+    def _by_turns_text(self) -> tuple[str, int]:
+        """By turns: whose move, the time left for it, and ESC."""
+        m = self.match
+        movers = m.state.to_move()
+        if self.me is not None and self.me in movers:
+            return f"Your move ({m.time_left_text(self.me)}). ESC: leave, the game waits", BRIGHT_GREEN
+        if self.me is not None and len(movers) == 1:
+            other = m.names()[movers[0]]
+            return f"Waiting for {other}'s move ({m.time_left_text(movers[0])}). ESC: leave", BRIGHT_CYAN
+        return " and ".join(m.names()[p] for p in movers) + " to move", BRIGHT_CYAN
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
@@ -245,6 +264,8 @@ class MatchScreen(Screen):
             else:
                 hints = HINTS if self.me is not None and not self.match.ended else \
                     "ESC back to the lobby  c chat  ? help"
+                if self.match.turns is not None and self.me is not None and not self.match.ended:
+                    hints = HINTS + "  ESC leave (the game waits)"
                 canvas.text(1, 23, hints, DARK_GREY)
         if cursor is None:
             ui_cursor = self.ui.cursor()
