@@ -66,10 +66,11 @@ class Challenge:
         info = registry()[self.door]
         opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
                          for spec in info.specs())
+        pace = ""
         if self.by_turns:
             days = self.move_seconds / DAY
-            opts = ", ".join(o for o in (opts, f"by turns, {days:g} day{'s' if days != 1 else ''} a move") if o)
-        return f"{info.title}" + (f" ({opts})" if opts else "")
+            pace = f" by turns, {days:g} day{'s' if days != 1 else ''} a move"
+        return f"{info.title}{pace}" + (f" ({opts})" if opts else "")
 
     def involves(self, handle: str) -> bool:
         key = handle.casefold()

@@ -200,7 +200,7 @@ class Match:
             if self.turns is None:
                 await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
             else:         # the turn starts go in the same commit as the move
-                marks = self.turns.after(before, nxt.to_move())
+                marks = self.turns.after(before, nxt.to_move(), player)
                 await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving,
                                           turns=marks)
                 self.turns.started = list(marks)

@@ -77,13 +77,14 @@ class TurnTimes:
     def move_days(self) -> float:
         return self.move_seconds / DAY
 
-    def after(self, before: Sequence[int], movers: Sequence[int]) -> Turns:
-        """The turn starts once the sides to move go from ``before`` to
-        ``movers``: a side whose turn just began starts now, one still to
-        move keeps its start, the others have none."""
+    def after(self, before: Sequence[int], movers: Sequence[int], mover: int | None = None) -> Turns:
+        """The turn starts once ``mover`` has moved and the sides to move go
+        from ``before`` to ``movers``: a side whose turn just began, or that
+        just moved and moves again, starts now; one still waiting to move
+        keeps its start; the others have none."""
         now = self.clock.now()
-        marks = [(self.started[p] if p in before and self.started[p] is not None else now)
-                 if p in movers else None for p in (0, 1)]
+        marks = [(self.started[p] if p in before and p != mover and self.started[p] is not None
+                  else now) if p in movers else None for p in (0, 1)]
         return marks[0], marks[1]
 
     def left(self, player: int) -> float | None:
