@@ -287,5 +287,9 @@ KEYS IN EVERY GAME
              a player who dropped; the game stays open for them)
 
 If your connection drops, call back and log in: you will be offered to
-resume the game. A player who stays away too long forfeits."""
+resume the game. A player who stays away too long forfeits.
+
+By turns: ESC leaves the game at any time and it waits for your next call
+(t in the lobby). Chat lines are kept with the game. Let your time per move
+run out and you lose on time."""
 

@@ -224,17 +224,10 @@ class Match:
         sides at once, in a simultaneous phase: nobody wins). True if it ended."""
         if self.turns is None or self.ended or self._ending:
             return False
-        late = self.turns.overdue()
-        if not late:
-            return False
-        days = f"{self.turns.move_days:g} day{'s' if self.turns.move_days != 1 else ''} a move"
-        if len(late) == 2:
-            await self._end(Outcome(None, Termination.ABORTED, f"neither side moved in time ({days})"))
-        else:
-            name = self.seats[late[0]].name
-            await self._end(Outcome(1 - late[0], Termination.FORFEIT,
-                                    f"{name} lost on time ({days})"))
-        return True
+        outcome = self.turns.verdict(self.names())
+        if outcome is not None:
+            await self._end(outcome)
+        return outcome is not None
 
     def time_left_text(self, player: int) -> str:
         """By turns: "2d 5h left" for ``player``, or "" when it is not their turn."""

@@ -12,6 +12,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Sequence
 
+from doors._core.game import Outcome, Termination
 from server.services.store import Store
 from server.services.store_turns import Turns
 
@@ -95,3 +96,15 @@ class TurnTimes:
     def overdue(self) -> list[int]:
         """The sides whose time per move has run out."""
         return [p for p in (0, 1) if (left := self.left(p)) is not None and left <= 0]
+
+    def verdict(self, names: tuple[str, str]) -> Outcome | None:
+        """How the game ends on time, if it does now: the side whose time
+        ran out loses (a forfeit); both at once (in a phase where both move,
+        such as a setup): nobody wins, the game is aborted."""
+        late = self.overdue()
+        days = f"{self.move_days:g} day{'s' if self.move_days != 1 else ''} a move"
+        if len(late) == 2:
+            return Outcome(None, Termination.ABORTED, f"neither side moved in time ({days})")
+        if late:
+            return Outcome(1 - late[0], Termination.FORFEIT, f"{names[late[0]]} lost on time ({days})")
+        return None

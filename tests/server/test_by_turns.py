@@ -216,3 +216,52 @@ async def test_the_chat_thread_is_kept_with_the_game(tmp_path):
     store, clock, matches, match = await towers_by_turns(tmp_path, wall)
     assert list(match.chat.lines) == [("Alice", "Good luck?[2J!")]
     await store.close()
+
+
+async def test_a_by_turns_challenge_waits_for_a_caller_who_is_not_on_through_a_restart(tmp_path):
+    from server.services.board import ChallengeBoard, ChallengeEvent, ChallengeState
+    from server.services.nodes import NodeRegistry
+    from server.services.store import AccountKind, hash_password
+
+    from .fakes import seat
+    store = await Store(tmp_path / "g.db").open()
+    salt, digest = hash_password("secret1")
+    for handle in ("Alice", "Bob", "Carol"):
+        await store.create_user(handle, salt, digest)
+    await store.create_user("[VRT]Dan", b"", b"", kind=AccountKind.BBS)
+    now = [1000.0]
+    nodes: NodeRegistry = NodeRegistry(10, 10)
+    alice = seat(nodes, "Alice")
+    board = ChallengeBoard(nodes, ttl=60, clock=lambda: now[0], store=store)
+    ch, message = await board.offer("Alice", "bob", "stratego", {}, move_seconds=3 * DAY)
+    assert ch is not None and ch.target == "Bob" and message.startswith("Challenge sent to Bob: it waits")
+    assert ch.describe().startswith("Stratego by turns, 3 days a move (")
+    refusals = [await board.offer("Alice", "Nobody", "stratego", {}, move_seconds=DAY),
+                await board.offer("Alice", "alice", "stratego", {}, move_seconds=DAY),
+                await board.offer("Alice", "Bob", "towers", {}, move_seconds=DAY),
+                await board.offer("Alice", "Sysop", "towers", {}, move_seconds=DAY)]
+    assert [r[1] for r in refusals] == [
+        "There is no caller called Nobody.", "You cannot challenge yourself.",
+        "Your challenge to Bob is still waiting for an answer.", "There is no caller called Sysop."]
+    dan, _ = await board.offer("Alice", "[vrt]dan", "towers", {}, move_seconds=DAY)
+    assert dan is not None and dan.target == "[VRT]Dan"       # a BBS caller plays by turns too
+    now[0] += 3600
+    assert await board.expire() == []                           # no time limit on the board
+    await board.leave("Alice")                                  # nor does hanging up end it
+    assert [c.target for c in board.outgoing("Alice")] == ["Bob", "[VRT]Dan"]
+    # a restart: a new board on the same store
+    nodes2: NodeRegistry = NodeRegistry(10, 10)
+    board2 = ChallengeBoard(nodes2, store=store)
+    await board2.restore()
+    assert [(c.challenger, c.target, c.move_seconds) for c in board2.incoming("bob")] == [("Alice", "Bob", 3 * DAY)]
+    bob = seat(nodes2, "Bob")
+    accepted, reason = await board2.accept(board2.incoming("Bob")[0].id, by="Bob")   # Alice is not on
+    assert accepted is not None and accepted.state == ChallengeState.ACCEPTED and reason == ""
+    assert [c.target for c in (await store.waiting_challenges())] == ["[VRT]Dan"]
+    assert await board2.withdraw(board2.outgoing("Alice")[0].id, by="Alice") == "Challenge withdrawn."
+    assert await store.waiting_challenges() == []
+    new, _ = await board2.offer("Alice", "Carol", "towers", {}, move_seconds=DAY)
+    assert new is not None and new.id > dan.id                  # ids never reused
+    assert not [e for e in bob.inbox if isinstance(e, ChallengeEvent)]
+    assert alice.inbox == []                                    # the challenger heard nothing back
+    await store.close()
