@@ -45,7 +45,12 @@ async def open_game(app, caller: Caller, handle: str, status: str):
     return session_of(app, handle).screens[-1]
 
 
-async def set_up(caller: Caller, keys: str, theirs: int | str) -> None:
+async def set_up(app, caller: Caller, handle: str, keys: str, theirs: int | str) -> None:
+    """The 40 pieces in reading order, then ready."""
+    ui = session_of(app, handle).screens[-1].ui
+    if getattr(ui, "auto_step", True) is False:     # where the cursor stays put: make it step on
+        caller.send("A")
+        await wait_until(lambda: ui.auto_step, what="the cursor steps on")
     caller.send(keys)
     await caller.expect(counts(40, theirs))
     caller.send(ENTER)
@@ -98,7 +103,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         assert "Your turn in" not in text
         bob.send("y")
         await bob.expect("Your move (7d 0h left)")
-        await set_up(bob, BLUE, 0)
+        await set_up(app, bob, "Bob", BLUE, 0)
         await bob.expect("Waiting for Alice's move (7d 0h left)")
         bob.send("c" + "Good luck, Alice" + ENTER + ESC)
         await bob.expect("Bob: Good luck, Alice")
@@ -121,7 +126,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         await alice.expect("Bob: Good luck, Alice")                  # the thread, kept with the game
         for y in range(2, 6):                            # Bob's rows 10-7: his ranks stay hidden
             assert alice.line(y).split()[1:11] == ["■"] * 10, alice.line(y)
-        await set_up(alice, RED, "READY")
+        await set_up(app, alice, "Alice", RED, "READY")
         screen = session_of(app, "Alice").screens[-1]
         await wait_until(lambda: len(screen.match.state.history) == 82, what="both ready")
         await alice.expect("Your move (7d 0h left)")                  # play: a fresh time per move
