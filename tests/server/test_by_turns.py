@@ -265,3 +265,27 @@ async def test_a_by_turns_challenge_waits_for_a_caller_who_is_not_on_through_a_r
     assert not [e for e in bob.inbox if isinstance(e, ChallengeEvent)]
     assert alice.inbox == []                                    # the challenger heard nothing back
     await store.close()
+
+
+async def test_several_games_by_turns_at_once_each_with_its_own_turn_and_clock(tmp_path):
+    wall = Wall()
+    store = await Store(tmp_path / "g.db").open()
+    clock = TurnClock(store, wall)
+    matches = MatchManager(store, Config(bot_min_delay=0), clock)
+    info = registry()["towers"]
+    games = []
+    for other, days in (("Bob", 1), ("Carol", 3), ("Dave", 7)):
+        seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, other)]
+        games.append(await matches.create(info, info.resolve_options({"first": 0}), seats, days * DAY))
+    live = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Eve")]
+    await matches.create(info, info.resolve_options({"first": 0}), live)      # a live game is not listed
+    assert [m.id for m in matches.by_turns_of("alice")] == [g.id for g in games]
+    assert matches.turns_waiting("Alice") == 3
+    await move(games[1], 0)
+    assert matches.turns_waiting("Alice") == 2 and matches.turns_waiting("Carol") == 1
+    wall.advance(DAY + 1)
+    assert [m.id for m in await matches.check_clocks()] == [games[0].id]     # only the 1-day game
+    assert matches.turns_waiting("Alice") == 1
+    assert [m.id for m in matches.by_turns_of("Alice")] == [games[1].id, games[2].id]
+    assert games[2].time_left_text(0) == "5d 23h left"
+    await store.close()
