@@ -11,14 +11,15 @@ colours, sent as bold), ``bg`` 0-7, ``blink`` a bool.
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 __all__ = [
     "BLACK", "RED", "GREEN", "BROWN", "BLUE", "MAGENTA", "CYAN", "GREY",
     "DARK_GREY", "BRIGHT_RED", "BRIGHT_GREEN", "YELLOW", "BRIGHT_BLUE",
     "BRIGHT_MAGENTA", "BRIGHT_CYAN", "WHITE", "Cell", "Canvas", "BOX_SINGLE",
-    "BOX_DOUBLE", "clean_text", "cell",
+    "BOX_DOUBLE", "clean_text", "cell", "shorten", "wrap", "ELLIPSIS",
 ]
 
 BLACK, RED, GREEN, BROWN, BLUE, MAGENTA, CYAN, GREY = range(8)
@@ -59,9 +60,31 @@ def clean_text(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
+ELLIPSIS = "…"
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns: a name or a typed line that is
+    too long ends in an ellipsis, so the reader sees it was shortened."""
+    if len(text) <= width:
+        return text
+    return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` broken into lines of at most ``width`` columns, at spaces."""
+    return textwrap.wrap(text, max(1, width), break_on_hyphens=False) or [""]
+
+
 class Canvas:
     """A grid of cells. ``region()`` gives a clipped, offset view onto the
-    same cells, so a door view can draw in its own rectangle."""
+    same cells, so a door view can draw in its own rectangle.
+
+    ``Canvas.cut`` is None; a test sets it to a list to collect every text
+    that ``text()`` cut at the right edge of its canvas or region, as
+    (x, y, text): the 80-column check over every screen."""
+
+    cut: ClassVar[list[tuple[int, int, str]] | None] = None
 
     def __init__(self, width: int = 80, height: int = 24,
                  _cells: list[Cell] | None = None, _stride: int = 0,
@@ -126,6 +149,8 @@ class Canvas:
         end = x + len(text)
         if not 0 <= y < self.height:
             return end
+        if end > self.width and Canvas.cut is not None and text[max(0, self.width - x):].strip():
+            Canvas.cut.append((self._ox + x, self._oy + y, text))
         if not text.isprintable():
             text = "".join(ch if ch.isprintable() else "?" for ch in text)
         start, stop = max(x, 0), min(end, self.width)

@@ -58,6 +58,7 @@ WIRE_SUBSTITUTES = {
     "☼": "*",   # 0x0F SI
     "→": "►",   # 0x1A SUB
     "←": "◄",   # 0x1B ESC
+    "…": "~",   # not in CP437: the mark of a shortened name
     "⌂": "^",   # 0x7F DEL
     "\u00a0": " ",  # 0xFF, telnet's IAC
 }

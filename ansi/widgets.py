@@ -67,12 +67,17 @@ class LineInput:
 
 
 class ChatPane:
-    """The last ``lines`` chat lines, word-wrapped, newest at the bottom."""
+    """The last ``lines`` chat lines, word-wrapped, newest at the bottom.
+    ``scroll(n)`` pages back (n > 0) or forward through older lines; a new
+    line does not move a reader who is scrolled back."""
 
     COLOURS = (YELLOW, BRIGHT_CYAN, 10, 13, 9, 12)
 
     def __init__(self, lines: int = 50):
         self.lines: deque[tuple[str, str]] = deque(maxlen=lines)
+        self.back = 0              # rows scrolled back from the newest
+        self._rows = 0             # wrapped rows at the last draw
+        self._height = 1
 
     def add(self, who: str, text: str) -> None:
         self.lines.append((clean_text(who), clean_text(text)))
@@ -80,20 +85,38 @@ class ChatPane:
     def colour(self, who: str) -> int:
         return self.COLOURS[sum(map(ord, who)) % len(self.COLOURS)] if who else GREY
 
-    def draw(self, canvas: Canvas, fg: int = GREY, bg: int = BLACK) -> None:
-        canvas.fill(0, 0, canvas.width, canvas.height, " ", fg, bg)
-        if canvas.width < 2:
-            return
+    def scroll(self, pages: int) -> None:
+        """Move ``pages`` screens back (positive) or forward (negative)."""
+        most = max(0, self._rows - self._height)
+        self.back = min(most, max(0, self.back + pages * max(1, self._height)))
+
+    @property
+    def scrolled(self) -> bool:
+        return self.back > 0
+
+    def _wrap(self, width: int) -> list[tuple[str, str, str]]:
         rows: list[tuple[str, str, str]] = []      # (name part, text part, who)
         for who, text in self.lines:
             head = f"{who}: " if who else ""
-            wrapped = textwrap.wrap(head + text, canvas.width, subsequent_indent="  ",
+            wrapped = textwrap.wrap(head + text, width, subsequent_indent="  ",
                                     drop_whitespace=True) or [head.rstrip()]
             for i, line in enumerate(wrapped):
                 n = min(len(head), len(line)) if i == 0 else 0
                 rows.append((line[:n], line[n:], who))
-        for y, (name, text, who) in enumerate(rows[-canvas.height:]
-                                              if canvas.height else []):
+        return rows
+
+    def draw(self, canvas: Canvas, fg: int = GREY, bg: int = BLACK) -> None:
+        canvas.fill(0, 0, canvas.width, canvas.height, " ", fg, bg)
+        if canvas.width < 2 or not canvas.height:
+            return
+        rows = self._wrap(canvas.width)
+        grown = len(rows) - self._rows
+        if self.back and grown > 0:
+            self.back += grown              # keep the reader's place
+        self._rows, self._height = len(rows), canvas.height
+        self.back = min(self.back, max(0, len(rows) - canvas.height))
+        end = len(rows) - self.back
+        for y, (name, text, who) in enumerate(rows[max(0, end - canvas.height):end]):
             x = canvas.text(0, y, name, self.colour(who), bg)
             canvas.text(x, y, text, fg, bg)
 

@@ -5,16 +5,23 @@ mover, level 5 against level 1, and the median and worst time per move of
 each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
-        [--versus N] [--ladder N] [--minutes M]
+        [--versus N] [--ladder N] [--rungs 1,2,3,4] [--minutes M]
+
+The ladder (``--ladder N``: N games of each level n+1 against level n,
+sides alternated) is the figure behind "each level wins at least 65 % against
+the one below"; draws (both stuck, or the ply cap) count as not won.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -31,13 +38,13 @@ class RandomMover:
         self.rng = random.Random(seed)
         self.setup = make_bot(1, seed)
 
-    def choose(self, obs, player):
+    def choose(self, obs: Any, player: int) -> Any:
         if obs.phase == "setup":
             return self.setup.choose(obs, player)
         return self.rng.choice(obs.legal_actions())
 
 
-def play(bots, options, times):
+def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[float] | None]) -> int | None:
     """Play one game; returns the winner (None: draw or ply cap)."""
     state = StrategoState(options)
     while state.to_move() and state.ply < MAX_PLIES:
@@ -45,14 +52,16 @@ def play(bots, options, times):
         bot = bots[player]
         t = time.perf_counter()
         action = bot.choose(state.observation(player), player)
-        if state.phase == "play" and times[player] is not None:
-            times[player].append(time.perf_counter() - t)
+        log = times[player]
+        if state.phase == "play" and log is not None:
+            log.append(time.perf_counter() - t)
         state.apply(player, action)
     out = state.outcome()
     return None if out is None else out.winner
 
 
-def match(name, make_a, make_b, games, seed0, opt_rng, minutes=None):
+def match(name: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int,
+          seed0: int, opt_rng: random.Random, minutes: float | None = None) -> list[float]:
     """Play ``games`` games, sides alternated; with ``minutes``, start no new
     game after that long (the figure then says how many were played)."""
     wins = draws = played = 0
@@ -77,7 +86,7 @@ def match(name, make_a, make_b, games, seed0, opt_rng, minutes=None):
     return times
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--quick", action="store_true", help="4 games per match")
@@ -86,27 +95,32 @@ def main(argv=None):
                     help="games of level 5 vs level 1 (default: games // 4)")
     ap.add_argument("--ladder", type=int, default=0,
                     help="games of each level n+1 against level n (default 0: none)")
+    ap.add_argument("--rungs", default="1,2,3,4",
+                    help="ladder rungs to play, by the lower level (default 1,2,3,4)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="per match against random or ladder: start no new game after this many minutes")
     args = ap.parse_args(argv)
     games = 4 if args.quick else args.games
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
-    levels = [int(x) for x in args.levels.split(",")]
+    levels = [int(x) for x in args.levels.split(",") if x]
     opt_rng = random.Random(12345)
     start = time.perf_counter()
     for level in levels:
-        times = match(f"stratego L{level} vs random", lambda s, lv=level: make_bot(lv, s),
+        times = match(f"stratego L{level} vs random", functools.partial(make_bot, level),
                       RandomMover, games, 100 * level, opt_rng, args.minutes)
         if times:
             print(f"stratego L{level} median move time: {statistics.median(times):.3f} s")
             print(f"stratego L{level} worst move time: {max(times):.3f} s", flush=True)
     if versus:
-        match("stratego L5 vs L1", lambda s: make_bot(5, s), lambda s: make_bot(1, s),
+        match("stratego L5 vs L1", functools.partial(make_bot, 5), functools.partial(make_bot, 1),
               versus, 777, opt_rng)
-    for low in range(1, 5) if args.ladder else ():
-        match(f"stratego L{low + 1} vs L{low}", lambda s, lv=low + 1: make_bot(lv, s),
-              lambda s, lv=low: make_bot(lv, s), args.ladder, 555 + 10 * low, opt_rng,
-              args.minutes)
+    for low in [int(x) for x in args.rungs.split(",")] if args.ladder else ():
+        times = match(f"stratego L{low + 1} vs L{low}", functools.partial(make_bot, low + 1),
+                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, opt_rng,
+                      args.minutes)
+        if times:
+            print(f"stratego L{low + 1} mean move time: {statistics.mean(times):.3f} s")
+            print(f"stratego L{low + 1} worst move time: {max(times):.3f} s", flush=True)
     print(f"stratego bench wall time: {time.perf_counter() - start:.0f} s")
 
 

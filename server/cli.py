@@ -32,7 +32,8 @@ async def _serve(config: Config) -> None:
     app = App(config)
     await app.start()
     print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(state directory {config.state_dir}). CTRL-C stops it.", flush=True)
+          f"(state directory {config.state_dir}; sysop console: gatehouse sysop, "
+          f"socket {config.sysop_socket}). CTRL-C stops it.", flush=True)
     if app.web_port:
         print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
@@ -89,10 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gatehouse", description="Gatehouse telnet door server")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the server")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
-    serve.add_argument("--forfeit-minutes", type=float)
-    serve.add_argument("--idle-minutes", type=float)
+    serve.add_argument("--host", help="address to listen on for telnet ([server] host; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="telnet port ([server] port; default 2323)")
+    serve.add_argument("--forfeit-minutes", type=float,
+                       help="minutes a player who left a game has to come back before forfeiting "
+                            "([server] forfeit_minutes; default 10)")
+    serve.add_argument("--idle-minutes", type=float,
+                       help="minutes without a key before a caller is logged off "
+                            "([server] idle_minutes; default 15)")
     serve.add_argument("--web-port", type=int, help="also serve the browser seat on this port")
     games = sub.add_parser("games", help="list recorded games")
     games.add_argument("--status", choices=["active", "finished"])
@@ -116,10 +121,12 @@ def main(argv: list[str] | None = None) -> int:
                       help="the caller's character set, locked for the call "
                            "(default: [door] charset, else CP437 as DOOR32.SYS means)")
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
-    sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket)")
+    sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket, "
+                                        "sysop.sock in the state directory)")
     for p in (serve, games, rep, bulletin, door, sysop):
-        p.add_argument("--config", help="path of gatehouse.toml")
-        p.add_argument("--db", help="sqlite database file")
+        p.add_argument("--config", help="path of gatehouse.toml (default: ./gatehouse.toml if it exists)")
+        p.add_argument("--db", help="sqlite database file ([store] database, gatehouse.db in the "
+                                    "state directory)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "serve" else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -41,8 +41,9 @@ class KingdomKeyTarget(Protocol):
 
 
 PROMO_NAMES = {"Q": "queen", "B": "bishop", "N": "knight", "R": "rook"}
-KEY_HELP = ("Arrows move  Enter select/move  Esc cancel",
-            "t targets  k king  p promote  x x pass")
+KEY_HELP = ("Arrows move  Enter select/move",
+            "Esc cancel  t targets  k king",
+            "p promote  x then x pass")
 CANCEL_KEYS = (ESC, BACKSPACE, DELETE)
 
 

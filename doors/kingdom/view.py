@@ -5,6 +5,7 @@ board is turned half round for player 2; squares keep their names.
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from ansi.canvas import (
     YELLOW,
     Canvas,
     clean_text,
+    shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
@@ -141,7 +143,7 @@ class KingdomUI(DoorUI):
         x = PANEL_X
         title = clean_text(str(obs.options.get("title") or obs.options.get("board", "")))
         canvas.text(x, 0, "KINGDOM", WHITE)
-        canvas.text(x + 8, 0, title[:80 - x - 8], GREY)
+        canvas.text(x + 8, 0, shorten(title, 79 - x - 8), GREY)
         top = 1 - self.bottom
         self._panel(canvas, obs, top, 2)
         self._panel(canvas, obs, self.bottom, 8)
@@ -149,16 +151,17 @@ class KingdomUI(DoorUI):
         if obs.is_terminal():
             out = obs.outcome()
             text = "Draw" if out.winner is None else f"{self.name(out.winner)} won"
-            canvas.text(x, y, f"{text}: {out.reason}"[:38], WHITE)
+            for i, line in enumerate(textwrap.wrap(f"{text}: {out.reason}", 37)[:2]):
+                canvas.text(x, y + i, line, WHITE)
         elif obs.history:
             player, action = obs.history[-1]
             canvas.text(x, y, f"Last: {obs.action_to_str(action)}", GREY)
             events = ", ".join(obs.events)
-            canvas.text(x, y + 1, events[:38], WHITE)
+            canvas.text(x, y + 1, shorten(events, 37), WHITE)
         canvas.text(x, y + 2, f"Cursor {square_name(self.cur)}"
                     + ("  (targets shown)" if self.show_targets else ""), DARK_GREY)
-        canvas.text(x, 18, KEY_HELP[0][:38], DARK_GREY)
-        canvas.text(x, 19, KEY_HELP[1][:38], DARK_GREY)
+        for i, line in enumerate(KEY_HELP):
+            canvas.text(x, 20 - len(KEY_HELP) + i, line, DARK_GREY)
 
     def _panel(self, canvas: Canvas, obs: Any, player: Player, y: int) -> None:
         x = PANEL_X

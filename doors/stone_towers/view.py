@@ -239,7 +239,7 @@ class StoneTowersUI(DoorUI):
         canvas.text(x, y, "· land  ▲  ▲ ▲  ▲▲▲ castles", GREY)
         canvas.text(x, y + 1, "• taken  ☼ castle destroyed", GREY)
         canvas.text(x, y + 2, "Arrows move, ENTER build or", DARK_GREY)
-        canvas.text(x, y + 3, "fortify, h centre, i influence", DARK_GREY)
+        canvas.text(x, y + 3, "fortify, h centre, i overlay", DARK_GREY)
         canvas.text(x, y + 4, {"off": "", "cursor": "(i: this square)",
                                "all": "(i: all: ▲/· red blue)"}[self.overlay], DARK_GREY)
 

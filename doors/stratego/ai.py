@@ -5,285 +5,111 @@ Library interface::
     bot = make_bot(level, seed)          # level 1-5; seed makes it repeatable
     action = bot.choose(observation, player)
 
-``choose`` sees only ``StrategoState.observation(player)`` (never the state)
-and blocks (the server runs it in a thread). In setup it returns one ``Fill``
-(a sensible, varied setup: flag on the back row, usually guarded by bombs,
-scouts forward, strong pieces spread, miners back) and then ``Ready``.
+``choose`` sees only ``StrategoState.observation(player)`` (never the state;
+the observation pickles, so a worker process can answer, see
+``doors._ai.worker``). In setup it returns one ``Fill`` (``setup.make_setup``)
+and then ``Ready``.
 
-In play, level 1 moves almost at random (but leans forward, takes sure wins
-and avoids sure losses against revealed pieces). Levels 2-5 sample determinizations of the
-hidden enemy pieces from a belief (``belief.py``), search each with
-alpha-beta on a compact board (material by rank value, a pull towards enemy
-pieces and the likely enemy flag, danger near the own flag) and play the
-root move with the best average value. A sampled flag capture (or loss) is
-capped at the root (``ROOT_WIN``/``ROOT_LOSS``) so that a guess right in
-one sample of twelve does not send the marshal into a bomb; striking a
-hidden piece with the marshal, general or a colonel pays ``REVEAL_COST``
-(its rank becomes known). The node budget bounds each move; ``TIME_CAP``
-is only a safety net on a slow machine.
+Level 1 moves almost at random (but leans forward, takes sure wins and
+avoids sure losses against revealed pieces). Levels 2-5 weigh each root move
+over determinizations of the hidden enemy army drawn from the belief
+(``belief.py``: flag and bombs placed jointly, ranks deduced from strikes
+and moves), each searched with alpha-beta (``search.py``).
+
+Risk: a root strike on a hidden piece is not judged by whatever rank the
+samples happen to put there: in sample ``i`` the struck piece's rank is set
+by stratified sampling from the belief's odds for that square (its
+marginals over many samples), so with 24 samples a 30 % bomb is a bomb in
+7 of them, never 2 or 12. Below the root, our non-Miner strikes on pieces
+unmoved and hidden at the root count as dying on a bomb (no flag found by
+hindsight in one sample). On top of that, from level 3 on, the Marshal and
+the General never strike an unmoved hidden piece whose bomb odds exceed
+``RISK_BOMB`` (10 %; ``RISK_LIMIT``: a Colonel 15 %, a Major 25 %, the Spy
+10 %) unless the strike surely takes the flag or nothing else is legal, and
+no piece makes a known losing strike (on a revealed piece that beats it)
+while another move exists.
+
+Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
+odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
+than the Marshal, so speculation never outweighs a sure loss of the Marshal.
+A sampled loss of our flag counts ``ROOT_LOSS``, less the sooner it comes, so
+when every line looks lost the most resistant move still scores best.
+
+Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
+noise; 3 searches two plies over eight and keeps the risk rules; 4 adds the
+flag-defence terms and more samples; 5 searches three plies over up to 24
+samples (node budget, and ``TIME_CAP`` as a safety net on a loaded machine).
+Each wins at least 65 % against the one below (``bench/stratego_ai.py
+--ladder``).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from typing import Any
 
-from .belief import R_OF, Belief
-from .pieces import COUNTS, LAKES, NEIGHBOURS, RANKS, RAYS, Fill, Move, Phase, Ready, setup_squares
-from .setup import board_row
+from .belief import R_OF, Belief, Marginals
+from .pieces import Move, Phase, Ready
+from .search import RESULT, WIN, Search
+from .setup import _all_free, make_setup
 
-__all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS"]
+__all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS", "Level", "RISK_BOMB", "Search",
+           "_all_free"]
 
-# level -> (most determinizations, depth, noise, node budget). The budget
-# (not the clock) bounds the work, so a bot is deterministic given its seed:
-# sampling stops once the nodes searched pass it (after two samples).
-LEVELS = {1: (0, 0, 0.0, 0), 2: (3, 2, 8.0, 20000), 3: (8, 2, 3.0, 40000),
-          4: (6, 3, 1.0, 35000), 5: (12, 3, 0.5, 50000)}
-WIDE = 28        # more root moves than this: search one ply less
-WIN = 100000.0
-# A sampled line that takes (or loses) a flag counts this much at the root, so
-# one lucky guess in a dozen samples cannot outweigh sure material: a flag
-# guess is worth risking a scout or a miner for, not the marshal.
-ROOT_WIN, ROOT_LOSS = 400.0, -1500.0
+
+@dataclasses.dataclass(frozen=True)
+class Level:
+    samples: int        # most determinizations
+    depth: int          # plies searched per determinization
+    noise: float        # gaussian noise on root values
+    budget: int         # nodes: no new sample once passed (after two samples)
+    marginal: int       # belief samples for the root odds
+    careful: bool       # the risk rules (officers vs likely bombs, known losing strikes)
+    defend: bool        # the flag-defence terms of the evaluation
+
+
+LEVELS = {
+    1: Level(0, 0, 0.0, 0, 0, False, False),
+    2: Level(3, 1, 16.0, 5000, 40, False, False),
+    3: Level(8, 2, 4.0, 30000, 100, True, False),
+    4: Level(12, 2, 1.5, 45000, 200, True, True),
+    5: Level(24, 3, 0.3, 60000, 300, True, True),
+}
+WIDE = 30           # more candidate moves than this: search one ply less
+RISK_BOMB = 0.10    # Marshal/General never strike an unmoved piece likelier a bomb than this
+RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25, "S": RISK_BOMB}
+ROOT_WIN_NOW = 1000.0
+ROOT_WIN_DEEP = 150.0
+ROOT_LOSS = -1500.0
 # Striking a hidden piece shows it our rank: a cost for the strong pieces
-# (the spy, or a bomb, waits for a revealed marshal).
 REVEAL_COST = {10: 30.0, 9: 15.0, 8: 5.0}
-TIME_CAP = 0.85  # seconds: no new sample is started that would likely pass it
-# value by search rank index: F S 9 8 7 6 5 4 3 2 1 B
-VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0)
-SCOUT, MINER, SPY, MARSHAL, BOMB, FLAG = 2, 3, 1, 10, 11, 0
+TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing)
+TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
+HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
 
-def _result(a: int, d: int) -> int:
-    """1 attacker wins, 0 both die, -1 attacker dies, 2 flag taken."""
-    if d == FLAG:
-        return 2
-    if d == BOMB:
-        return 1 if a == MINER else -1
-    if a == SPY and d == MARSHAL:
-        return 1
-    return 1 if a > d else 0 if a == d else -1
+def _vdc(i: int) -> float:
+    """Van der Corput radical inverse: any prefix of 0, 1, 2 ... is well spread."""
+    out, denom = 0.0, 1.0
+    while i:
+        denom *= 2.0
+        i, bit = divmod(i, 2)
+        out += bit / denom
+    return out
 
 
-RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
-
-
-# ----- setups -------------------------------------------------------------------
-_ROW_W = {"1": (2, 3, 2, 1), "2": (2, 3, 2, 1), "3": (2, 3, 2, 1), "4": (3, 3, 2, 1),
-          "5": (3, 2, 2, 1), "6": (3, 2, 2, 1), "7": (2, 2, 2, 2), "8": (1, 1, 3, 4),
-          "9": (5, 3, 2, 1), "S": (1, 3, 2, 1)}
-
-
-def make_setup(player: int, rng: random.Random) -> Fill:
-    """A sensible, varied setup for ``player``: no movable piece is walled in
-    by its own bombs."""
-    for _ in range(200):
-        fill = _one_setup(player, rng)
-        if _all_free(player, dict(fill.placements)):
-            return fill
-    return fill
-
-
-def _all_free(player: int, grid: dict[int, str]) -> bool:
-    front = board_row(player, 0)
-    start = [s for s in range(front * 10, front * 10 + 10)
-             if s not in LAKES and grid.get(s) not in ("B", "F")]
-    dist = [99] * 100
-    for s in start:
-        dist[s] = 0
-    frontier = list(start)
-    while frontier:
-        nxt = []
-        for s in frontier:
-            for n in NEIGHBOURS[s]:
-                if dist[n] == 99 and n in grid and grid[n] not in ("B", "F"):
-                    dist[n] = 1
-                    nxt.append(n)
-        frontier = nxt
-    return all(dist[s] < 99 for s, r in grid.items() if r not in ("B", "F"))
-
-
-def _one_setup(player: int, rng: random.Random) -> Fill:
-    grid: dict[int, str] = {}
-    back = board_row(player, 3)
-    fcol = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-    flag = back * 10 + fcol
-    grid[flag] = "F"
-    bombs = 6
-    guard = [s for s in NEIGHBOURS[flag] if s // 10 in [board_row(player, k) for k in range(4)]]
-    if rng.random() < 0.85:
-        for s in guard:
-            grid[s] = "B"
-            bombs -= 1
-    lines_w = (0.3, 1.0, 2.0, 2.0)
-    while bombs:
-        line = rng.choices(range(4), lines_w)[0]
-        s = board_row(player, line) * 10 + rng.randrange(10)
-        if s not in grid:
-            grid[s] = "B"
-            bombs -= 1
-    order = ["1", "2", "S", "3", "3", "8", "8", "8", "4", "4", "4"] + ["5"] * 4 + \
-        ["6"] * 4 + ["7"] * 4 + ["8", "8"] + ["9"] * 8
-    general = None
-    for rank in order:
-        empty = [s for s in setup_squares(player) if s not in grid]
-        if rank == "S" and general is not None and rng.random() < 0.7:
-            near = [s for s in NEIGHBOURS[general] if s in empty]
-            if near:
-                grid[rng.choice(near)] = "S"
-                continue
-        weights: list[float] = [_ROW_W[rank][_line(player, s)] for s in empty]
-        if rank in "123":   # spread the strong pieces: avoid their neighbours
-            weights = [w * (0.2 if any(grid.get(n) in ("1", "2", "3") for n in NEIGHBOURS[s])
-                            else 1.0) for w, s in zip(weights, empty, strict=True)]
-        s = rng.choices(empty, weights)[0]
-        grid[s] = rank
-        if rank == "2":
-            general = s
-    assert len(grid) == 40 and all(sum(1 for r in grid.values() if r == k) == COUNTS[k]
-                                   for k in RANKS)
-    return Fill(tuple(sorted(grid.items())))
-
-
-def _line(player: int, sq: int) -> int:
-    row = sq // 10
-    return 3 - row if player == 0 else row - 6
-
-
-# ----- the compact search board -------------------------------------------------
-def _bfs(sources: list[int]) -> list[int]:
-    dist = [99] * 100
-    frontier = list(sources)
-    for s in frontier:
-        dist[s] = 0
-    while frontier:
-        nxt = []
-        for s in frontier:
-            d = dist[s] + 1
-            for n in NEIGHBOURS[s]:
-                if dist[n] > d:
-                    dist[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    return dist
-
-
-class Search:
-    """Alpha-beta over one determinization. Board cells: -1 empty, else
-    ``owner * 16 + r`` with ``r`` the search rank index."""
-
-    def __init__(self, cells: list[int], me: int, scout_strike: int):
-        self.b = cells
-        self.me = me
-        self.long_strike = scout_strike == 2
-        self.nodes = 0
-        flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
-                 for p in (0, 1)]
-        pieces = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p] for p in (0, 1)]
-        # positional tables per owner: pull towards enemy pieces and flag
-        self.pos = []
-        for p in (0, 1):
-            near_enemy = _bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
-            near_flag = _bfs(flags[1 - p]) if flags[1 - p] else [20] * 100
-            self.pos.append([-0.8 * min(near_enemy[s], 12) + 3.0 * max(0, 6 - near_flag[s])
-                             for s in range(100)])
-
-    def evaluate(self, side: int) -> float:
-        """Score of ``side``."""
-        total = 0.0
-        pos = self.pos
-        for s, c in enumerate(self.b):
-            if c < 0:
-                continue
-            r = c & 15
-            v = VALUE[r]
-            if 0 < r < BOMB:
-                v += pos[c >> 4][s]
-            total += v if c >> 4 == side else -v
-        return total
-
-    def moves(self, side: int) -> list[tuple[int, int]]:
-        b = self.b
-        strikes: list[tuple[int, int]] = []
-        quiet: list[tuple[int, int]] = []
-        for s in range(100):
-            c = b[s]
-            if c < 0 or c >> 4 != side:
-                continue
-            r = c & 15
-            if r == FLAG or r == BOMB:
-                continue
-            for ray in RAYS[s]:
-                for i, t in enumerate(ray):
-                    o = b[t]
-                    if o < 0:
-                        quiet.append((s, t))
-                        if r != SCOUT:
-                            break
-                        continue
-                    if o >> 4 != side and (i == 0 or self.long_strike):
-                        strikes.append((s, t))
-                    break
-        return strikes + quiet
-
-    def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        if depth == 0:
-            return self.evaluate(side)
-        moves = self.moves(side)
-        if not moves:
-            return -WIN - 100 * depth
-        best = -WIN * 2
-        b = self.b
-        for s, t in moves:
-            a, d = b[s], b[t]
-            if self._play(s, t):
-                return WIN + 100 * depth
-            val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
-            b[s], b[t] = a, d
-            if val > best:
-                best = val
-                if val > alpha:
-                    alpha = val
-                    if alpha >= beta:
-                        break
-        return best
-
-    def _play(self, s: int, t: int) -> bool:
-        """Make the move s->t on the board (the caller restores it); True if
-        it takes the flag (then the board is left as it was)."""
-        b = self.b
-        a, d = b[s], b[t]
-        if d >= 0:
-            res = RESULT[a & 15][d & 15]
-            if res == 2:
-                return True
-            b[s] = -1
-            b[t] = a if res == 1 else d if res == -1 else -1
-        else:
-            b[s] = -1
-            b[t] = a
-        return False
-
-    def root_value(self, side: int, s: int, t: int, depth: int) -> float:
-        b = self.b
-        a, d = b[s], b[t]
-        if self._play(s, t):
-            return WIN + 100 * depth
-        val = -self.negamax(1 - side, depth - 1, -WIN * 2, WIN * 2)
-        b[s], b[t] = a, d
-        return val
-
-
-# ----- the bot -----------------------------------------------------------------
 class StrategoBot:
     """A Stratego computer player; deterministic given its seed."""
 
-    def __init__(self, level: int = 3, seed: int | None = None):
+    def __init__(self, level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP):
         self.level = max(1, min(5, int(level)))
+        self.time_cap = time_cap      # None: the node budget alone bounds a move (repeatable)
         self.rng = random.Random(seed)
-        self.samples, self.depth, self.noise, self.budget = LEVELS[self.level]
+        self.cfg = LEVELS[self.level]
         self.last_nodes = 0
+        self.last_samples = 0
+        self.last_marginals: Marginals | None = None
 
     def choose(self, observation: Any, player: int) -> Any:
         obs = observation
@@ -322,47 +148,132 @@ class StrategoBot:
                 return self.rng.choice(ahead)
         return self.rng.choice(pool)
 
+    # ----- risk ------------------------------------------------------------------
+    def refused(self, obs: Any, m: Move, marg: Marginals | None) -> bool:
+        """The risk rules: a known losing strike; the Marshal or General on
+        an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel,
+        Major or the Spy past ``RISK_LIMIT``), unless it surely takes the flag."""
+        target = obs.squares[m.to]
+        if target is None:
+            return False
+        mine = obs.squares[m.frm].rank
+        if target.rank is not None:
+            return RESULT[R_OF[mine]][R_OF[target.rank]] == -1
+        if mine in RISK_LIMIT and not target.moved and marg is not None:
+            return marg.bomb(m.to) > RISK_LIMIT[mine] and marg.flag(m.to) < 1.0
+        return False
+
+    # ----- search ----------------------------------------------------------------
     def choose_search(self, obs: Any, me: int, legal: list[Move]) -> Move:
+        cfg = self.cfg
+        t0 = time.perf_counter()
         belief = Belief(obs, me)
+        marg = belief.marginals(self.rng, cfg.marginal) if belief.hidden else None
+        self.last_marginals = marg
+        cands = legal
+        if cfg.careful:
+            cands = [m for m in legal if not self.refused(obs, m, marg)] or legal
+        enemy = 1 - me
         base = [-1] * 100
+        known = set()
         for s, seen in enumerate(obs.squares):
             if seen is not None and seen.rank is not None:
                 base[s] = seen.owner * 16 + R_OF[seen.rank]
+                if seen.revealed:
+                    known.add(s)
+        # stratified ranks for root strikes on hidden pieces
+        ladders: dict[int, list[tuple[float, int]]] = {}
+        if marg is not None:
+            for m in cands:
+                if obs.squares[m.to] is not None and obs.squares[m.to].rank is None \
+                        and m.to not in ladders:
+                    acc, ladder = 0.0, []
+                    for r, p in sorted(marg.odds[m.to].items(), key=lambda kv: R_OF[kv[0]]):
+                        acc += p
+                        ladder.append((acc, enemy * 16 + R_OF[r]))
+                    ladders[m.to] = ladder
+        unknown = frozenset(belief.unmoved)
         scout_strike = obs.opts.get("scout_strike", 2)
-        totals = [0.0] * len(legal)
+        depth = cfg.depth - 1 if cfg.depth > 2 and len(cands) > WIDE else cfg.depth
+        totals = [0.0] * len(cands)
         self.last_nodes = 0
-        samples = self.samples if belief.hidden else 1
-        depth = self.depth - 1 if self.depth > 2 and len(legal) > WIDE else self.depth
+        samples = cfg.samples if belief.hidden else 1
+        offset = self.rng.random()
         done = 0
-        t0 = time.perf_counter()
-        for _ in range(samples):
-            if done >= 2 and self.last_nodes >= self.budget:
+        t1 = time.perf_counter()
+        for i in range(samples):
+            if done >= 2 and self.last_nodes >= cfg.budget:
                 break
-            if done and (time.perf_counter() - t0) * (done + 1) / done > TIME_CAP:
+            now = time.perf_counter()
+            if done and self.time_cap is not None and now - t0 + (now - t1) / done > self.time_cap:
                 break       # a safety net on a slow machine; the budget binds first
-            done += 1
             cells = list(base)
-            enemy = 1 - me
             for s, rank in belief.sample(self.rng).items():
                 cells[s] = enemy * 16 + R_OF[rank]
-            search = Search(cells, me, scout_strike)
-            for i, m in enumerate(legal):
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
+            u = (_vdc(i + 1) + offset) % 1.0
+            values = []
+            for m in cands:
+                if done and self.time_cap is not None \
+                        and time.perf_counter() - t0 > self.time_cap * HARD_CAP:
+                    break   # the machine stalled: drop this sample, answer in time
+                steps = ladders.get(m.to)
+                swap = self._swap_in(search, m.to, steps, u) if steps else None
                 val = search.root_value(me, m.frm, m.to, depth)
-                if val > WIN / 2:
-                    val = ROOT_WIN + (val - WIN) / 100.0
-                elif val < -WIN / 2:
-                    val = ROOT_LOSS
-                totals[i] += val
+                if swap is not None:
+                    self._swap_back(search, m.to, swap)
+                values.append(self._root_map(val, depth))
             self.last_nodes += search.nodes
+            if len(values) < len(cands):
+                break
+            for j, v in enumerate(values):
+                totals[j] += v
+            done += 1
+        self.last_samples = done
+        return self._pick(obs, me, cands, [t / done for t in totals])
+
+    @staticmethod
+    def _swap_in(search: Search, t: int, ladder: list[tuple[float, int]], u: float) -> Any:
+        """Give square ``t`` the rank at quantile ``u`` of its odds, swapping
+        with a square of that rank in the sample; returns how to undo it."""
+        want = next((c for acc, c in ladder if u < acc), ladder[-1][1])
+        b = search.b
+        have = b[t]
+        if have == want:
+            return None
+        other = next((s for s in range(100) if b[s] == want and s != t), None)
+        search.set_cell(t, want)
+        if other is not None:
+            search.set_cell(other, have)
+        return have, other
+
+    @staticmethod
+    def _swap_back(search: Search, t: int, swap: tuple[int, int | None]) -> None:
+        have, other = swap
+        if other is not None:
+            search.set_cell(other, search.b[t])
+        search.set_cell(t, have)
+
+    @staticmethod
+    def _root_map(val: float, depth: int) -> float:
+        if val > WIN / 2:
+            left = (val - WIN) / 100.0
+            return ROOT_WIN_NOW if left >= depth else ROOT_WIN_DEEP + 10.0 * left
+        if val < -WIN / 2:
+            return ROOT_LOSS - 50.0 * (-val - WIN) / 100.0
+        return val
+
+    def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
-        for i, m in enumerate(legal):
-            val = totals[i] / done
+        for m, val in zip(cands, values, strict=True):
             target = obs.squares[m.to]
             if target is not None and target.rank is None:
                 val -= REVEAL_COST.get(R_OF[obs.squares[m.frm].rank], 0.0)
-            if abs(val) < ROOT_WIN * 0.99:
-                val += self.rng.gauss(0.0, self.noise)
+            elif target is not None and target.rank == obs.squares[m.frm].rank \
+                    and target.rank in ("1", "2", "3"):
+                val += TRADE_BONUS      # an equal officer on the loose: trade it off
+            val += self.rng.gauss(0.0, self.cfg.noise)
             if own and (m.to, m.frm) == own[-1]:
                 val -= 4.0          # do not shuffle back and forth
             if val > best_val + 1e-9:
@@ -374,4 +285,3 @@ class StrategoBot:
 
 def make_bot(level: int = 3, seed: int | None = None) -> StrategoBot:
     return StrategoBot(level, seed)
-

@@ -1,27 +1,60 @@
 """What a player believes about the enemy's hidden pieces, from an
 observation alone, and determinizations sampled from that belief.
 
-Facts used: a piece that has moved is neither a bomb nor the flag (a scout
-that ran is revealed by the rules); revealed ranks; lost pieces; the army's
-counts. Priors: the flag sits deep (usually the back row), bombs lean to the
-back rows.
+Facts (hard): a piece that has moved is neither a bomb nor the flag (a
+scout that ran is revealed by the rules); revealed ranks (every strike shows
+both ranks, and a revealed piece stays shown); lost pieces; the army's
+counts. So every strike, move and non-move narrows the pool.
+
+Setup prior (soft), sampled jointly: the flag's square first, then bombs
+around it, then the other bombs, then the movable ranks.
+- The flag sits deep: weights by row from the owner's back row
+  ``F_DEPTH``; corners and edges a little more; a flag with no unmoved
+  neighbour left (an open square) much less.
+- Each unmoved neighbour of the flag is a bomb with ``RING`` odds (our own
+  generator rings the flag 85 % of the time; the published advice and the
+  setups of the UCC 2012 bots do the same), so an unmoved piece next to a
+  likely flag is a likely bomb. A revealed enemy bomb makes its unmoved
+  neighbours likelier flags.
+- Other bombs lean to the back rows (``B_DEPTH``) and to the squares
+  next to other bombs.
+- Behaviour: a hidden piece that has just stepped next to one of our
+  revealed pieces (and so threatens it) is weighted towards ranks that beat
+  it (``THREAT``), one that stepped next to a hidden one towards the
+  officers (``APPROACH``: who attacks the unknown is usually strong); a
+  piece that has stayed put for a long game is likelier a bomb (the count
+  already does this: every piece that moves leaves the bombs among fewer
+  squares).
+
+Where the prior came from: no corpus of human setups is reachable from the
+package registries, so the weights are set by hand from the setups our own
+generator makes (``ai.make_setup``), the UCC 2012 contest bots' setups and
+common published setup advice (flag on the back row, bombed in; bombs in
+the back two rows; scouts and a few strong pieces forward).
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from .pieces import COUNTS, RANKS
+from .pieces import COUNTS, NEIGHBOURS, RANKS, strike
 
-__all__ = ["R_OF", "RANK_OF_R", "unknown_pool", "sample_enemy", "Belief"]
+__all__ = ["R_OF", "RANK_OF_R", "unknown_pool", "sample_enemy", "Belief", "Marginals",
+           "depth_of"]
 
 # Search rank indices: strength order, flag 0 ... marshal 10, bomb 11.
 R_OF = {"F": 0, "S": 1, "9": 2, "8": 3, "7": 4, "6": 5, "5": 6, "4": 7, "3": 8,
         "2": 9, "1": 10, "B": 11}
 RANK_OF_R = {v: k for k, v in R_OF.items()}
 
-_F_DEPTH = (8.0, 2.5, 1.0, 0.4)     # weight by depth (0 = the enemy's back row)
-_B_DEPTH = (2.0, 2.0, 1.4, 0.8)
+F_DEPTH = (10.0, 2.0, 0.5, 0.1)     # flag weight by row (0 = the owner's back row)
+B_DEPTH = (1.6, 2.0, 1.3, 0.7)      # other bombs' weight by row
+RING = 0.72                         # odds that an unmoved flag neighbour is a bomb
+BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
+THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
+# ... next to a hidden one: likelier an officer, the likelier the higher
+APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
+MARGINAL_SAMPLES = 300
 
 
 def depth_of(sq: int, owner: int) -> int:
@@ -44,7 +77,7 @@ def unknown_pool(obs: Any, enemy: int) -> list[str]:
     return out
 
 
-def _weighted_pick(rng: random.Random, items: list[int], weights: list[float]) -> int:
+def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
     total = sum(weights)
     x = rng.random() * total
     for item, w in zip(items, weights, strict=True):
@@ -59,41 +92,123 @@ class Belief:
 
     def __init__(self, obs: Any, me: int):
         self.me = me
-        self.enemy = 1 - me
-        enemy = self.enemy
+        self.enemy = enemy = 1 - me
+        squares = obs.squares
         self.hidden = obs.hidden_squares(enemy)
-        self.unmoved = [sq for sq in self.hidden if not obs.squares[sq].moved]
-        self.moved = [sq for sq in self.hidden if obs.squares[sq].moved]
+        self.unmoved = [sq for sq in self.hidden if not squares[sq].moved]
+        self.moved = [sq for sq in self.hidden if squares[sq].moved]
         pool = unknown_pool(obs, enemy)
-        self.fixed = [r for r in pool if r in ("B", "F")]
+        self.n_flag = pool.count("F")
+        self.n_bomb = pool.count("B")
         self.mobile = [r for r in pool if r not in ("B", "F")]
-        self.f_w = [_F_DEPTH[min(3, depth_of(sq, enemy))] for sq in self.unmoved]
-        self.b_w = [_B_DEPTH[min(3, depth_of(sq, enemy))] for sq in self.unmoved]
+        unmoved = set(self.unmoved)
+        known_bombs = {sq for sq, s in enumerate(squares)
+                       if s is not None and s.owner == enemy and s.rank == "B"}
+        self.f_w: dict[int, float] = {}
+        self.b_w: dict[int, float] = {}
+        self.ring: dict[int, list[int]] = {}
+        for sq in self.unmoved:
+            d = min(3, depth_of(sq, enemy))
+            col = sq % 10
+            w = F_DEPTH[d] * (1.4 if col in (0, 9) else 1.0)
+            near = NEIGHBOURS[sq]
+            shut = sum(1 for n in near if n in unmoved or n in known_bombs)
+            w *= (0.15, 0.6, 1.0, 1.2, 1.3)[min(4, shut)]
+            if any(n in known_bombs for n in near):
+                w *= 3.0
+            self.f_w[sq] = w
+            self.b_w[sq] = B_DEPTH[d]
+            self.ring[sq] = [n for n in near if n in unmoved]
+        # rank weights for moved pieces that just stepped next to a piece of ours
+        self.threat: dict[int, dict[str, float]] = {}
+        recent = {to for p, _frm, to in obs.moves[-6:] if p == enemy}
+        for sq in self.moved:
+            if sq not in recent:
+                continue
+            best: set[str] | None = None
+            near_hidden = False
+            for n in NEIGHBOURS[sq]:
+                mine = squares[n]
+                if mine is None or mine.owner != me or mine.rank is None:
+                    continue
+                if not mine.revealed:
+                    near_hidden = True
+                    continue
+                beats = {r for r in RANKS[:10] if strike(r, mine.rank) == (True, False)}
+                if beats and (best is None or len(beats) < len(best)):
+                    best = beats
+            if best:
+                self.threat[sq] = dict.fromkeys(best, THREAT)
+            elif near_hidden:
+                self.threat[sq] = dict(APPROACH)
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One assignment square -> rank for every hidden enemy piece."""
         out: dict[int, str] = {}
         free = list(self.unmoved)
-        fw = dict(zip(self.unmoved, self.f_w, strict=True))
-        bw = dict(zip(self.unmoved, self.b_w, strict=True))
-        fixed = sorted(self.fixed, key=lambda r: r != "F")   # the flag first
-        for rank in fixed:
-            if not free:
-                break
-            weights = [fw[s] if rank == "F" else bw[s] for s in free]
-            sq = _weighted_pick(rng, free, weights)
+        bombs = self.n_bomb
+        if self.n_flag and free:
+            flag = _pick(rng, free, [self.f_w[s] for s in free])
+            out[flag] = "F"
+            free.remove(flag)
+            for n in self.ring[flag]:
+                if bombs and rng.random() < RING:
+                    out[n] = "B"
+                    free.remove(n)
+                    bombs -= 1
+        while bombs and free:
+            weights = [self.b_w[s] * (BOMB_NEXT_TO_BOMB if any(out.get(n) == "B" for n in NEIGHBOURS[s])
+                                      else 1.0) for s in free]
+            sq = _pick(rng, free, weights)
+            out[sq] = "B"
             free.remove(sq)
-            out[sq] = rank
-        rest = free + self.moved
+            bombs -= 1
         mobile = list(self.mobile)
         rng.shuffle(mobile)
         # inconsistent beliefs cannot happen with a true observation; pad anyway
+        rest = free + self.moved
         while len(mobile) < len(rest):
             mobile.append("9")
+        if self.threat:
+            for sq, odds in self.threat.items():
+                weights = [odds.get(r, 1.0) for r in mobile]
+                r = _pick(rng, list(range(len(mobile))), weights)
+                out[sq] = mobile.pop(r)
+            rest = [s for s in rest if s not in self.threat]
         for sq, rank in zip(rest, mobile, strict=False):
             out[sq] = rank
         return out
 
+    def marginals(self, rng: random.Random, samples: int = MARGINAL_SAMPLES) -> Marginals:
+        return Marginals(self, rng, samples)
+
+
+class Marginals:
+    """Per hidden square, the odds of each rank (from many samples)."""
+
+    def __init__(self, belief: Belief, rng: random.Random, samples: int):
+        counts: dict[int, dict[str, int]] = {sq: {} for sq in belief.hidden}
+        for _ in range(samples):
+            for sq, rank in belief.sample(rng).items():
+                c = counts[sq]
+                c[rank] = c.get(rank, 0) + 1
+        self.samples = samples
+        self.odds = {sq: {r: n / samples for r, n in c.items()} for sq, c in counts.items()}
+
+    def p(self, sq: int, rank: str) -> float:
+        return self.odds.get(sq, {}).get(rank, 0.0)
+
+    def bomb(self, sq: int) -> float:
+        return self.p(sq, "B")
+
+    def flag(self, sq: int) -> float:
+        return self.p(sq, "F")
+
+    def beats(self, sq: int, attacker: str) -> float:
+        """Odds that ``attacker`` striking ``sq`` dies (alone or with it)."""
+        return sum(p for r, p in self.odds.get(sq, {}).items() if not strike(attacker, r)[0])
+
 
 def sample_enemy(obs: Any, me: int, rng: random.Random) -> dict[int, str]:
     return Belief(obs, me).sample(rng)
+

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from .pieces import COUNTS, RANKS, Fill, setup_squares
+from .pieces import COUNTS, LAKES, NEIGHBOURS, RANKS, Fill, setup_squares
 
 __all__ = ["SetupError", "board_row", "setup_to_text", "setup_from_text",
-           "random_fill"]
+           "random_fill", "make_setup"]
 
 
 class SetupError(ValueError):
@@ -81,3 +81,85 @@ def random_fill(player: int, placed: Iterable[tuple[int, str]],
     for sq, rank in zip(empty, left, strict=False):
         keep[sq] = rank
     return Fill(tuple(sorted(keep.items())))
+
+
+# ----- the computer's setups ---------------------------------------------------
+_ROW_W = {"1": (1, 3, 2, 1), "2": (1, 3, 2, 1), "3": (2, 3, 2, 1), "4": (3, 3, 2, 1),
+          "5": (3, 2, 2, 1), "6": (3, 2, 2, 1), "7": (2, 2, 2, 2), "8": (1, 1, 3, 4),
+          "9": (5, 3, 2, 1), "S": (0.2, 3, 2, 1)}
+
+
+def make_setup(player: int, rng: random.Random) -> Fill:
+    """A sensible, varied setup for ``player``: no movable piece is walled in
+    by its own bombs."""
+    for _ in range(200):
+        fill = _one_setup(player, rng)
+        if _all_free(player, dict(fill.placements)):
+            return fill
+    return fill
+
+
+def _all_free(player: int, grid: dict[int, str]) -> bool:
+    front = board_row(player, 0)
+    start = [s for s in range(front * 10, front * 10 + 10)
+             if s not in LAKES and grid.get(s) not in ("B", "F")]
+    dist = [99] * 100
+    for s in start:
+        dist[s] = 0
+    frontier = list(start)
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for n in NEIGHBOURS[s]:
+                if dist[n] == 99 and n in grid and grid[n] not in ("B", "F"):
+                    dist[n] = 1
+                    nxt.append(n)
+        frontier = nxt
+    return all(dist[s] < 99 for s, r in grid.items() if r not in ("B", "F"))
+
+
+def _one_setup(player: int, rng: random.Random) -> Fill:
+    grid: dict[int, str] = {}
+    back = board_row(player, 3)
+    fcol = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    flag = back * 10 + fcol
+    grid[flag] = "F"
+    bombs = 6
+    guard = [s for s in NEIGHBOURS[flag] if s // 10 in [board_row(player, k) for k in range(4)]]
+    if rng.random() < 0.85:
+        for s in guard:
+            grid[s] = "B"
+            bombs -= 1
+    lines_w = (0.3, 1.0, 2.0, 2.0)
+    while bombs:
+        line = rng.choices(range(4), lines_w)[0]
+        s = board_row(player, line) * 10 + rng.randrange(10)
+        if s not in grid:
+            grid[s] = "B"
+            bombs -= 1
+    order = ["1", "2", "S", "3", "3", "8", "8", "8", "4", "4", "4"] + ["5"] * 4 + \
+        ["6"] * 4 + ["7"] * 4 + ["8", "8"] + ["9"] * 8
+    general = None
+    for rank in order:
+        empty = [s for s in setup_squares(player) if s not in grid]
+        if rank == "S" and general is not None and rng.random() < 0.7:
+            near = [s for s in NEIGHBOURS[general] if s in empty and _line(player, s) > 0]
+            if near:
+                grid[rng.choice(near)] = "S"
+                continue
+        weights = [_ROW_W[rank][_line(player, s)] for s in empty]
+        if rank in "123":   # spread the strong pieces: avoid their neighbours
+            weights = [w * (0.2 if any(grid.get(n) in ("1", "2", "3") for n in NEIGHBOURS[s])
+                            else 1.0) for w, s in zip(weights, empty, strict=True)]
+        s = rng.choices(empty, weights)[0]
+        grid[s] = rank
+        if rank == "2":
+            general = s
+    assert len(grid) == 40 and all(sum(1 for r in grid.values() if r == k) == COUNTS[k]
+                                   for k in RANKS)
+    return Fill(tuple(sorted(grid.items())))
+
+
+def _line(player: int, sq: int) -> int:
+    row = sq // 10
+    return 3 - row if player == 0 else row - 6

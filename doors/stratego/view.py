@@ -13,6 +13,7 @@ them, and nothing else about them (colour, attribute) depends on one.
 from __future__ import annotations
 
 import enum
+import textwrap
 from typing import Any
 
 from ansi.canvas import (
@@ -32,6 +33,7 @@ from ansi.canvas import (
     WHITE,
     YELLOW,
     clean_text,
+    shorten,
 )
 from doors._core.door import DoorUI
 
@@ -193,14 +195,16 @@ class StrategoView(DoorUI):
                     YELLOW if live else GREY)
         text = f"{a_side} {NAMES[st.attacker]} ({st.attacker}) on {d_side} " \
                f"{NAMES[st.defender]} ({st.defender})"
-        canvas.text(x, y + 1, text[:PX - 1], WHITE if live else GREY)
+        lines = textwrap.wrap(text, PX - 1)      # never cut: two rows when it needs them
+        for i, line in enumerate(lines):
+            canvas.text(x, y + 1 + i, line, WHITE if live else GREY)
         if st.attacker_survived:
             res = f"{d_side} {NAMES[st.defender]} removed."
         elif st.defender_survived:
             res = f"{a_side} {NAMES[st.attacker]} removed."
         else:
             res = "Both removed."
-        canvas.text(x, y + 2, res[:PX - 1], WHITE if live else GREY)
+        canvas.text(x, y + 1 + len(lines), res, WHITE if live else GREY)
 
     def draw_setup_panel(self, canvas: Any) -> None:
         obs = self.obs
@@ -247,7 +251,7 @@ class StrategoView(DoorUI):
         if out is not None:
             who = "Draw" if out.winner is None else f"{SIDE_NAMES[out.winner]} wins"
             canvas.text(x, 0, f"GAME OVER: {who}", YELLOW)
-            canvas.text(x, 1, clean_text(out.reason)[:40], WHITE)
+            canvas.text(x, 1, shorten(clean_text(out.reason), 40), WHITE)   # all of it on the status line
         elif obs.to_move:
             mover = obs.to_move[0]
             text = "Your move" if mover == self.me else f"{SIDE_NAMES[mover]} to move"
@@ -262,9 +266,8 @@ class StrategoView(DoorUI):
             y = 5 + i * 4
             label = f"{SIDE_NAMES[p]} lost ({len(obs.lost[p])}):"
             canvas.text(x, y, label, SIDE_FG[p])
-            text = lost_text(obs.lost[p])
-            canvas.text(x, y + 1, text[:40], GREY)
-            canvas.text(x, y + 2, text[40:80], GREY)
+            for j, line in enumerate(textwrap.wrap(lost_text(obs.lost[p]), 40)[:2]):
+                canvas.text(x, y + 1 + j, line, GREY)
         if obs.last_move is not None:
             p, a, b = obs.last_move
             canvas.text(x, 13, f"Last move: {SIDE_NAMES[p]} {square_name(a)}-{square_name(b)}",

@@ -10,6 +10,7 @@ end, on ``l`` during play) run between the scoring towers with their points.
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ from ansi.canvas import (
     YELLOW,
     Canvas,
     clean_text,
+    shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
@@ -90,7 +92,7 @@ class TowersUI(DoorUI):
 
     def name_of(self, player: Player) -> str:
         name = clean_text(str(self.names[player])) if player in (0, 1) else "?"
-        return name[:18] or f"Player {player + 1}"
+        return name or f"Player {player + 1}"
 
     def lines_shown(self) -> bool:
         if self.show_lines is not None:
@@ -232,15 +234,15 @@ class TowersUI(DoorUI):
             panel.text(0, y, marker, YELLOW)
             panel.text(2, y, UNMOVED, PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""
-            panel.text(6, y, (self.name_of(p) + you)[:20], PLAYER_COLOURS[p])
-            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<12}{score[p]:>3} pts",
+            panel.text(6, y, shorten(self.name_of(p), 19 - len(you)) + you, PLAYER_COLOURS[p])
+            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<11}{score[p]:>3} pts",
                        GREY)
         panel.text(0, 8, f"Phase: {obs.phase_name}", WHITE)
         panel.text(0, 9, self._turn_text(obs), YELLOW if self.me in movers else GREY)
         last = obs.last_action_this_game()
         if last is not None:
-            panel.text(0, 10, f"Last: {obs.action_to_str(last[1])} ({self.name_of(last[0])})"[:26],
-                       GREY)
+            act = f"Last: {obs.action_to_str(last[1])} ("
+            panel.text(0, 10, act + shorten(self.name_of(last[0]), 25 - len(act)) + ")", GREY)
         panel.text(0, 11, f"Cursor: {square_name(self.cursor_sq)}", DARK_GREY)
         y = 13
         for i, (a, b) in enumerate(obs.results):
@@ -248,8 +250,8 @@ class TowersUI(DoorUI):
                 panel.text(0, y, f"Game {i + 1}: {a}-{b}", GREY)
                 y += 1
         end = self._end_text(obs)
-        for line in end:
-            panel.text(0, y, line[:26], WHITE)
+        for line in [row for text in end for row in textwrap.wrap(text, 25)][:5]:
+            panel.text(0, y, line, WHITE)
             y += 1
         panel.text(0, 18, f"{UNMOVED} unmoved", GREY)
         panel.text(13, 18, f"{BUILT} built", GREY)
@@ -271,7 +273,7 @@ class TowersUI(DoorUI):
         if mover == self.me:
             doing = "place a tower" if obs.phase == PLACEMENT else "move a tower"
             return f"Your turn: {doing}."
-        return f"{self.name_of(mover)} to move."[:26]
+        return f"{shorten(self.name_of(mover), 16)} to move."
 
     def _end_text(self, obs: Any) -> list[str]:
         out = obs.outcome() or self.outcome
@@ -285,9 +287,9 @@ class TowersUI(DoorUI):
             lines.append("A draw.")
         elif out.score is not None and obs.outcome() is not None:
             margin = out.score[out.winner] - out.score[1 - out.winner]
-            lines.append(f"{self.name_of(out.winner)} wins by {margin}.")
+            lines.append(f"{shorten(self.name_of(out.winner), 14)} wins by {margin}.")
         else:
-            lines.append(f"{self.name_of(out.winner)} wins.")
+            lines.append(f"{shorten(self.name_of(out.winner), 19)} wins.")
         if obs.outcome() is None and out.reason:
             lines.append(clean_text(out.reason))
         return lines

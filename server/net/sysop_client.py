@@ -23,13 +23,15 @@ __all__ = ["main", "connect"]
 
 def connect(socket_path: str) -> tuple[socket.socket | None, str]:
     """The connected socket, or None and why not (for a person to read)."""
+    socket_path = os.path.abspath(socket_path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(socket_path)
         return sock, ""
     except FileNotFoundError:
         why = (f"no sysop socket at {socket_path}: is the server running "
-               "(gatehouse serve), with the same configuration?")
+               "(gatehouse serve), with the same configuration? The path is the [sysop] socket "
+               "setting of gatehouse.toml, or --socket.")
     except ConnectionRefusedError:
         why = f"nothing answers on {socket_path}: the server is not running."
     except PermissionError:

@@ -8,7 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten, wrap
 from ansi.widgets import LineInput
 from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
@@ -77,8 +77,9 @@ class ChallengeScreen(Screen):
         app = self.session.services
         if not app.nodes.sysop_available:
             return None
-        return next((s for s in app.nodes.sysops()
-                     if s is not self.session and s.location == CONSOLE), None)
+        sysops = [s for s in app.nodes.sysops() if s is not self.session]
+        # one at the console first; one in a game hears of it and answers on the console
+        return next((s for s in sysops if s.location == CONSOLE), sysops[0] if sysops else None)
 
     def _rows(self) -> list[tuple[str, Any]]:
         """The option rows: (label, spec or "level" or "go")."""
@@ -215,12 +216,16 @@ class ChallengeScreen(Screen):
                 sel = i == self.index
                 canvas.text(5, 5 + i * 2, f" {i + 1}. {info.title:<14}", BLUE if sel else BRIGHT_GREEN,
                             CYAN if sel else 0)
-                canvas.text(25, 5 + i * 2, info.blurb[:52], GREY)
+                blurb = wrap(info.blurb, 51)      # two rows per door: the box ends at column 77
+                if len(blurb) > 2:
+                    blurb = [blurb[0], shorten(" ".join(blurb[1:]), 51)]
+                for j, line in enumerate(blurb):
+                    canvas.text(25, 5 + i * 2 + j, line, GREY)
         elif self.step == "name":
             canvas.text(5, 3, "By turns: the challenge waits for the caller's next call.", WHITE)
             canvas.text(5, 5, "Handle: ", YELLOW)
             cursor = self.name_input.draw(canvas, 13, 5, 22, WHITE, 0)
-            canvas.text(2, 21, self.message, YELLOW)
+            canvas.text(2, 21, shorten(self.message, 76), YELLOW)
             canvas.text(1, 23, "Type the caller's handle, ENTER to go on, ESC back", DARK_GREY)
             return cursor
         elif self.step == "opponent":
@@ -236,7 +241,7 @@ class ChallengeScreen(Screen):
             title = (f"{self.info.title}: the computer plays itself - options"
                      if self.opponent == WATCH
                      else f"{self.info.title} against {self.opponent}{pace}: options")
-            canvas.text(5, 3, title, WHITE)
+            canvas.text(5, 3, shorten(title, 71), WHITE)
             for i, (label, row) in enumerate(self._rows()):
                 sel = i == self.index
                 if isinstance(row, OptionSpec):
@@ -250,8 +255,15 @@ class ChallengeScreen(Screen):
                 else:
                     value = ""
                 canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)
-                if value:
-                    canvas.text(29, 5 + i * 2, f"< {value} >" if sel else f"  {value}", WHITE)
+                if value:              # two rows per option, inside the box (it ends at column 77)
+                    lines = wrap(value, 43)
+                    if len(lines) > 2:
+                        lines = [lines[0], shorten(" ".join(lines[1:]), 43)]
+                    for j, line in enumerate(lines):
+                        left, right = ("< ", " >") if sel and j == len(lines) - 1 else ("  ", "")
+                        if sel and j == 0 and len(lines) > 1:
+                            left = "< "
+                        canvas.text(29, 5 + i * 2 + j, left + line + right, WHITE)
         editor = self.step == "door" and self.doors[self.index].editor is not None
         hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
                         + ("  e: board editor" if editor else ""),

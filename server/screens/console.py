@@ -12,18 +12,22 @@ import time
 from typing import Any
 
 from ansi import keys as K
-from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
 from server.screens.login import enter_as
 from server.screens.match_screen import MatchScreen
+from server.screens.pager import PagerScreen
+from server.screens.resume import ResumeScreen
 from server.screens.session import Push, Quit, Screen, Session, Transition
 from server.screens.split_chat import open_split_chat
+from server.screens.sysop_news import CONSOLE_HELP, SysopNews
 from server.services import events as E
 from server.services.board import Challenge
 from server.services.chat import clean_chat
+from server.services.match import Match
 from server.services.nodes import CONSOLE, LOBBY
 from server.services.store import AccountKind
 
@@ -31,8 +35,8 @@ __all__ = ["open_console", "SysopScreen"]
 
 log = logging.getLogger("gatehouse.sysop")
 
-HINTS = ("c chat  m msg  M all  k kick  w watch  p challenge  y/n answer  "
-         "a avail  g play  h hold  q quit")
+# the most used keys; ? shows them all (never wider than 78 columns)
+HINTS = "? help  q quit  u resume  g play  p challenge  y/n answer  c chat  m msg"
 
 
 async def open_console(session: Session) -> Screen:
@@ -50,7 +54,9 @@ async def open_console(session: Session) -> Screen:
     own = charset_for_term(session.conn.term)
     if session.charset != own:             # the console's terminal, not the stored choice
         session.set_charset(own)
-    return SysopScreen(session)
+    screen = SysopScreen(session)
+    session.hooks.append(SysopNews(session, lambda: bool(session.screens) and session.screens[-1] is screen))
+    return screen
 
 
 # ----- the console -------------------------------------------------------------
@@ -105,6 +111,24 @@ class SysopScreen(Screen):
     def _outgoing(self) -> list[Challenge]:
         return self.session.services.board.outgoing(self.session.handle)
 
+    def _names(self) -> set[str]:
+        """This console's seat names: its handle and the sysop's own name."""
+        return {self.session.handle, self.session.services.config.sysop_name}
+
+    def _pending(self) -> list[Match]:
+        """Unfinished games waiting for the sysop (under either name)."""
+        matches = self.session.services.matches
+        found: list[Match] = []
+        for name in self._names():
+            found += [m for m in matches.pending_for(name) if m not in found]
+        return found
+
+    async def on_start(self) -> Transition:
+        pending = self._pending()
+        if pending:                  # re-attached after a drop: offer the games back
+            return Push(ResumeScreen(self.session, pending, names=self._names()))
+        return None
+
     # ----- keys -----------------------------------------------------------------
     async def on_key(self, key: str) -> Transition:
         if self.input is not None:
@@ -119,6 +143,14 @@ class SysopScreen(Screen):
                 self.selected = nodes[(i + (1 if key == K.DOWN else -1)) % len(nodes)].handle
         elif key in ("q", "Q"):
             return Quit("Console detached.")
+        elif key == "?":
+            return Push(PagerScreen(self.session, CONSOLE_HELP, "Sysop console help"))
+        elif key in ("u", "U"):
+            pending = self._pending()
+            if not pending:
+                self.message = "You have no unfinished games."
+                return None
+            return Push(ResumeScreen(self.session, pending, names=self._names()))
         elif key == "a":
             app.nodes.set_sysop_available(not app.nodes.sysop_available)
         elif key in ("h", "H"):          # holidays: every by-turns clock stops, or goes on
@@ -178,14 +210,14 @@ class SysopScreen(Screen):
         text = clean_chat(text)
         if self.mode == "all":
             if text:
-                self.session.services.lobby.notice(f"Sysop: {text}", but=self.session)
+                self.session.services.lobby.message(self.session.handle, text, but=self.session)
                 self.message = "Message sent to everybody."
             return None
         caller = self._caller()
         if caller is None:
             return None
         if self.mode == "message" and text:
-            self.session.services.lobby.notice(f"Sysop: {text}", to=caller)
+            self.session.services.lobby.message(self.session.handle, text, to=caller)
             self.message = f"Message sent to {caller.handle}."
         elif self.mode == "kick":
             self.session.services.nodes.kick(caller, text or "no reason given")
@@ -244,43 +276,58 @@ class SysopScreen(Screen):
                     f"{f'{s.conn.cols}x{s.conn.rows}':<7} {s.charset:<5}")
             fg = WHITE if sel else (YELLOW if s is self.session else GREY)
             canvas.fill(0, 2 + i, 80, 1, " ", fg, BLUE if sel else BLACK)
-            canvas.text(1, 2 + i, line[:78], fg, BLUE if sel else BLACK)
+            canvas.text(1, 2 + i, line, fg, BLUE if sel else BLACK)
         if len(nodes) > 10:
             canvas.text(1, 12, f" and {len(nodes) - 10} more ", DARK_GREY)
-        canvas.text(24, 12, app.login_guard.summary()[:55], DARK_GREY)
+        canvas.text(24, 12, shorten(app.login_guard.summary(), 55), DARK_GREY)
         if app.matches.clock.paused and app.matches.clock.paused_since is not None:
-            since = time.strftime("%Y-%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
-            canvas.text(1, 12, f"Clocks paused {since}"[:22], YELLOW)
+            since = time.strftime("%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
+            canvas.text(1, 12, f"Held since {since}", YELLOW)
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "
                       f"{target.conn.peer}, {target.conn.term} {target.conn.cols}x"
                       f"{target.conn.rows} {target.charset}, on for {on}")
-            canvas.text(1, 13, detail[:78], BRIGHT_CYAN)
+            canvas.text(1, 13, shorten(detail, 78), BRIGHT_CYAN)
         for ch in self._incoming()[:1]:
-            text = f" {ch.challenger} challenges you to {ch.describe()}  y accept · n decline "
-            canvas.text(0, 14, text[:80], WHITE, BLUE)
+            hint = "  y accept · n decline "
+            canvas.fill(0, 14, 80, 1, " ", WHITE, BLUE)
+            x = canvas.text(0, 14, shorten(f" {ch.challenger} challenges you to {ch.describe()}",
+                                           80 - len(hint)), WHITE, BLUE)
+            canvas.text(x, 14, hint, YELLOW, BLUE)
         for ch in self._outgoing()[:1]:
             if not self._incoming():
-                canvas.text(1, 14, f"Waiting for {ch.target} to answer: {ch.describe()}  (x withdraws)"[:78],
-                            BRIGHT_CYAN)
+                hint = "  (x withdraws)"
+                x = canvas.text(1, 14, shorten(f"Waiting for {ch.target} to answer: {ch.describe()}",
+                                               78 - len(hint)), BRIGHT_CYAN)
+                canvas.text(x, 14, hint, BRIGHT_CYAN)
+        if not self._incoming() and not self._outgoing():
+            waiting = self._pending()
+            if waiting:
+                m = waiting[0]
+                other = next((s.name for s in m.seats if s.name not in self._names()), "?")
+                hint = "  u resumes it"
+                x = canvas.text(1, 14, shorten(f"Your game of {m.info.title} against {other} waits for you.",
+                                               78 - len(hint)), YELLOW)
+                canvas.text(x, 14, hint, YELLOW)
         canvas.box(0, 15, 80, 7, CYAN, title="Pages")
         for i, page in enumerate(reversed(app.lobby.pages[-5:])):
             when = time.strftime("%H:%M:%S", time.localtime(page.at))
-            canvas.text(2, 16 + i, f"{when} {page.handle}: {page.reason}"[:76],
+            canvas.text(2, 16 + i, shorten(f"{when} {page.handle}: {page.reason}", 76),
                         YELLOW if i == 0 else GREY)
         if not app.lobby.pages:
             canvas.text(2, 16, "No pages.", DARK_GREY)
         tables = "  ".join(status.describe() for status in app.jobs.status())
         if tables:            # doors' tables: missing, building N%, ready, failed
-            canvas.text(max(2, 77 - len(tables)), 21, f" {tables[:74]} ", DARK_GREY)
-        canvas.text(1, 22, self.message[:78], BRIGHT_RED)
+            tables = shorten(tables, 74)
+            canvas.text(max(2, 77 - len(tables)), 21, f" {tables} ", DARK_GREY)
+        canvas.text(1, 22, shorten(self.message, 78), BRIGHT_RED)
         if self.input is not None:
             label = {"all": "Message to all: ", "message": "Message: ",
                      "kick": "Kick, reason: "}[self.mode]
             canvas.text(0, 23, label, YELLOW)
             return self.input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
-        canvas.text(1, 23, HINTS[:78], DARK_GREY)
+        canvas.text(1, 23, HINTS, DARK_GREY)
         return None
 
 

@@ -16,6 +16,7 @@ from ansi.canvas import (
     WHITE,
     YELLOW,
     Canvas,
+    shorten,
 )
 from doors import registry
 from server.screens.history_screen import MyGamesScreen
@@ -120,7 +121,7 @@ class HallOfFameScreen(Screen):
     def _draw_mine(self, canvas: Canvas, y: int, title: str) -> None:
         hall = self.hall
         assert hall is not None
-        canvas.box(0, y, 80, 23 - y, CYAN, title=f"Your record in {title}"[:60])
+        canvas.box(0, y, 80, 23 - y, CYAN, title=shorten(f"Your record in {title}", 60))
         mine = hall.mine or Tally()
         rating = self.session.services.ratings.get(self.session.handle, hall.door)
         rated = f"rating {rating.rating:.0f} (±{rating.deviation:.0f})" if rating else "not rated yet"

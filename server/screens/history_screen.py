@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from doors import registry
 from server.screens.replay import replay_canvases
 from server.screens.session import Pop, Push, Screen, Transition
@@ -99,7 +99,7 @@ class MyGamesScreen(Screen):
         if len(self.rows) > VISIBLE:
             canvas.text(60, 22, f"{self.selected + 1} of {len(self.rows)}", DARK_GREY)
         if self.message:
-            canvas.text(1, 23, self.message[:78], BRIGHT_RED)
+            canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
             canvas.text(1, 23, "UP/DOWN choose  ENTER replay  ESC back", DARK_GREY)
         return None

@@ -6,6 +6,7 @@ from typing import Any
 
 from ansi import keys as K
 from ansi.canvas import (
+    BLACK,
     BLUE,
     BOX_DOUBLE,
     BRIGHT_BLUE,
@@ -18,6 +19,7 @@ from ansi.canvas import (
     WHITE,
     YELLOW,
     Canvas,
+    shorten,
 )
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
@@ -27,7 +29,7 @@ from server.screens.history_screen import MyGamesScreen
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
-from server.screens.session import Push, Quit, Screen, Session, Transition
+from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
 from server.services import events as E
@@ -49,13 +51,16 @@ THE LOBBY
   t   my games by turns: whose turn it is in each; open one to move
   h   hall of fame: top rated, most games, longest streaks, your record
   m   my games: your finished games and rating changes; ENTER replays one
-  c   chat with everybody in the lobby (ENTER sends, ESC closes)
+  c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
+      line or ESC closes)
   !   page the sysop, with a short reason
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
-  ?   this help          g   goodbye (log off)
+  r   redraw the screen (CTRL-L too)
+  ?   this help          g   goodbye (log off, asks y/n first)
 
 In every game:
   c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
+  PGUP/PGDN page through the chat and the sysop's messages
   CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
 If your connection drops during a game, log in again to resume it.
 
@@ -161,9 +166,24 @@ class LobbyScreen(Screen):
         self.chat = ChatPane(7)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
+        self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
         self.input_mode = "chat"          # or "page": what the input line is for
-        self.message = ""
+        self._message = ""
+        self.message_until = 0.0          # a message fades after a while
+        self.confirm_bye = False
+
+    @property
+    def message(self) -> str:
+        return self._message if time.monotonic() < self.message_until else ""
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = text
+        self.message_until = time.monotonic() + NOTICE_SECONDS
+
+    def frame_due(self, now: float) -> float | None:
+        return self.message_until if self._message and now < self.message_until else None
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
@@ -179,6 +199,8 @@ class LobbyScreen(Screen):
             if text is not None and self.input_mode == "page":
                 self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
+            elif text is not None and not text.strip():
+                self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
                 self.message = app.lobby.post(self.session.handle, text, self.session.conn.peer) or ""
                 # refused: close the line so the reason shows where the prompt was
@@ -187,7 +209,17 @@ class LobbyScreen(Screen):
                 self.chat_input = None
             return None
         self.message = ""
-        if key in ("c", "C", K.ENTER):
+        if self.confirm_bye:
+            self.confirm_bye = False
+            if key in ("y", "Y"):
+                return Quit("Thanks for calling Gatehouse. Goodbye!")
+            self.message = "You stay."
+            return None
+        if key in (K.PGUP, K.PGDN):
+            self.chat.scroll(1 if key == K.PGUP else -1)
+        elif key in ("r", "R"):
+            self.session.terminal.redraw()
+        elif key in ("c", "C", K.ENTER):
             self.chat_input, self.input_mode = LineInput(120), "chat"
         elif key == "!":
             self.chat_input, self.input_mode = LineInput(60), "page"
@@ -217,15 +249,22 @@ class LobbyScreen(Screen):
         elif key == "?":
             return Push(PagerScreen(self.session, LOBBY_HELP, "Help"))
         elif key in ("g", "G"):
-            return Quit("Thanks for calling Gatehouse. Goodbye!")
+            self.confirm_bye = True
         return None
 
     async def _answer(self, ch: Challenge, accept: bool) -> Transition:
         self.message, screen = await answer_challenge(self.session, ch, accept)
         return Push(screen) if screen is not None else None
 
+    def _new_messages(self) -> None:
+        """Sysop messages that came while another screen was open join the pane."""
+        for who, text in self.session.messages[self.messages_shown:]:
+            self.chat.add(who, text)
+        self.messages_shown = len(self.session.messages)
+
     async def on_result(self, result: Any) -> Transition:
         """The challenge screen returned (or a game ended)."""
+        self._new_messages()
         if isinstance(result, ChallengeOffer):
             self.message = await offer_challenge(self.session, result)
         elif isinstance(result, str):
@@ -235,6 +274,8 @@ class LobbyScreen(Screen):
     async def on_event(self, event: Any) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
+        elif isinstance(event, E.SysopMessage):
+            self._new_messages()                      # kept in the log, as in a game
         else:
             message, transition = challenge_news(self.session, event)
             self.message = message or self.message
@@ -257,7 +298,7 @@ class LobbyScreen(Screen):
         for i, other in enumerate(people[:8]):
             colour = YELLOW if other is self.session else GREY
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{other.location[:12]:<12} {shown_rating(other):>4} "
+                                  f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
                                   f"{idle_text(other.idle_seconds(mono)):>4}",
                         colour)
         if len(people) > 8:
@@ -265,10 +306,10 @@ class LobbyScreen(Screen):
         # doors
         canvas.box(50, 1, 30, 11, CYAN, title="Doors")
         for i, info in enumerate(registry().values()):
-            canvas.text(52, 3 + i, f"{info.title}", BRIGHT_GREEN)
+            canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
         turns = turns_line(app.matches.turns_waiting(self.session.handle))
         if turns:              # by turns: the games waiting for this caller's move
-            canvas.text(52, 9, f"{turns} (t)"[:27], BRIGHT_GREEN)
+            canvas.text(52, 9, shorten(f"{turns} (t)", 27), BRIGHT_GREEN)
         sysop = "available" if app.nodes.sysop_available else "not available"
         canvas.text(52, 10, f"Sysop: {sysop}", DARK_GREY)
         # challenges
@@ -276,24 +317,37 @@ class LobbyScreen(Screen):
         incoming = self._incoming()
         for ch in incoming[:1]:
             more = f" (+{len(incoming) - 1})" if len(incoming) > 1 else ""
-            text = f" {ch.challenger} challenges you to {ch.describe()}{more}  y accept · n decline "
-            canvas.text(0, row, text[:80], WHITE, BLUE)
+            hint = f"{more}  y accept · n decline "
+            canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
+            x = canvas.text(0, row, shorten(f" {ch.challenger} challenges you to {ch.describe()}",
+                                            80 - len(hint)), WHITE, BLUE)
+            canvas.text(x, row, hint, YELLOW, BLUE)
             row += 1
         for ch in self._outgoing()[:1]:
-            canvas.text(1, row, f"Waiting for {ch.target} to answer: {ch.describe()}  (x withdraws)"[:78],
-                        BRIGHT_CYAN)
+            hint = "  (x withdraws)"
+            x = canvas.text(1, row, shorten(f"Waiting for {ch.target} to answer: {ch.describe()}",
+                                            78 - len(hint)), BRIGHT_CYAN)
+            canvas.text(x, row, hint, BRIGHT_CYAN)
             row += 1
 
         # chat
         canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
         self.chat.draw(canvas.region(2, 15, 76, 7))
         cursor = None
+        if self.chat.scrolled:
+            canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)
         if self.chat_input is not None:
             label = "Say: " if self.input_mode == "chat" else "Page the sysop, reason: "
             canvas.text(0, 23, label, YELLOW)
             cursor = self.chat_input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
+            if not self.chat_input.text:
+                hint = ("(ENTER sends; ENTER on an empty line or ESC closes)" if self.input_mode == "chat"
+                        else "(ENTER sends, ESC cancels)")
+                canvas.text(len(label) + 1, 23, hint, DARK_GREY)
+        elif self.confirm_bye:
+            canvas.text(1, 23, "Log off? (y/n)", BLACK, BRIGHT_RED & 7)
         elif self.message:
-            canvas.text(1, 23, self.message[:78], BRIGHT_RED)
+            canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
             canvas.text(1, 23, key_hints(bool(app.matches.pending_for(self.session.handle))),
                         DARK_GREY)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.art import parse_ans
-from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.screens.lobby import LobbyScreen
 from server.screens.resume import ResumeScreen
@@ -193,7 +193,7 @@ class TitleScreen(Screen):
         canvas.fill(0, 20, 80, 4)
         canvas.text(2, 20, "Welcome to Gatehouse: two-player door games by telnet.", BRIGHT_CYAN)
         if self.message:
-            canvas.text(2, 21, self.message[:76], BRIGHT_RED)
+            canvas.text(2, 21, shorten(self.message, 76), BRIGHT_RED)
         prompt = self._prompt()
         canvas.text(2, 22, prompt, YELLOW)
         if self.stage == "charset":

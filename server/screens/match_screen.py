@@ -2,8 +2,10 @@
 line, the match chat and a key-hint or chat-input line.
 
 The server keeps these keys in every door: ``c`` chat, ``r``/CTRL-L redraw,
-``?`` help, ``Q`` resign (after y/n), ``=`` offer or accept a draw. Every
-other key goes to the door's UI, whose proposals go to the match.
+``?`` help, ``Q`` resign (after y/n), ``=`` offer or accept a draw, PGUP/PGDN
+page through the chat and messages, and for the sysop ``q`` steps out to the
+console (no door uses lowercase ``q``). Every other key goes to the door's
+UI, whose proposals go to the match.
 """
 from __future__ import annotations
 
@@ -11,7 +13,21 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, RED, WHITE, YELLOW, Canvas
+from ansi.canvas import (
+    BLACK,
+    BLUE,
+    BRIGHT_CYAN,
+    BRIGHT_GREEN,
+    BRIGHT_RED,
+    CYAN,
+    DARK_GREY,
+    RED,
+    WHITE,
+    YELLOW,
+    Canvas,
+    shorten,
+    wrap,
+)
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
 from server.screens.pager import PagerScreen
@@ -25,7 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchScreen", "start_match"]
 
+# the right end of the key line shows the ratings; PGUP/PGDN are in the help and the chat prompt
 HINTS = "c chat  r redraw  ? help  Q resign  = draw"
+SYSOP_HINTS = "q console  c chat  ? help  Q resign  = draw"
+SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
@@ -55,8 +74,10 @@ class MatchScreen(Screen):
         self.me = player
         self.ui = match.info.ui_class(player, match.names(), match.state.options)
         self.ui.configure(session.services.config.door_settings(match.info.key), match.info.settings)
-        self.chat = ChatPane(2)
+        self.chat = ChatPane(200)            # the log: chat, sysop messages, news
         for who, text in match.chat.lines:
+            self.chat.add(who, text)
+        for who, text in session.messages:
             self.chat.add(who, text)
         self.chat_input: LineInput | None = None
         self.confirm: str | None = None      # "resign"
@@ -82,12 +103,18 @@ class MatchScreen(Screen):
 
     # ----- keys -------------------------------------------------------------
     async def on_key(self, key: str) -> Transition:
+        if key in (K.PGUP, K.PGDN) or (self.chat_input is not None and key in (K.UP, K.DOWN)):
+            self.chat.scroll(1 if key in (K.PGUP, K.UP) else -1)
+            return None
         if self.chat_input is not None:
             text = self.chat_input.handle(key)
-            if text is not None:
+            if text is not None and not text.strip():
+                self.chat_input = None          # an empty ENTER closes the chat line
+            elif text is not None:
                 name = self.session.handle
                 reason = await self.match.post_chat(self.me, name, text, self.session.conn.peer)
                 self.banner = reason or ""
+                self.chat.back = 0
                 self.chat_input = LineInput(120)
             elif self.chat_input.cancelled:
                 self.chat_input = None
@@ -118,6 +145,8 @@ class MatchScreen(Screen):
             return None
         if (self.match.suspended or self.match.turns is not None) and key == K.ESC:
             return self._leave()
+        if key == "q" and self.session.is_sysop:
+            return self._step_out()
         if key == "Q":
             self.confirm = "resign"
             return None
@@ -161,6 +190,11 @@ class MatchScreen(Screen):
                 if reason is not None:
                     self.ui.message = reason
 
+    def _step_out(self) -> Transition:
+        """The sysop goes to the console; the game waits as for a dropped caller."""
+        self.match.detach(self.session, stepped_out=True)
+        return Pop(f"Your game against {self.match.opponent_name(self.me or 0)} waits: u resumes it.")
+
     def _leave(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
@@ -179,10 +213,13 @@ class MatchScreen(Screen):
                 self.session.terminal.bell()
             if event.text:
                 self.banner = event.text
+                self.chat.add("", event.text)        # the whole sentence, in the log
             if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
                 change = self.match.rating.describe(self.me)
                 self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
+            self.chat.add(event.who, event.text)
+        elif isinstance(event, E.SysopMessage):
             self.chat.add(event.who, event.text)
         return None
 
@@ -229,6 +266,18 @@ class MatchScreen(Screen):
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
 
+    def _last_text(self, room: int) -> str:
+        """The last action for the status line in ``room`` columns: with the
+        mover's name if it fits, else without, else shortened."""
+        last = self.match.state.last_action_text(self.me)
+        if last is None or not last[1]:
+            return ""
+        name, action = self.match.names()[last[0]], last[1]
+        for text in (f"Last: {name}: {action}", f"Last: {action}", action):
+            if len(text) <= room:
+                return text
+        return shorten(action, max(0, room))
+
     def _ratings_text(self, room: int) -> str:
         """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
         ("Rated 1562 vs 1400" when the names do not fit in ``room``, "" when
@@ -241,8 +290,10 @@ class MatchScreen(Screen):
             numbers.append(f"{rating.rating:.0f}" if rating else "new")
             names.append(f"{seat.name} {numbers[-1]}")
         text = " · ".join(names)
+        if len(text) <= room:
+            return text
         short = f"Rated {numbers[0]} vs {numbers[1]}"
-        return text if len(text) <= room else short if len(short) <= room else ""
+        return short if len(short) <= room else ""
 
     def _by_turns_text(self) -> tuple[str, int]:
         """By turns: whose move, the time left for it, and ESC."""
@@ -261,33 +312,40 @@ class MatchScreen(Screen):
         # status line
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
-        x = canvas.text(1, 20, text[:60], colour if colour != BRIGHT_RED else YELLOW, BLUE)
-        last = "" if self.ui.shows_turn else self.match.last_text(self.me)
-        if last and x < 60:
-            last = f"Last: {last}"[:79 - x - 2]
+        last = "" if self.ui.shows_turn else self._last_text(76 - len(text))
+        x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
+        if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)
-        # chat pane
-        self.chat.draw(canvas.region(1, 21, 78, 2))
+        message = self.banner or self.ui.message
+        plain = self.chat_input is None and self.confirm is None
+        lines = wrap(message, 78)[-2:] if message and plain else []
+        # chat pane: the log, paged with PGUP/PGDN; a two-row message takes its lower row
+        self.chat.draw(canvas.region(1, 21, 78, 1 if len(lines) > 1 else 2))
+        if self.chat.scrolled:
+            canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
         # message / input / hints
         cursor = None
         if self.chat_input is not None:
             canvas.text(0, 23, "Say: ", YELLOW)
             cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
+            if not self.chat_input.text:
+                canvas.text(6, 23, SAY_HINT, DARK_GREY)
         elif self.confirm == "resign":
             canvas.text(1, 23, "Resign this game? (y/n)", BLACK, RED)
+        elif lines:
+            for i, line in enumerate(lines):
+                canvas.text(1, 24 - len(lines) + i, line, BRIGHT_RED if not self.banner else YELLOW)
         else:
-            message = self.banner or self.ui.message
-            if message:
-                canvas.text(1, 23, message[:78], BRIGHT_RED if not self.banner else YELLOW)
+            if self.me is not None and not self.match.ended:
+                hints = SYSOP_HINTS if self.session.is_sysop else HINTS
             else:
-                hints = HINTS if self.me is not None and not self.match.ended else \
-                    "ESC back to the lobby  c chat  ? help"
-                if self.match.turns is not None and self.me is not None and not self.match.ended:
-                    hints = HINTS + "  ESC leave (the game waits)"
-                canvas.text(1, 23, hints, DARK_GREY)
-                ratings = self._ratings_text(78 - len(hints) - 2)
-                if ratings:
-                    canvas.text(79 - len(ratings), 23, ratings, CYAN)
+                hints = "ESC back to the lobby  c chat  ? help"
+            if self.match.turns is not None and self.me is not None and not self.match.ended:
+                hints += "  ESC leave (the game waits)"
+            canvas.text(1, 23, hints, DARK_GREY)
+            ratings = self._ratings_text(78 - len(hints) - 2)
+            if ratings:
+                canvas.text(79 - len(ratings), 23, ratings, CYAN)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:
@@ -298,7 +356,10 @@ class MatchScreen(Screen):
 _KEYS_PAGE = """\
 KEYS IN EVERY GAME
 
-  c          chat with your opponent (ENTER sends, ESC closes the chat line)
+  c          chat with your opponent (ENTER sends; ENTER on an empty line or
+             ESC closes the chat line)
+  PGUP/PGDN  page back and forth through the chat, the sysop's messages and
+             the game's news (UP/DOWN too while the chat line is open)
   r, CTRL-L  redraw the whole screen
   ?          this help
   Q          resign (asks y/n first)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ansi.canvas import BLUE, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import Pager
 from server.screens.session import Pop, Screen, Transition
 
@@ -27,7 +27,7 @@ class PagerScreen(Screen):
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
-        canvas.text(1, 0, self.title[:60], YELLOW, BLUE)
+        canvas.text(1, 0, shorten(self.title, 78), YELLOW, BLUE)
         self.pager.draw(canvas.region(1, 1, 78, 21), GREY)
         canvas.text(1, 23, "SPACE next page  BACKSPACE previous  ESC close", DARK_GREY)
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas, shorten, wrap
 from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
@@ -28,10 +28,10 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
         canvas = Canvas(80, 24)
         ui.draw(canvas.region(0, 0, 80, DOOR_ROWS), 1e12)
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
-        canvas.text(1, 20, f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}",
+        canvas.text(1, 20, shorten(f"Replay of game {game.id}: {info.title}, {names[0]} vs {names[1]}", 78),
                     YELLOW, BLUE)
         where = f"Move {ply} of {total}" if ply >= 0 else "Setup"
-        canvas.text(1, 22, f"{where}  {last}"[:78], CYAN)
+        canvas.text(1, 22, shorten(f"{where}  {last}", 78), CYAN)
         return canvas
 
     yield frame(0, "")
@@ -46,7 +46,11 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]]) -> Iterator[Can
         ui.outcome = out
         canvas = frame(total, "", out)
         who = "a draw" if out.winner is None else f"{names[out.winner]} won"
-        canvas.text(1, 23, f"Result: {who} ({out.reason})"[:78], YELLOW)
+        lines = wrap(f"Result: {who} ({out.reason})", 78)[:2]
+        canvas.fill(0, 21, 80, 3)
+        canvas.text(1, 23 - len(lines), f"Move {total} of {total}", CYAN)
+        for i, line in enumerate(lines):
+            canvas.text(1, 24 - len(lines) + i, line, YELLOW)
         yield canvas
 
 

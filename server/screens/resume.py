@@ -22,10 +22,13 @@ class ResumeScreen(Screen):
     location = LOBBY
 
     def __init__(self, session: Session, pending: list[Match],
-                 then: Callable[[], Screen] | None = None):
+                 then: Callable[[], Screen] | None = None, names: set[str] | None = None):
         super().__init__(session)
         self.pending = pending
         self.then = then      # the screen to open when done; None: back to the one below
+        # the seat names that are this session's (a console attached as
+        # "Sysop#2" while the dropped "Sysop" was still going takes its seat)
+        self.names = {n.casefold() for n in (names or {session.handle})}
 
     def _done(self) -> Transition:
         return Pop(None) if self.then is None else Replace(self.then())
@@ -40,9 +43,8 @@ class ResumeScreen(Screen):
         if match is None:
             return self._done()
         if key in ("y", "Y"):
-            handle = self.session.handle.casefold()
             player = next(s.player for s in match.seats
-                          if s.kind == SeatKind.HUMAN and s.session is None and s.name.casefold() == handle)
+                          if s.kind == SeatKind.HUMAN and s.session is None and s.name.casefold() in self.names)
             match.attach(player, self.session)
             self.pending.pop(0)
             return Push(MatchScreen(self.session, match, player))
@@ -63,14 +65,18 @@ class ResumeScreen(Screen):
         match = self._current()
         if match is None:
             return None
-        me = self.session.handle.casefold()
-        other = next((s.name for s in match.seats if s.name.casefold() != me), "?")
+        other = next((s.name for s in match.seats if s.name.casefold() not in self.names), "?")
         canvas.text(3, 4, f"You have an unfinished game of {match.info.title} against {other}",
                     WHITE)
         moves = match.state.moves_played()           # game moves, not setup placements
         canvas.text(3, 5, f"({moves} move{'' if moves == 1 else 's'} so far).", WHITE)
         canvas.text(3, 8, "Resume it now? (y/n)", BRIGHT_GREEN)
         if len(self.pending) > 1:
-            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one.",
+            canvas.text(3, 10, f"{len(self.pending) - 1} more unfinished game(s) after this one:",
                         DARK_GREY)
+            for i, later in enumerate(self.pending[1:9]):
+                who = next((s.name for s in later.seats if s.name.casefold() not in self.names), "?")
+                canvas.text(5, 12 + i, f"{later.info.title} against {who} "
+                                       f"({len(later.state.history)} moves)", DARK_GREY)
+        canvas.text(1, 23, "y resume  n not now (the game keeps waiting)", DARK_GREY)
         return (24, 8)

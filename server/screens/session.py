@@ -14,10 +14,11 @@ import dataclasses
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import RED, WHITE, YELLOW, Canvas
+from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
 from server.net.terminal import (
@@ -51,6 +52,7 @@ __all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "T
 log = logging.getLogger("gatehouse.session")
 
 NOTICE_SECONDS = 8.0
+READ_SECONDS = 3.0      # a sysop message stays until a key comes at least this long after it
 PROBE_SECONDS = 1.5     # the most a silent terminal makes a caller wait for the title screen
 
 
@@ -153,6 +155,11 @@ class Session:
         self.connected_at = time.monotonic()
         self.last_key = time.monotonic()
         self.notice: tuple[str, float] | None = None
+        self.pinned: tuple[str, float] | None = None   # a sysop message until read: (text, since)
+        self.messages: list[tuple[str, str]] = []      # sysop messages this call, for the screens' logs
+        # called with every inbox item before the top screen sees it (the
+        # sysop console's news line in games)
+        self.hooks: list[Callable[[Any], None]] = []
         self.closed = False
         self._idle_warned = False
         self._quit_message = ""
@@ -319,9 +326,13 @@ class Session:
 
     async def _dispatch(self, item: Any) -> None:
         top = self.screens[-1]
+        for hook in self.hooks:
+            hook(item)
         if isinstance(item, E.Key):
             key = item.name
             self.last_key = time.monotonic()
+            if self.pinned is not None and self.last_key - self.pinned[1] >= READ_SECONDS:
+                self.pinned = None          # read: it stays in the screen's log
             self._idle_warned = False
             if key == K.CTRL_L:
                 self.terminal.redraw()
@@ -335,6 +346,11 @@ class Session:
             self.closed = True
         elif isinstance(item, E.Notice):
             self.show_notice(item.text)
+        elif isinstance(item, E.SysopMessage):
+            self.messages.append((item.who, item.text))    # the sysop's: few, kept for this call
+            self.pinned = (f"{item.who}: {item.text}", time.monotonic())
+            self.terminal.bell()
+            await self._apply(await top.on_event(item))
         elif isinstance(item, E.PushScreen):
             await self._apply(Push(item.factory(self)))
         else:
@@ -389,9 +405,10 @@ class Session:
                 canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
         if farewell:
             canvas.fill(0, 23, 80, 1)
-            canvas.text(1, 23, farewell[:78], WHITE)
+            canvas.text(1, 23, shorten(farewell, 78), WHITE)
             cursor = None
-        elif self.notice:
+        elif self.notice or self.pinned:
+            text = self.notice[0] if self.notice else self.pinned[0] if self.pinned else ""
             canvas.fill(0, 0, 80, 1, " ", WHITE, RED)
-            canvas.text(1, 0, self.notice[0][:78], YELLOW, RED)
+            canvas.text(1, 0, shorten(text, 78), YELLOW, RED)
         self.terminal.show(canvas, cursor)

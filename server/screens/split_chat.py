@@ -9,7 +9,7 @@ import itertools
 from typing import Any
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import ChatPane, LineInput
 from server.screens.session import Pop, Push, Replace, Screen, Session, Transition
 from server.services import events as E
@@ -128,7 +128,7 @@ class SplitChatScreen(Screen):
         canvas.text(2, 11, f" {self.caller_name} ", BRIGHT_GREEN)
         self.bottom.draw(canvas.region(1, 12, 78, 8))
         if self.message:
-            canvas.text(1, 21, self.message[:78], BRIGHT_RED)
+            canvas.text(1, 21, shorten(self.message, 78), BRIGHT_RED)
         y = 10 if self.sysop_side else 20
         canvas.text(0, y, "> ", YELLOW)
         cursor = self.input.draw(canvas, 2, y, 77, WHITE, BLUE)

@@ -123,7 +123,8 @@ class ChallengeBoard:
         if move_seconds > 0:
             return await self._offer_by_turns(challenger, target, door, options, move_seconds)
         seat = self._nodes.find(target)
-        if seat is None or seat.location not in TAKES_CHALLENGES:
+        # the sysop hears of a challenge in a game too, and answers it on the console
+        if seat is None or (seat.location not in TAKES_CHALLENGES and not seat.is_sysop):
             return None, f"{target} is not in the lobby any more."
         if target.casefold() == challenger.casefold():
             return None, "You cannot challenge yourself."

@@ -9,7 +9,7 @@ from typing import Any
 from server.services.ids import WallTime
 
 __all__ = ["Key", "Resized", "Closed", "Chat",
-           "Notice", "NodesChanged", "Kick", "Tick", "Page", "PushScreen"]
+           "Notice", "SysopMessage", "NodesChanged", "Kick", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +42,14 @@ class Chat:
 @dataclasses.dataclass(frozen=True)
 class Notice:
     """A one-line message (sysop broadcast, system news)."""
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SysopMessage:
+    """A message from the sysop to a caller (or to everybody): shown until
+    read and kept in the screen's log."""
+    who: str
     text: str
 
 

@@ -58,9 +58,18 @@ class LobbyChat:
         return "The sysop has been paged."
 
     def notice(self, text: str, to: Node | None = None, but: Node | None = None) -> None:
-        """A sysop message: to one session, or to everybody but ``but``."""
+        """A one-line notice: to one session, or to everybody but ``but``."""
         text = clean_chat(text)
         if to is not None:
             to.send(E.Notice(text))
         else:
             self._nodes.broadcast(E.Notice(text), but=but)
+
+    def message(self, sysop: str, text: str, to: Node | None = None, but: Node | None = None) -> None:
+        """A sysop message: to one session, or to everybody but ``but``. It
+        stays on the receiver's screen until read, and in its log."""
+        event = E.SysopMessage(clean_chat(sysop), clean_chat(text))
+        if to is not None:
+            to.send(event)
+        else:
+            self._nodes.broadcast(event, but=but)

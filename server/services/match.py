@@ -367,7 +367,9 @@ class Match:
         else:
             self._arm_forfeit()
 
-    def detach(self, session: Node) -> None:
+    def detach(self, session: Node, stepped_out: bool = False) -> None:
+        """``session`` leaves its seat (dropped, or the sysop ``stepped_out``
+        to the console): the game waits for it until the forfeit time."""
         self.spectators.discard(session)
         player = self.seat_of(session)
         if player is None or self.ended:
@@ -380,8 +382,9 @@ class Match:
         for task in self._bot_tasks.values():
             task.cancel()
         minutes = self.config.forfeit_minutes
-        self.notify(News.SUSPENDED, f"{seat.name} left: the game is suspended. If they do not "
-                                 f"return within {minutes:g} minutes, they forfeit.")
+        why = "stepped out to the console" if stepped_out else "left"
+        self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
+                                 f"(forfeit after {minutes:g} min).")
         self._arm_forfeit()
 
     def _arm_forfeit(self) -> None:

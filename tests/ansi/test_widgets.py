@@ -63,6 +63,36 @@ def test_chat_pane_wraps_and_keeps_newest_at_bottom():
     assert "ann: hi" not in "".join(c.lines()) and c.lines()[-1].startswith("cy: four")
 
 
+def test_chat_pane_pages_back_and_a_reply_does_not_move_the_reader():
+    pane = ChatPane(lines=50)
+    for n in range(6):
+        pane.add("ann", f"line {n}")
+    c = Canvas(20, 2)
+    pane.draw(c)
+    assert [line.rstrip() for line in c.lines()] == ["ann: line 4", "ann: line 5"]
+    pane.scroll(1)                                   # one page (two rows) back
+    pane.draw(c)
+    assert [line.rstrip() for line in c.lines()] == ["ann: line 2", "ann: line 3"] and pane.scrolled
+    pane.add("bob", "a reply")                       # arrives while reading back
+    pane.draw(c)
+    assert [line.rstrip() for line in c.lines()] == ["ann: line 2", "ann: line 3"]
+    pane.scroll(10)                                  # never past the oldest
+    pane.draw(c)
+    assert c.lines()[0].rstrip() == "ann: line 0"
+    pane.scroll(-10)                                 # and back to the newest
+    pane.draw(c)
+    assert c.lines()[-1].rstrip() == "bob: a reply" and not pane.scrolled
+
+
+def test_shorten_marks_what_it_shortened_and_wrap_breaks_at_spaces():
+    from ansi.canvas import shorten, wrap
+    assert shorten("Maximilian", 20) == "Maximilian"
+    assert shorten("Maximilian Longname1", 12) == "Maximilian …"
+    assert len(shorten("x" * 100, 40)) == 40
+    assert wrap("If they do not return within 10 minutes, they forfeit.", 30) == [
+        "If they do not return within", "10 minutes, they forfeit."]
+
+
 def test_pager_pages_and_keys():
     text = "\n".join(f"line {i}" for i in range(7)) + "\fsecond part"
     p = Pager(text, 5)

@@ -91,7 +91,7 @@ async def test_door_mode_bridges_a_bbs_caller_into_the_lobby(tmp_path):
         screen = Screen(caller_reader)
         text = await screen.expect("Who's online")
         assert "[VRT]Bobby" in text
-        caller_writer.write(b"g")                  # goodbye: back to the BBS
+        caller_writer.write(b"gy")                 # goodbye (y confirms): back to the BBS
         await asyncio.wait_for(door, 10)
         assert door.result() == 0
         caller_writer.close()

@@ -128,7 +128,7 @@ async def test_door_mode_sends_the_secret(tmp_path):
             screen = Screen(caller_reader)
             await screen.expect(expected)
             if secret:
-                caller_writer.write(b"g")                  # goodbye: back to the BBS
+                caller_writer.write(b"gy")                 # goodbye (y confirms): back to the BBS
             await asyncio.wait_for(door, 10)
             door_writer.close()
             caller_writer.close()

@@ -106,6 +106,10 @@ class Console:
         return self.proc.returncode
 
     async def close(self) -> None:
+        """Hang up: kill the program (as a dropped terminal would) and free the pty.
+        Closing twice is harmless."""
+        if self.master < 0:
+            return
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(2)
@@ -114,3 +118,4 @@ class Console:
         except Exception:
             pass
         os.close(self.master)
+        self.master = -1

@@ -60,6 +60,36 @@ def test_a_bad_config_file_is_reported(tmp_path, capsys):
     assert "server.port must be a number" in capsys.readouterr().err
 
 
+def test_serve_help_explains_every_flag(capsys):
+    import pytest
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    flags = [line.split()[0] for line in out.splitlines() if line.strip().startswith("--")]
+    assert {"--host", "--port", "--forfeit-minutes", "--idle-minutes", "--config", "--db"} <= {
+        f.rstrip(",") for f in flags}
+    for line in out.splitlines():
+        words = line.split()
+        if words and words[0].startswith("--"):
+            # "--port PORT  telnet port ..." : a flag line carries its help (or the next line does)
+            following = out.splitlines()[out.splitlines().index(line) + 1].strip()
+            assert len(words) > 2 or (following and not following.startswith("-")), line
+
+
+def test_sysop_finds_the_socket_by_flag_then_setting_and_names_the_path_it_tried(tmp_path, capsys,
+                                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["sysop", "--socket", "run/flag.sock"]) == 1
+    err = capsys.readouterr().err
+    assert f"no sysop socket at {tmp_path / 'run' / 'flag.sock'}" in err
+    assert "[sysop] socket" in err and "--socket" in err
+    (tmp_path / "gatehouse.toml").write_text('[sysop]\nsocket = "/nonexistent/set.sock"\n')
+    assert main(["sysop"]) == 1
+    assert "no sysop socket at /nonexistent/set.sock" in capsys.readouterr().err
+    assert main(["sysop", "--socket", "/nonexistent/flag.sock"]) == 1      # the flag wins
+    assert "no sysop socket at /nonexistent/flag.sock" in capsys.readouterr().err
+
+
 async def record_a_stratego_game(db, moves: int = 6) -> tuple[int, int]:
     """Both setups placed piece by piece, ``moves`` play moves, then Red
     resigns. Returns (game id, setup actions)."""

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from doors._core.game import SIMULTANEOUS
 from doors.stratego import INFO
 from doors.stratego import ai as ai_module
-from doors.stratego.ai import Search, _all_free, make_bot, make_setup
+from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
@@ -55,9 +55,9 @@ def test_bot_sees_only_the_observation():
             continue
         me = state.turn
         twin = scramble(state, {1 - me}, random.Random(9))
-        for level in (1, 3):
-            a = make_bot(level, 5).choose(state.observation(me), me)
-            b = make_bot(level, 5).choose(twin.observation(me), me)
+        for level in (1, 3, 5):
+            a = StrategoBot(level, 5, time_cap=None).choose(state.observation(me), me)
+            b = StrategoBot(level, 5, time_cap=None).choose(twin.observation(me), me)
             assert a == b and state.why_illegal(me, a) is None
 
 
@@ -131,7 +131,7 @@ def test_searching_bot_is_bounded_by_its_budget_and_its_time_cap(monkeypatch):
     monkeypatch.setattr(ai_module, "time", SimpleNamespace(perf_counter=lambda: 0.0))
     frozen = make_bot(5, 1)
     assert frozen.choose(obs, 0) in state.legal_actions(0)
-    budget = ai_module.LEVELS[5][3]
+    budget = ai_module.LEVELS[5].budget
     assert 0 < frozen.last_nodes <= 2 * budget     # no sample starts once the budget is spent
     ticks = iter(range(1000))
     monkeypatch.setattr(ai_module, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))

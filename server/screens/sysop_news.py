@@ -1,0 +1,86 @@
+"""What reaches a sysop who is away from the console screen (in a game, in
+help, in a chat): pages, challenges sent to them and callers coming and
+going become a notice line on whatever screen they have open. The console
+hooks this into its session (``Session.hooks``), so the screens underneath
+need not know about it."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from doors import registry
+from server.screens.session import Session
+from server.services import events as E
+from server.services.board import ChallengeEvent, ChallengeState
+
+__all__ = ["SysopNews", "CONSOLE_HELP"]
+
+CONSOLE_HELP = """\
+THE SYSOP CONSOLE
+
+  UP/DOWN   select a node in the list
+  c         split-screen chat with the selected caller (ESC ends it)
+  m         message to the selected caller (it stays on their screen
+            until read, and goes into their chat log)
+  M         message to everybody
+  k         disconnect the selected caller, with a reason
+  w         watch the selected caller's game (ESC back)
+  p         challenge the selected caller (door, options)
+  g         play: choose a door and an opponent (a caller or the computer)
+  y/n       accept or decline the challenge sent to you
+  x         withdraw the challenge you sent
+  u         your unfinished games: resume one
+  a         available / not available for games (callers see it)
+  h         hold every by-turns clock (holidays), or let them run again:
+            while held nobody loses on time and the held time is never
+            charged; callers are told, and it survives a restart
+  ?         this help
+  q         detach the console (the server keeps running)
+
+IN A GAME
+  The door's keys, plus the game keys (c chat, ? help, Q resign, = draw).
+  q         step out to the console: the game waits for you (your opponent
+            is told) and u on the console brings you back. Stay away longer
+            than the forfeit time and you lose, as a caller would.
+  PGUP/PGDN page back and forth through the chat and messages.
+
+  Pages, challenges sent to you and callers logging on or off show on the
+  top line of any screen, within a second."""
+
+
+class SysopNews:
+    """Turns a console session's events into notice lines while the console
+    screen is not on top (``at_console`` says whether it is)."""
+
+    def __init__(self, session: Session, at_console: Callable[[], bool]):
+        self.session = session
+        self.at_console = at_console
+        self.known = self._online()
+
+    def _online(self) -> dict[str, int]:
+        return {s.handle: int(s.node) for s in self.session.services.nodes.online()
+                if s is not self.session and s.handle}
+
+    def __call__(self, item: Any) -> None:
+        if isinstance(item, E.NodesChanged):
+            now = self._online()
+            came = [h for h in now if h not in self.known]
+            went = [h for h in self.known if h not in now]
+            self.known = now
+            if self.at_console() or not (came or went):
+                return
+            parts = [f"{h} logged on (node {now[h]})" for h in came] + [f"{h} logged off" for h in went]
+            self.session.show_notice("; ".join(parts) + ".")
+            return
+        if self.at_console():
+            return
+        if isinstance(item, E.Page):
+            self.session.terminal.bell()
+            self.session.show_notice(f"Page from {item.handle}: {item.reason}")
+        elif isinstance(item, ChallengeEvent):
+            ch = item.challenge
+            if ch.target == self.session.handle and ch.state == ChallengeState.OPEN:
+                self.session.terminal.bell()
+                title = registry()[ch.door].title
+                self.session.show_notice(f"{ch.challenger} challenges you to {title}: "
+                                         "answer on the console (q).")

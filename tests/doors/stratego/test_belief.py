@@ -1,0 +1,277 @@
+"""The belief over the hidden enemy army, and the risk rules built on it."""
+from __future__ import annotations
+
+import random
+
+from doors.stratego.ai import RISK_BOMB, make_bot
+from doors.stratego.belief import Belief
+from doors.stratego.pieces import COUNTS, Move
+from doors.stratego.rules import StrategoState
+
+from .helpers import position, sq, started
+
+
+def with_losses(state: StrategoState) -> StrategoState:
+    """Count every piece not on the board as lost (a consistent endgame)."""
+    for p in (0, 1):
+        left = dict(COUNTS)
+        for piece in state.board:
+            if piece is not None and piece.owner == p:
+                left[piece.rank] -= 1
+        state.lost[p][:] = [r for r, n in left.items() for _ in range(n)]
+    return state
+
+
+def moved(state: StrategoState, name: str) -> None:
+    state.board[sq(name)] = state.board[sq(name)]._replace(moved=True)
+
+
+def played(seed: int, plies: int) -> StrategoState:
+    state = started(seed)
+    rng = random.Random(seed)
+    bots = {0: make_bot(2, seed), 1: make_bot(2, seed + 1)}
+    while state.ply < plies and state.outcome() is None:
+        p = state.turn
+        state.apply(p, bots[p].choose(state.observation(p), p) if rng.random() < 0.6
+                    else rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_piece_that_moved_is_never_a_bomb_or_the_flag():
+    for seed in range(3):
+        state = played(seed, 80)
+        obs = state.observation(0)
+        belief = Belief(obs, 0)
+        assert belief.moved, "some enemy pieces have moved"
+        for k in range(40):
+            sample = belief.sample(random.Random(k))
+            assert sorted(sample) == sorted(obs.hidden_squares(1))
+            for s in belief.moved:
+                assert sample[s] not in ("B", "F")
+        marg = belief.marginals(random.Random(seed), 200)
+        for s in belief.moved:
+            assert marg.bomb(s) == 0.0 and marg.flag(s) == 0.0
+
+
+def corner_position() -> StrategoState:
+    """Blue's unmoved pieces: a bombed-in corner (A10 flag, A9 and B10
+    bombs), a lone piece F9, a few more unmoved pieces; two moved pieces."""
+    s = position({"A1": (0, "F"), "E2": (0, "1"), "J1": (0, "8"),
+                  "A10": (1, "F"), "A9": (1, "B"), "B10": (1, "B"), "F9": (1, "B"),
+                  "J10": (1, "3"), "E7": (1, "5"), "G7": (1, "9"), "C8": (1, "6"),
+                  "D8": (1, "7"), "G8": (1, "4"), "H8": (1, "5"), "I8": (1, "6"),
+                  "E10": (1, "7")})
+    moved(s, "E7")
+    moved(s, "G7")
+    return with_losses(s)
+
+
+def test_bombs_are_sampled_around_the_flag():
+    obs = corner_position().observation(0)
+    belief = Belief(obs, 0)
+    rng = random.Random(3)
+    together = apart = flag_a10 = 0
+    for _ in range(2000):
+        sample = belief.sample(rng)
+        if sample[sq("A10")] == "F":
+            flag_a10 += 1
+            together += sample[sq("A9")] == "B"
+        elif sample[sq("J10")] == "F" or sample[sq("F9")] == "F":
+            apart += sample[sq("A9")] == "B"
+    assert flag_a10 > 200
+    others = 2000 - flag_a10
+    # given the flag on A10 its neighbour A9 is a bomb far more often
+    assert together / flag_a10 > 1.5 * apart / max(1, others)
+
+
+def test_an_unmoved_piece_next_to_a_likely_flag_is_a_likelier_bomb():
+    obs = corner_position().observation(0)
+    marg = Belief(obs, 0).marginals(random.Random(5), 600)
+    # the bombed-in corner is the likeliest flag, its neighbours likely bombs
+    assert marg.flag(sq("A10")) > marg.flag(sq("F9"))
+    assert marg.bomb(sq("A9")) > marg.bomb(sq("F9")) + 0.1
+    assert marg.bomb(sq("B10")) > marg.bomb(sq("F9")) + 0.1
+
+
+def test_deductions_after_a_strike():
+    s = position({"A1": (0, "F"), "B9": (0, "9"), "D1": (0, "2"),
+                  "A10": (1, "F"), "B10": (1, "B"), "C10": (1, "B"), "E10": (1, "B"),
+                  "F10": (1, "2"), "G10": (1, "4"), "J9": (1, "5")})
+    moved(s, "J9")
+    with_losses(s)
+    before = Belief(s.observation(0), 0).marginals(random.Random(1), 600)
+    # the scout strikes B10: a bomb, now revealed for the rest of the game
+    s.apply(0, Move(sq("B9"), sq("B10")))
+    obs = s.observation(0)
+    assert obs.squares[sq("B10")].rank == "B"
+    belief = Belief(obs, 0)
+    assert sq("B10") not in belief.hidden
+    after = belief.marginals(random.Random(1), 600)
+    # one bomb fewer among the hidden pieces ...
+    assert belief.n_bomb == 2
+    hidden_bombs = sum(after.bomb(x) for x in belief.hidden)
+    assert abs(hidden_bombs - 2.0) < 1e-9
+    # ... and the unmoved piece beside the revealed bomb is a likelier flag
+    assert after.flag(sq("A10")) > before.flag(sq("A10")) + 0.05
+
+
+def test_a_rank_shown_by_a_strike_is_never_guessed_elsewhere():
+    s = position({"A1": (0, "F"), "F8": (0, "9"), "B2": (0, "5"),
+                  "A10": (1, "F"), "F10": (1, "2"), "G10": (1, "B"), "J9": (1, "5"), "C7": (1, "9")})
+    moved(s, "J9")
+    with_losses(s)
+    assert Belief(s.observation(0), 0).marginals(random.Random(2), 300).p(sq("F10"), "2") > 0
+    s.apply(0, Move(sq("F8"), sq("F10")))      # our scout runs into their general
+    obs = s.observation(0)
+    assert obs.squares[sq("F10")].rank == "2" and obs.squares[sq("F8")] is None
+    marg = Belief(obs, 0).marginals(random.Random(2), 300)
+    assert all(marg.p(x, "2") == 0.0 for x in obs.hidden_squares(1))
+    assert sum(marg.p(x, "5") for x in obs.hidden_squares(1)) > 0.99
+
+
+def test_a_piece_that_walks_up_to_our_general_is_likely_the_marshal():
+    s = position({"A1": (0, "F"), "E5": (0, "2"), "J1": (0, "7"),
+                  "E8": (1, "1"), "B9": (1, "5"), "H9": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B")})
+    s.board[sq("E5")] = s.board[sq("E5")]._replace(revealed=True, moved=True)
+    moved(s, "B9")
+    moved(s, "H9")
+    moved(s, "A8")
+    with_losses(s)
+    s.turn = 1
+    before = Belief(s.observation(0), 0).marginals(random.Random(4), 400).p(sq("E8"), "1")
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # now next to our revealed general
+    obs = s.observation(0)
+    marg = Belief(obs, 0).marginals(random.Random(4), 400)
+    assert before < 0.3
+    assert marg.p(sq("E6"), "1") > 0.5
+    # and the general does not wait for it
+    for seed in range(2):
+        move = make_bot(5, seed).choose(obs, 0)
+        assert move.frm == sq("E5") and move.to != sq("E6")
+
+
+def test_a_piece_that_walks_up_to_a_hidden_one_is_likelier_an_officer():
+    s = position({"A1": (0, "F"), "E5": (0, "7"), "J1": (0, "7"),
+                  "E8": (1, "3"), "B9": (1, "5"), "H9": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "9"), "D9": (1, "8")})
+    for name in ("E8", "B9", "H9", "A8", "C9", "D9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+
+    def officer(obs):
+        marg = Belief(obs, 0).marginals(random.Random(6), 400)
+        return sum(marg.p(x, r) for r in "123" for x in obs.hidden_squares(1)
+                   if obs.squares[x].moved and x in (sq("E8"), sq("E6")))
+
+    before = officer(s.observation(0))
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # next to our hidden sergeant
+    assert officer(s.observation(0)) > before + 0.1
+
+
+def risky_positions():
+    """Positions where our Marshal or General stands next to unmoved hidden
+    pieces near the enemy's back rows (a flag may be there)."""
+    yield position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E9": (0, "1"),
+                    "C2": (0, "5"), "D10": (1, "B"), "E10": (1, "B"), "F10": (1, "F"),
+                    "A7": (1, "B"), "J7": (1, "B"), "J1": (0, "8"), "G9": (1, "B"),
+                    "B7": (1, "6"), "H8": (1, "4")})
+    yield position({"A1": (0, "F"), "F8": (0, "2"), "E8": (0, "1"), "C1": (0, "9"),
+                    "E9": (1, "B"), "F9": (1, "B"), "E10": (1, "F"), "D9": (1, "B"),
+                    "A10": (1, "8"), "J10": (1, "7"), "J7": (1, "B"), "A7": (1, "3")})
+
+
+def test_level5_officers_never_strike_a_likely_bomb():
+    """The risk rule: at level 5 the Marshal and the General never strike an
+    unmoved hidden piece whose bomb odds pass RISK_BOMB (10 %), unless the
+    strike surely takes the flag."""
+    checked = 0
+    for k, state in enumerate(risky_positions()):
+        with_losses(state)
+        obs = state.observation(0)
+        for seed in range(4):
+            bot = make_bot(5, seed)
+            move = bot.choose(obs, 0)
+            assert state.why_illegal(0, move) is None
+            marg = bot.last_marginals
+            target = obs.squares[move.to]
+            if target is not None and target.rank is None and obs.squares[move.frm].rank in "12" \
+                    and not target.moved:
+                assert marg.bomb(move.to) <= RISK_BOMB, (k, seed, move)
+            # the rule had something to refuse
+            near = [n for n in obs.hidden_squares(1) if not obs.squares[n].moved
+                    and marg.bomb(n) > RISK_BOMB
+                    and any(obs.squares[f] is not None and obs.squares[f].rank in ("1", "2")
+                            and obs.squares[f].owner == 0 for f in _neighbours(n))]
+            assert near
+            checked += 1
+    assert checked == 8
+
+
+def _neighbours(s: int) -> list[int]:
+    from doors.stratego.pieces import NEIGHBOURS
+    return list(NEIGHBOURS[s])
+
+
+def test_the_marshal_takes_a_certain_flag():
+    """Unless it wins the game: the only unmoved enemy piece left, with
+    every bomb gone, is surely the flag, and the Marshal takes it."""
+    s = position({"A1": (0, "F"), "E9": (0, "1"), "E10": (1, "F"), "A7": (1, "4"),
+                  "J8": (1, "5"), "B1": (0, "9")})
+    moved(s, "A7")
+    moved(s, "J8")
+    with_losses(s)
+    for seed in range(2):
+        assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("E9"), sq("E10"))
+
+
+def test_no_known_losing_strike_while_another_move_exists():
+    """Our last mobile piece next to a revealed bomb does not strike it."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "7"),
+                  "E6": (1, "B"), "J10": (1, "F"), "A10": (1, "4")})
+    s.board[sq("E6")] = s.board[sq("E6")]._replace(revealed=True)
+    moved(s, "A10")
+    with_losses(s)
+    for level in (3, 4, 5):
+        for seed in range(3):
+            move = make_bot(level, seed).choose(s.observation(0), 0)
+            assert move != Move(sq("E5"), sq("E6"))
+
+
+def test_an_intruder_next_to_our_flag_is_struck():
+    """An unknown piece that reached our flag's side is answered by the one
+    piece that can strike it, even when every line looks bad."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "B2": (0, "4"), "J2": (0, "6"),
+                  "A2": (1, "8"), "J10": (1, "F"), "H10": (1, "B"), "E8": (1, "5")})
+    moved(s, "A2")
+    moved(s, "E8")
+    with_losses(s)
+    for seed in range(3):
+        assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("B2"), sq("A2"))
+
+
+def test_a_defender_heads_for_a_miner_at_the_bomb_wall():
+    """Defence: an enemy Miner (revealed) works at our bomb wall; a piece
+    of ours that beats it (the far Marshal or the Sergeant) heads for it."""
+    from doors.stratego.search import bfs
+    s = position({"A1": (0, "F"), "A2": (0, "B"), "B1": (0, "B"), "H8": (0, "1"),
+                  "J1": (0, "7"), "C2": (1, "8"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"),
+                  "E10": (1, "4")})
+    s.board[sq("C2")] = s.board[sq("C2")]._replace(revealed=True, moved=True)
+    moved(s, "E10")
+    with_losses(s)
+    home = bfs([sq("C2")])
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm in (sq("H8"), sq("J1")) and home[move.to] < home[move.frm], move
+    # without the Sergeant, the far Marshal comes home
+    s.board[sq("J1")] = s.board[sq("J1")]._replace(rank="B")
+    with_losses(s)
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm == sq("H8") and home[move.to] < home[move.frm], move
