@@ -83,6 +83,19 @@ def key_hints(resume: bool) -> str:
     return "  ".join(hints)
 
 
+def challenge_text(lead: str, ch: Challenge, width: int) -> str:
+    """``lead`` and the challenge in ``width`` columns: the door and its pace
+    kept whole as long as they fit, the options shortened first."""
+    text = lead + ch.describe()
+    if len(text) <= width:
+        return text
+    head = lead + ch.headline()
+    room = width - len(head) - 3            # " (" and ")"
+    if ch.options_text() and room >= 2:
+        return f"{head} ({shorten(ch.options_text(), room)})"
+    return shorten(head, width)
+
+
 def shown_rating(session: Session) -> str:
     """The who list's rating: the one of the game the caller is in, else
     their best over the doors; "-" before their first rated game."""
@@ -317,16 +330,19 @@ class LobbyScreen(Screen):
         incoming = self._incoming()
         for ch in incoming[:1]:
             more = f" (+{len(incoming) - 1})" if len(incoming) > 1 else ""
+            lead = f" {ch.challenger} challenges you to "
             hint = f"{more}  y accept · n decline "
+            if len(lead + ch.headline()) + 5 > 80 - len(hint):     # the door and pace come first
+                hint = f"{more}  y/n "
             canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
-            x = canvas.text(0, row, shorten(f" {ch.challenger} challenges you to {ch.describe()}",
-                                            80 - len(hint)), WHITE, BLUE)
+            x = canvas.text(0, row, challenge_text(lead, ch,
+                                                   80 - len(hint)), WHITE, BLUE)
             canvas.text(x, row, hint, YELLOW, BLUE)
             row += 1
         for ch in self._outgoing()[:1]:
             hint = "  (x withdraws)"
-            x = canvas.text(1, row, shorten(f"Waiting for {ch.target} to answer: {ch.describe()}",
-                                            78 - len(hint)), BRIGHT_CYAN)
+            x = canvas.text(1, row, challenge_text(f"Waiting for {ch.target} to answer: ", ch,
+                                                   78 - len(hint)), BRIGHT_CYAN)
             canvas.text(x, row, hint, BRIGHT_CYAN)
             row += 1
 

@@ -63,15 +63,23 @@ class Challenge:
     def by_turns(self) -> bool:
         return self.move_seconds > 0
 
-    def describe(self) -> str:
+    def headline(self) -> str:
+        """The door, and for a by-turns game its pace: "Stratego by turns, 3 days a move"."""
+        title = registry()[self.door].title
+        if not self.by_turns:
+            return title
+        days = self.move_seconds / DAY
+        return f"{title} by turns, {days:g} day{'s' if days != 1 else ''} a move"
+
+    def options_text(self) -> str:
+        """The options chosen: "Strike: ..., Reveal: ..." ("" for a door without)."""
         info = registry()[self.door]
-        opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
+        return ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
                          for spec in info.specs())
-        pace = ""
-        if self.by_turns:
-            days = self.move_seconds / DAY
-            pace = f" by turns, {days:g} day{'s' if days != 1 else ''} a move"
-        return f"{info.title}{pace}" + (f" ({opts})" if opts else "")
+
+    def describe(self) -> str:
+        opts = self.options_text()
+        return self.headline() + (f" ({opts})" if opts else "")
 
     def involves(self, handle: str) -> bool:
         key = handle.casefold()
