@@ -38,6 +38,7 @@ from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
+from server.services.turn_clock import TurnClock
 from server.startup import StartupError, listening
 
 __all__ = ["App"]
@@ -48,17 +49,21 @@ FirstScreen = Callable[[Session], Awaitable[Screen]]
 
 
 class App:
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, wall: Callable[[], float] = time.time):
+        """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
         self.config = config
         self.store = Store(config.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
-        self.matches = MatchManager(self.store, config, self.ratings, self.limits)
+        self.clock = TurnClock(self.store, wall)
+        self.matches = MatchManager(self.store, config, self.ratings, self.limits,
+                                    clock=self.clock, tell=self._tell)
+        self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
-            board=ChallengeBoard(self.nodes, limits=self.limits), lobby=LobbyChat(self.nodes, limits=self.limits),
+            board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
         self.started = time.time()
@@ -74,6 +79,12 @@ class App:
 
     def find_session(self, handle: str) -> Session | None:
         return self.nodes.find(handle)
+
+    def _tell(self, handle: str, event: object) -> None:
+        """An event for a caller if they are online (by-turns news)."""
+        session = self.nodes.find(handle)
+        if session is not None:
+            session.send(event)
 
     @property
     def port(self) -> int:
@@ -119,8 +130,12 @@ class App:
 
     async def _start(self) -> None:
         cfg = self.config
+        await self.clock.load()
+        await self.board.restore()
         await self.matches.restore()
         await self.ratings.load()            # and rate games finished before ratings
+        await self.matches.check_clocks()          # time that ran out while we were down
+        self.matches.watch_clocks(cfg.clock_check_seconds)
         async with listening("telnet", "server", cfg.host, cfg.port):
             server = await start_telnet(cfg.host, cfg.port, self._telnet_caller,
                                         cfg.telnet_timeout_minutes, cfg.connect_maxwait)

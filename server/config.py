@@ -71,6 +71,7 @@ class Config:
     # tests and benchmarks
     bot_min_delay: float = 0.4       # seconds a computer move is held back so it can be seen
     login_fail_delay: float = 1.0    # base delay after a failed login (doubles)
+    clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
 
     def door_folder(self, key: str) -> Path:
         """A door's own folder in the state directory."""

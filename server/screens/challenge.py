@@ -1,4 +1,7 @@
-"""Making a challenge: choose a door, an opponent and the options."""
+"""Making a challenge: choose a door, an opponent and the options. Against
+a caller the game is live (the callers in the lobby, now) or by turns
+("By turns with a caller": type any caller's handle, on or not, and choose
+a time per move; the challenge waits for their next call)."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten, wrap
+from ansi.widgets import LineInput
 from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
 from server.screens.editor_screen import ToolScreen
@@ -13,6 +17,8 @@ from server.screens.match_screen import start_match
 from server.screens.session import Pop, Push, Replace, Screen, Transition
 from server.services.nodes import CONSOLE, LOBBY
 from server.services.seats import Seat, SeatKind, watch_names
+from server.services.store import AccountKind
+from server.services.turn_clock import DAY, MOVE_DAYS
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -22,6 +28,7 @@ __all__ = ["ChallengeScreen", "ChallengeOffer", "COMPUTER", "WATCH", "SYSOP"]
 COMPUTER = "The computer"
 WATCH = "Watch the computer play itself"
 SYSOP = "The sysop"             # when a sysop console is open and available
+BY_NAME = "By turns with a caller (type a handle)"   # anybody with an account, on or not
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,6 +38,7 @@ class ChallengeOffer:
     target: str
     door: str
     options: dict[str, Any]
+    move_seconds: float = 0.0       # > 0: by turns, with this time per move
 
 
 class ChallengeScreen(Screen):
@@ -47,6 +55,9 @@ class ChallengeScreen(Screen):
         self.values: dict[str, Any] = {}
         self.level = 0
         self.level2 = 0                  # player 2's level when the computer plays itself
+        self.by_turns = False           # the opponent was typed by name: by turns
+        self.days = MOVE_DAYS[1]
+        self.name_input = LineInput(20)
         self.message = ""
         if door is not None and door in registry():
             self.info = registry()[door]
@@ -57,7 +68,8 @@ class ChallengeScreen(Screen):
         callers = [s.handle for s in app.nodes.online()
                    if s is not self.session and s.location == LOBBY]
         sysop = [SYSOP] if self._sysop() is not None else []
-        self.opponents = [COMPUTER] + callers + sysop + [WATCH]
+        by_name = [] if self.session.is_sysop else [BY_NAME]
+        self.opponents = [COMPUTER] + callers + sysop + by_name + [WATCH]
         self.step, self.index = "opponent", 0
 
     def _sysop(self) -> Session | None:
@@ -77,12 +89,16 @@ class ChallengeScreen(Screen):
             rows.append(("Computer level", "level"))
         elif self.opponent == WATCH:      # each side its own level
             rows += [("Player 1 level", "level"), ("Player 2 level", "level2")]
+        elif self.by_turns:
+            rows.append(("Time per move", "days"))
         rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
         return rows
 
     def _cycle(self, row: Any, step: int) -> None:
         assert self.info is not None
-        if row in ("level", "level2"):
+        if row == "days":
+            self.days = MOVE_DAYS[(MOVE_DAYS.index(self.days) + step) % len(MOVE_DAYS)]
+        elif row in ("level", "level2"):
             low, high = self.info.levels
             now = self.level if row == "level" else self.level2
             now = low + (now - low + step) % (high - low + 1)
@@ -97,6 +113,8 @@ class ChallengeScreen(Screen):
 
     async def on_key(self, key: str) -> Transition:
         self.message = ""
+        if self.step == "name":
+            return await self._name_key(key)
         if key == K.ESC:
             if self.step == "door":
                 return Pop(None)
@@ -123,18 +141,50 @@ class ChallengeScreen(Screen):
             self.info = self.doors[self.index]
             self._to_opponent()
         elif self.step == "opponent":
-            self.opponent = self.opponents[self.index]
-            assert self.info is not None
-            self.values = {spec.key: spec.default for spec in self.info.specs()}
-            self.level = self.level2 = self.info.default_level
-            self.step, self.index = "options", 0
+            if self.opponents[self.index] == BY_NAME:
+                self.step, self.name_input = "name", LineInput(20)
+                return None
+            self.by_turns = False
+            self._to_options(self.opponents[self.index])
         else:
             return await self._go()         # ENTER starts from any line
+        return None
+
+    def _to_options(self, opponent: str) -> None:
+        self.opponent = opponent
+        assert self.info is not None
+        self.values = {spec.key: spec.default for spec in self.info.specs()}
+        self.level = self.level2 = self.info.default_level
+        self.step, self.index = "options", 0
+
+    async def _name_key(self, key: str) -> Transition:
+        """The by-turns opponent's handle being typed."""
+        text = self.name_input.handle(key)
+        if self.name_input.cancelled:
+            self.step, self.name_input = "opponent", LineInput(20)
+            return None
+        if text is None:
+            return None
+        name = " ".join(text.split())
+        user = await self.session.services.store.get_user(name) if name else None
+        if user is None or user.kind not in (AccountKind.TELNET, AccountKind.BBS):
+            self.message = f"There is no caller called {name}." if name else ""
+            self.name_input = LineInput(20)
+            return None
+        if user.handle.casefold() == self.session.handle.casefold():
+            self.message = "You cannot challenge yourself."
+            self.name_input = LineInput(20)
+            return None
+        self.by_turns = True
+        self._to_options(user.handle)
         return None
 
     async def _go(self) -> Transition:
         assert self.info is not None
         me = self.session
+        if self.by_turns:
+            return Pop(ChallengeOffer(self.opponent, self.info.key, dict(self.values),
+                                      move_seconds=self.days * DAY))
         if self.opponent == COMPUTER:
             seats = [Seat(0, SeatKind.HUMAN, me.handle, session=me),
                      Seat(1, SeatKind.BOT, f"Computer ({self.level})", self.level)]
@@ -171,6 +221,13 @@ class ChallengeScreen(Screen):
                     blurb = [blurb[0], shorten(" ".join(blurb[1:]), 51)]
                 for j, line in enumerate(blurb):
                     canvas.text(25, 5 + i * 2 + j, line, GREY)
+        elif self.step == "name":
+            canvas.text(5, 3, "By turns: the challenge waits for the caller's next call.", WHITE)
+            canvas.text(5, 5, "Handle: ", YELLOW)
+            cursor = self.name_input.draw(canvas, 13, 5, 22, WHITE, 0)
+            canvas.text(2, 21, shorten(self.message, 76), YELLOW)
+            canvas.text(1, 23, "Type the caller's handle, ENTER to go on, ESC back", DARK_GREY)
+            return cursor
         elif self.step == "opponent":
             assert self.info is not None
             canvas.text(5, 3, f"{self.info.title}: choose your opponent", WHITE)
@@ -180,9 +237,11 @@ class ChallengeScreen(Screen):
                             CYAN if sel else 0)
         else:
             assert self.info is not None
+            pace = " by turns" if self.by_turns else ""
             title = (f"{self.info.title}: the computer plays itself - options"
-                     if self.opponent == WATCH else f"{self.info.title} against {self.opponent}: options")
-            canvas.text(5, 3, title, WHITE)
+                     if self.opponent == WATCH
+                     else f"{self.info.title} against {self.opponent}{pace}: options")
+            canvas.text(5, 3, shorten(title, 71), WHITE)
             for i, (label, row) in enumerate(self._rows()):
                 sel = i == self.index
                 if isinstance(row, OptionSpec):
@@ -191,6 +250,8 @@ class ChallengeScreen(Screen):
                     low, high = self.info.levels
                     level = self.level if row == "level" else self.level2
                     value = f"{level}  ({low} weakest, {high} strongest)"
+                elif row == "days":
+                    value = f"{self.days} day{'s' if self.days != 1 else ''} a move"
                 else:
                     value = ""
                 canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)

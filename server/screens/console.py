@@ -153,6 +153,15 @@ class SysopScreen(Screen):
             return Push(ResumeScreen(self.session, pending, names=self._names()))
         elif key == "a":
             app.nodes.set_sysop_available(not app.nodes.sysop_available)
+        elif key in ("h", "H"):          # holidays: every by-turns clock stops, or goes on
+            clock = app.matches.clock
+            if clock.paused:
+                await clock.resume()
+                self.message = "By-turns clocks running again; the pause is not charged."
+            else:
+                await clock.pause()
+                self.message = "By-turns clocks paused (holidays): nobody loses on time. h resumes."
+            app.lobby.notice(f"Sysop: {self.message}", but=self.session)
         elif key in ("x", "X"):
             outgoing = self._outgoing()
             if not outgoing:
@@ -271,6 +280,9 @@ class SysopScreen(Screen):
         if len(nodes) > 10:
             canvas.text(1, 12, f" and {len(nodes) - 10} more ", DARK_GREY)
         canvas.text(24, 12, shorten(app.login_guard.summary(), 55), DARK_GREY)
+        if app.matches.clock.paused and app.matches.clock.paused_since is not None:
+            since = time.strftime("%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
+            canvas.text(1, 12, f"Held since {since}", YELLOW)
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "

@@ -31,6 +31,7 @@ from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
 from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
+from server.screens.turns import TurnsScreen, turns_line
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.match import MatchEvent, News
@@ -47,6 +48,7 @@ THE LOBBY
   y/n accept or decline a challenge sent to you
   x   withdraw the challenge you sent
   u   resume an unfinished game (also offered when you log in)
+  t   my games by turns: whose turn it is in each; open one to move
   h   hall of fame: top rated, most games, longest streaks, your record
   m   my games: your finished games and rating changes; ENTER replays one
   c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
@@ -60,7 +62,38 @@ In every game:
   c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
   PGUP/PGDN page through the chat and the sysop's messages
   CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
-If your connection drops during a game, log in again to resume it."""
+If your connection drops during a game, log in again to resume it.
+
+By turns: p, a door, then "By turns with a caller": type any caller's
+handle (on or not) and choose a time per move (1, 3 or 7 days). The
+challenge waits for their next call. Each of you moves whenever you call
+(t), then leaves: the game waits. Whoever lets the time per move run out
+loses on time. You may play several games by turns at once."""
+
+
+def key_hints(resume: bool) -> str:
+    """The lobby's bottom line of keys, within 78 columns (settings, then the
+    sysop page, give way first: both are in the help)."""
+    hints = ["p play", "c chat", *(["u resume"] if resume else []), "t turns", "h fame", "m games",
+             "! sysop", "s settings", "? help", "g bye"]
+    for spare in ("s settings", "! sysop"):
+        if len("  ".join(hints)) <= 78:
+            break
+        hints.remove(spare)
+    return "  ".join(hints)
+
+
+def challenge_text(lead: str, ch: Challenge, width: int) -> str:
+    """``lead`` and the challenge in ``width`` columns: the door and its pace
+    kept whole as long as they fit, the options shortened first."""
+    text = lead + ch.describe()
+    if len(text) <= width:
+        return text
+    head = lead + ch.headline()
+    room = width - len(head) - 3            # " (" and ")"
+    if ch.options_text() and room >= 2:
+        return f"{head} ({shorten(ch.options_text(), room)})"
+    return shorten(head, width)
 
 
 def shown_rating(session: Session) -> str:
@@ -94,6 +127,11 @@ async def answer_challenge(session: Session, ch: Challenge,
         return await board.decline(ch.id, by=session.handle), None
     accepted, reason = await board.accept(ch.id, by=session.handle)
     challenger = session.services.nodes.find(accepted.challenger) if accepted is not None else None
+    if accepted is not None and accepted.by_turns:
+        seats = [Seat(0, SeatKind.HUMAN, accepted.challenger), Seat(1, SeatKind.HUMAN, session.handle)]
+        screen = await start_match(session, registry()[accepted.door], dict(accepted.options), seats,
+                                   {1: session}, move_seconds=accepted.move_seconds)
+        return "", screen
     if accepted is None or challenger is None:
         return reason or f"{ch.challenger} is no longer in the lobby.", None
     seats = [Seat(0, SeatKind.HUMAN, challenger.handle), Seat(1, SeatKind.HUMAN, session.handle)]
@@ -105,7 +143,7 @@ async def answer_challenge(session: Session, ch: Challenge,
 async def offer_challenge(session: Session, offer: ChallengeOffer) -> str:
     """Put ``session``'s challenge on the board; returns what to tell it."""
     _challenge, message = await session.services.board.offer(
-        session.handle, offer.target, offer.door, offer.options)
+        session.handle, offer.target, offer.door, offer.options, offer.move_seconds)
     return message
 
 
@@ -117,6 +155,8 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
         mine = ch.challenger == session.handle
         if ch.target == session.handle and ch.state == ChallengeState.OPEN:
             session.terminal.bell()           # someone wants to play
+        elif mine and ch.state == ChallengeState.ACCEPTED and ch.by_turns:
+            return (f"{ch.target} accepted your challenge by turns: see your games (t)."), None
         elif mine and ch.state == ChallengeState.DECLINED:
             return f"{ch.target} declined your challenge.", None
         elif ch.state == ChallengeState.WITHDRAWN and ch.target == session.handle:
@@ -211,6 +251,8 @@ class LobbyScreen(Screen):
                 self.message = "You have no unfinished games."
                 return None
             return Push(ResumeScreen(self.session, pending))
+        elif key in ("t", "T"):
+            return Push(TurnsScreen(self.session))
         elif key in ("h", "H"):
             return Push(HallOfFameScreen(self.session))
         elif key in ("m", "M"):
@@ -278,23 +320,32 @@ class LobbyScreen(Screen):
         canvas.box(50, 1, 30, 11, CYAN, title="Doors")
         for i, info in enumerate(registry().values()):
             canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
+        turns = turns_line(app.matches.turns_waiting(self.session.handle))
+        if turns:              # by turns: the games waiting for this caller's move
+            canvas.text(52, 9, shorten(f"{turns} (t)", 27), BRIGHT_GREEN)
         sysop = "available" if app.nodes.sysop_available else "not available"
         canvas.text(52, 10, f"Sysop: {sysop}", DARK_GREY)
         # challenges
         row = 12
-        for ch in self._incoming()[:1]:
-            hint = "  y accept · n decline "
+        incoming = self._incoming()
+        for ch in incoming[:1]:
+            more = f" (+{len(incoming) - 1})" if len(incoming) > 1 else ""
+            lead = f" {ch.challenger} challenges you to "
+            hint = f"{more}  y accept · n decline "
+            if len(lead + ch.headline()) + 5 > 80 - len(hint):     # the door and pace come first
+                hint = f"{more}  y/n "
             canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
-            x = canvas.text(0, row, shorten(f" {ch.challenger} challenges you to {ch.describe()}",
-                                            80 - len(hint)), WHITE, BLUE)
+            x = canvas.text(0, row, challenge_text(lead, ch,
+                                                   80 - len(hint)), WHITE, BLUE)
             canvas.text(x, row, hint, YELLOW, BLUE)
             row += 1
         for ch in self._outgoing()[:1]:
             hint = "  (x withdraws)"
-            x = canvas.text(1, row, shorten(f"Waiting for {ch.target} to answer: {ch.describe()}",
-                                            78 - len(hint)), BRIGHT_CYAN)
+            x = canvas.text(1, row, challenge_text(f"Waiting for {ch.target} to answer: ", ch,
+                                                   78 - len(hint)), BRIGHT_CYAN)
             canvas.text(x, row, hint, BRIGHT_CYAN)
             row += 1
+
         # chat
         canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
         self.chat.draw(canvas.region(2, 15, 76, 7))
@@ -315,7 +366,6 @@ class LobbyScreen(Screen):
         elif self.message:
             canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
-            resume = "u resume  " if self.session.services.matches.pending_for(self.session.handle) else ""
-            canvas.text(1, 23, f"p play  c chat  {resume}h fame  m games  ! sysop  "
-                               "s settings  ? help  g bye", DARK_GREY)
+            canvas.text(1, 23, key_hints(bool(app.matches.pending_for(self.session.handle))),
+                        DARK_GREY)
         return cursor

@@ -21,6 +21,7 @@ from ansi.widgets import LineInput
 from server.screens.lobby import LobbyScreen
 from server.screens.resume import ResumeScreen
 from server.screens.session import Quit, Replace, Screen, Transition
+from server.screens.turns import turns_line
 from server.services.handles import valid_handle
 from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
 
@@ -213,6 +214,9 @@ class TitleScreen(Screen):
 async def after_login(session: Session, user: UserRow) -> Transition:
     """Set the session up for ``user`` and go to the lobby (or resume)."""
     session.sign_in(user)
+    waiting = turns_line(session.services.matches.turns_waiting(user.handle))
+    if waiting:
+        session.show_notice(f"{waiting}: press t in the lobby.")
     pending = session.services.matches.pending_for(user.handle)
     if pending:
         return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))

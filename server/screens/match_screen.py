@@ -48,13 +48,15 @@ SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
-                      seats: list[Seat], sessions: dict[int, Session] | None = None) -> MatchScreen:
-    """Create and start a match; returns ``me``'s screen. The other human's
-    lobby is told through its inbox and opens its own screen."""
+                      seats: list[Seat], sessions: dict[int, Session] | None = None,
+                      move_seconds: float = 0.0) -> MatchScreen:
+    """Create and start a match (by turns if ``move_seconds``); returns
+    ``me``'s screen. The other human's lobby is told through its inbox and
+    opens its own screen."""
     for number, session in (sessions or {}).items():
         seats[number].session = session
     options = info.resolve_options(chosen)
-    match = await me.services.matches.create(info, options, seats)
+    match = await me.services.matches.create(info, options, seats, move_seconds)
     player = match.seat_of(me)
     if player is None:
         match.watch(me)
@@ -110,7 +112,7 @@ class MatchScreen(Screen):
                 self.chat_input = None          # an empty ENTER closes the chat line
             elif text is not None:
                 name = self.session.handle
-                reason = self.match.post_chat(self.me, name, text, self.session.conn.peer)
+                reason = await self.match.post_chat(self.me, name, text, self.session.conn.peer)
                 self.banner = reason or ""
                 self.chat.back = 0
                 self.chat_input = LineInput(120)
@@ -141,7 +143,7 @@ class MatchScreen(Screen):
             if key in (K.ESC, K.ENTER, "q", "Q", " "):
                 return self._leave()
             return None
-        if self.match.suspended and key == K.ESC:
+        if (self.match.suspended or self.match.turns is not None) and key == K.ESC:
             return self._leave()
         if key == "q" and self.session.is_sysop:
             return self._step_out()
@@ -196,7 +198,11 @@ class MatchScreen(Screen):
     def _leave(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
-        return Pop(self.match.outcome.reason if self.match.outcome else "The game is suspended.")
+        if self.match.outcome:
+            return Pop(self.match.outcome.reason)
+        if self.match.turns is not None:
+            return Pop(f"Game {self.match.id} waits for the next move.")
+        return Pop("The game is suspended.")
 
     # ----- events -----------------------------------------------------------
     async def on_event(self, event: Any) -> Transition:
@@ -243,6 +249,8 @@ class MatchScreen(Screen):
             who = "Draw" if out.winner is None else f"{m.names()[out.winner]} wins"
             score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
             return f"GAME OVER: {who}{score} ({out.reason})", YELLOW
+        if m.turns is not None:
+            return self._by_turns_text()
         if m.suspended:
             deadline = m.forfeit_deadline()
             absent = ", ".join(s.name for s in m.absent())
@@ -272,7 +280,8 @@ class MatchScreen(Screen):
 
     def _ratings_text(self, room: int) -> str:
         """"Alice 1562 · Computer (3) 1400": each seat's rating in this door
-        ("Rated 1562 vs 1400" when the names do not fit in ``room``)."""
+        ("Rated 1562 vs 1400" when the names do not fit in ``room``, "" when
+        neither fits)."""
         book, door = self.session.services.ratings, self.match.info.key
         names, numbers = [], []
         for seat in self.match.seats:
@@ -285,6 +294,17 @@ class MatchScreen(Screen):
             return text
         short = f"Rated {numbers[0]} vs {numbers[1]}"
         return short if len(short) <= room else ""
+
+    def _by_turns_text(self) -> tuple[str, int]:
+        """By turns: whose move, the time left for it, and ESC."""
+        m = self.match
+        movers = m.state.to_move()
+        if self.me is not None and self.me in movers:
+            return f"Your move ({m.time_left_text(self.me)}). ESC: leave, the game waits", BRIGHT_GREEN
+        if self.me is not None and len(movers) == 1:
+            other = m.names()[movers[0]]
+            return f"Waiting for {other}'s move ({m.time_left_text(movers[0])}). ESC: leave", BRIGHT_CYAN
+        return " and ".join(m.names()[p] for p in movers) + " to move", BRIGHT_CYAN
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
@@ -320,9 +340,12 @@ class MatchScreen(Screen):
                 hints = SYSOP_HINTS if self.session.is_sysop else HINTS
             else:
                 hints = "ESC back to the lobby  c chat  ? help"
+            if self.match.turns is not None and self.me is not None and not self.match.ended:
+                hints += "  ESC leave (the game waits)"
             canvas.text(1, 23, hints, DARK_GREY)
             ratings = self._ratings_text(78 - len(hints) - 2)
-            canvas.text(79 - len(ratings), 23, ratings, CYAN)
+            if ratings:
+                canvas.text(79 - len(ratings), 23, ratings, CYAN)
         if cursor is None:
             ui_cursor = self.ui.cursor()
             if ui_cursor is not None:
@@ -346,5 +369,9 @@ KEYS IN EVERY GAME
              a player who dropped; the game stays open for them)
 
 If your connection drops, call back and log in: you will be offered to
-resume the game. A player who stays away too long forfeits."""
+resume the game. A player who stays away too long forfeits.
+
+By turns: ESC leaves the game at any time and it waits for your next call
+(t in the lobby). Chat lines are kept with the game. Let your time per move
+run out and you lose on time."""
 

@@ -31,6 +31,9 @@ THE SYSOP CONSOLE
   x         withdraw the challenge you sent
   u         your unfinished games: resume one
   a         available / not available for games (callers see it)
+  h         hold every by-turns clock (holidays), or let them run again:
+            while held nobody loses on time and the held time is never
+            charged; callers are told, and it survives a restart
   ?         this help
   q         detach the console (the server keeps running)
 

@@ -7,6 +7,10 @@ goes to the seats concerned as ``events.ChallengeEvent``. Every call
 decides and changes the board before its first ``await``, so two seats
 racing (one accepts while the other withdraws) cannot both win: the first
 call settles the challenge and the second is refused.
+
+A by-turns challenge (``move_seconds`` > 0) may go to a caller who is not
+on: it is kept in the store and waits for the target's next call (through
+restarts); it does not expire, and it stays when either side hangs up.
 """
 from __future__ import annotations
 
@@ -21,10 +25,13 @@ from doors import registry
 from server.services.ids import ChallengeId, MonoTime
 from server.services.limits import AbuseLimits
 from server.services.nodes import TAKES_CHALLENGES, Node, NodeRegistry
+from server.services.store import AccountKind, Store, WaitingChallengeRow
+from server.services.turn_clock import DAY
 
 __all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
 
 CHALLENGE_TTL = 600.0     # seconds an unanswered challenge stays open
+MAX_WAITING = 20          # by-turns challenges one caller may have waiting
 
 
 class ChallengeState(enum.StrEnum):
@@ -50,12 +57,29 @@ class Challenge:
     options: Mapping[str, Any]
     made_at: MonoTime
     state: ChallengeState = ChallengeState.OPEN
+    move_seconds: float = 0.0       # > 0: a by-turns game with this time per move
+
+    @property
+    def by_turns(self) -> bool:
+        return self.move_seconds > 0
+
+    def headline(self) -> str:
+        """The door, and for a by-turns game its pace: "Stratego by turns, 3 days a move"."""
+        title = registry()[self.door].title
+        if not self.by_turns:
+            return title
+        days = self.move_seconds / DAY
+        return f"{title} by turns, {days:g} day{'s' if days != 1 else ''} a move"
+
+    def options_text(self) -> str:
+        """The options chosen: "Strike: ..., Reveal: ..." ("" for a door without)."""
+        info = registry()[self.door]
+        return ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
+                         for spec in info.specs())
 
     def describe(self) -> str:
-        info = registry()[self.door]
-        opts = ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
-                         for spec in info.specs())
-        return f"{info.title}" + (f" ({opts})" if opts else "")
+        opts = self.options_text()
+        return self.headline() + (f" ({opts})" if opts else "")
 
     def involves(self, handle: str) -> bool:
         key = handle.casefold()
@@ -64,8 +88,10 @@ class Challenge:
 
 class ChallengeBoard:
     def __init__(self, nodes: NodeRegistry[Any], ttl: float = CHALLENGE_TTL,
-                 clock: Callable[[], float] = time.monotonic, limits: AbuseLimits | None = None):
+                 clock: Callable[[], float] = time.monotonic, store: Store | None = None,
+                 limits: AbuseLimits | None = None):
         self._nodes: NodeRegistry[Node] = nodes
+        self._store = store
         self._limits = limits if limits is not None else AbuseLimits(clock=clock)
         self.ttl = ttl
         self._clock = clock
@@ -86,11 +112,24 @@ class ChallengeBoard:
         key = handle.casefold()
         return [c for c in self._open.values() if c.challenger.casefold() == key]
 
+    async def restore(self) -> None:
+        """After a restart: the by-turns challenges waiting in the store."""
+        if self._store is None:
+            return
+        for row in await self._store.waiting_challenges():
+            if row.door in registry():
+                self._open[ChallengeId(row.id)] = Challenge(
+                    ChallengeId(row.id), row.challenger, row.target, row.door, row.options,
+                    MonoTime(self._clock()), move_seconds=row.move_seconds)
+            self._next = max(self._next, row.id + 1)
+
     # ----- changes ----------------------------------------------------------
     async def offer(self, challenger: str, target: str, door: str,
-                    options: Mapping[str, Any]) -> tuple[Challenge | None, str]:
+                    options: Mapping[str, Any], move_seconds: float = 0.0) -> tuple[Challenge | None, str]:
         """Put up a challenge and tell its target: (the challenge or None,
         what to tell the challenger)."""
+        if move_seconds > 0:
+            return await self._offer_by_turns(challenger, target, door, options, move_seconds)
         seat = self._nodes.find(target)
         # the sysop hears of a challenge in a game too, and answers it on the console
         if seat is None or (seat.location not in TAKES_CHALLENGES and not seat.is_sysop):
@@ -100,7 +139,7 @@ class ChallengeBoard:
         if door not in registry():
             return None, "There is no such door."
         key = seat.handle.casefold()
-        if any(c.target.casefold() == key for c in self.outgoing(challenger)):
+        if any(c.target.casefold() == key and not c.by_turns for c in self.outgoing(challenger)):
             return None, f"You already have a challenge waiting for {seat.handle}."
         refused = self._limits.challenge(challenger)
         if refused is not None:
@@ -113,6 +152,36 @@ class ChallengeBoard:
         seat.send(ChallengeEvent(challenge))
         return challenge, f"Challenge sent to {seat.handle}. Waiting for an answer (x withdraws)."
 
+    async def _offer_by_turns(self, challenger: str, target: str, door: str,
+                              options: Mapping[str, Any], move_seconds: float) -> tuple[Challenge | None, str]:
+        user = await self._store.get_user(target) if self._store is not None else None
+        if user is None or user.kind not in (AccountKind.TELNET, AccountKind.BBS):
+            return None, f"There is no caller called {target}."
+        if user.handle.casefold() == challenger.casefold():
+            return None, "You cannot challenge yourself."
+        if door not in registry():
+            return None, "There is no such door."
+        mine = self.outgoing(challenger)
+        if any(c.by_turns and c.target.casefold() == user.handle.casefold() for c in mine):
+            return None, f"Your challenge to {user.handle} is still waiting for an answer."
+        if sum(c.by_turns for c in mine) >= MAX_WAITING:
+            return None, f"You have {MAX_WAITING} challenges waiting: withdraw one first (x)."
+        refused = self._limits.challenge(challenger)
+        if refused is not None:
+            return None, refused
+        challenge = Challenge(ChallengeId(self._next), challenger, user.handle, door, dict(options),
+                              MonoTime(self._clock()), move_seconds=move_seconds)
+        self._next += 1
+        self._open[challenge.id] = challenge
+        assert self._store is not None
+        await self._store.save_waiting_challenge(WaitingChallengeRow(
+            challenge.id, challenger, user.handle, door, dict(options), move_seconds, time.time()))
+        seat = self._nodes.find(user.handle)
+        if seat is not None:
+            seat.send(ChallengeEvent(challenge))
+        return challenge, (f"Challenge sent to {user.handle}: it waits for their next call"
+                           " (x withdraws).")
+
     async def withdraw(self, challenge_id: ChallengeId, by: str) -> str:
         """The challenger takes an open challenge back: nobody can accept it
         any more, and the target is told."""
@@ -121,7 +190,7 @@ class ChallengeBoard:
             return "That challenge is no longer open."
         if challenge.challenger.casefold() != by.casefold():
             return "Only the challenger can withdraw a challenge."
-        self._close(challenge, ChallengeState.WITHDRAWN, tell=(challenge.target,))
+        await self._forget(self._close(challenge, ChallengeState.WITHDRAWN, tell=(challenge.target,)))
         return "Challenge withdrawn."
 
     async def decline(self, challenge_id: ChallengeId, by: str) -> str:
@@ -130,7 +199,7 @@ class ChallengeBoard:
             return "That challenge is no longer open."
         if challenge.target.casefold() != by.casefold():
             return "Only the one challenged can decline."
-        self._close(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,))
+        await self._forget(self._close(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,)))
         return f"You declined {challenge.challenger}'s challenge."
 
     async def accept(self, challenge_id: ChallengeId, by: str) -> tuple[Challenge | None, str]:
@@ -141,6 +210,10 @@ class ChallengeBoard:
             return None, "That challenge is no longer open."
         if challenge.target.casefold() != by.casefold():
             return None, "Only the one challenged can accept."
+        if challenge.by_turns:        # the challenger need not be on
+            closed = self._close(challenge, ChallengeState.ACCEPTED, tell=(challenge.challenger,))
+            await self._forget(closed)
+            return closed, ""
         challenger = self._nodes.find(challenge.challenger)
         if challenger is None or challenger.location not in TAKES_CHALLENGES:
             self._close(challenge, ChallengeState.WITHDRAWN, tell=())
@@ -150,7 +223,7 @@ class ChallengeBoard:
     async def leave(self, handle: str) -> None:
         """``handle`` has gone: every challenge made by or to them ends, and
         the other side is told."""
-        for challenge in [c for c in self._open.values() if c.involves(handle)]:
+        for challenge in [c for c in self._open.values() if c.involves(handle) and not c.by_turns]:
             other = challenge.target if challenge.challenger.casefold() == handle.casefold() \
                 else challenge.challenger
             self._close(challenge, ChallengeState.WITHDRAWN, tell=(other,))
@@ -163,12 +236,17 @@ class ChallengeBoard:
     def _expire(self) -> list[Challenge]:
         self._timer = None
         now = self._clock()
-        old = [c for c in self._open.values() if now - c.made_at >= self.ttl]
+        old = [c for c in self._open.values() if now - c.made_at >= self.ttl and not c.by_turns]
         expired = [self._close(c, ChallengeState.EXPIRED, tell=(c.challenger, c.target)) for c in old]
         self._arm_expiry()
         return expired
 
     # ----- inside -----------------------------------------------------------
+    async def _forget(self, challenge: Challenge) -> None:
+        """A by-turns challenge was settled: out of the store too."""
+        if challenge.by_turns and self._store is not None:
+            await self._store.drop_waiting_challenge(challenge.id)
+
     def _close(self, challenge: Challenge, state: ChallengeState, tell: tuple[str, ...]) -> Challenge:
         del self._open[challenge.id]
         closed = dataclasses.replace(challenge, state=state)
@@ -183,11 +261,11 @@ class ChallengeBoard:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self._open:
+        if not any(not c.by_turns for c in self._open.values()):
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        due = min(c.made_at for c in self._open.values()) + self.ttl - self._clock()
+        due = min(c.made_at for c in self._open.values() if not c.by_turns) + self.ttl - self._clock()
         self._timer = loop.call_later(max(0.0, due), self._expire)

@@ -28,6 +28,7 @@ from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
 from server.services.seats import Seat, SeatKind
 from server.services.store import Store
+from server.services.turn_clock import TurnTimes, span_text
 
 __all__ = ["News", "MatchEvent", "Match"]
 
@@ -53,13 +54,24 @@ class MatchEvent:
     text: str = ""
 
 
+Tell = Callable[[str, object], None]     # (handle, event): to that caller if online
+
+
 class Match:
+    """A live match, or a by-turns one (``turns`` set): then a side may be
+    away (nobody forfeits for leaving), each side has a time per move, the
+    chat is a thread kept in the store, and a caller who is online but not
+    at the board hears of the other's move through ``tell``."""
+
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
                  info: DoorInfo, state: GameState, seats: list[Seat],
-                 ratings: RatingBook | None = None, limits: AbuseLimits | None = None):
+                 ratings: RatingBook | None = None, limits: AbuseLimits | None = None,
+                 turns: TurnTimes | None = None, tell: Tell | None = None):
         self.store = store
         self._ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
+        self.turns = turns
+        self._tell = tell
         self.config = config
         self._on_finished = on_finished
         self.id = game_id
@@ -88,7 +100,20 @@ class Match:
 
     @property
     def suspended(self) -> bool:
+        if self.turns is not None:       # by turns: the game waits, it is not suspended
+            return False
         return not self.ended and not all(s.present for s in self.seats)
+
+    def your_turn(self, handle: str) -> bool:
+        """Whether ``handle`` holds a seat that may move now."""
+        key = handle.casefold()
+        return any(s.kind == SeatKind.HUMAN and s.name.casefold() == key and s.player in self.state.to_move()
+                   for s in self.seats)
+
+    def player_of(self, handle: str) -> int | None:
+        key = handle.casefold()
+        return next((s.player for s in self.seats
+                     if s.kind == SeatKind.HUMAN and s.name.casefold() == key), None)
 
     def names(self) -> tuple[str, str]:
         return (self.seats[0].name, self.seats[1].name)
@@ -126,18 +151,34 @@ class Match:
         for session in self._audience():
             session.send(MatchEvent(self, kind, text))
 
-    def post_chat(self, player: int | None, who: str, text: str, address: str = "") -> str | None:
-        """A chat line from ``who`` (at ``address``); returns a reason if refused."""
+    async def post_chat(self, player: int | None, who: str, text: str,
+                        address: str = "") -> str | None:
+        """A chat line from ``who`` (at ``address``); returns a reason if
+        refused. By turns: stored in the game's thread first, and the other
+        side hears of it if online elsewhere."""
         text = clean_chat(text)
         if not text:
             return None
         refused = self.limits.chat(who, address)
         if refused is not None:
             return refused
+        if self.turns is not None:
+            await self.store.add_chat(self.id, who, text)
+            self._tell_away(f"{who} wrote in game {self.id} ({self.info.title}): {text}", but=player)
         self.chat.add(who, text)
         for session in self._audience():
             session.send(E.Chat(f"match:{self.id}", who, text))
         return None
+
+    def _tell_away(self, text: str, but: int | None = None, only: tuple[int, ...] = (0, 1)) -> None:
+        """By turns: tell the seats in ``only`` (but ``but``) who are not at
+        the board, if they are online anywhere else."""
+        if self._tell is None:
+            return
+        for seat in self.seats:
+            if seat.kind == SeatKind.HUMAN and seat.session is None and seat.player != but \
+                    and seat.player in only:
+                self._tell(seat.name, E.Notice(text))
 
     def watch(self, session: Node) -> None:
         """``session`` watches this match (it hears every announcement)."""
@@ -158,11 +199,18 @@ class Match:
             reason = self.state.why_illegal(player, action)
             if reason is not None:
                 return reason
+            before = self.state.to_move()
             nxt = self.state.clone()
             nxt.apply(player, action)
             ply = len(nxt.history)
             saving = self._saving()
-            await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
+            if self.turns is None:
+                await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
+            else:         # the turn starts go in the same commit as the move
+                marks = self.turns.after(before, nxt.to_move(), player)
+                await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving,
+                                          turns=marks)
+                self.turns.started = list(marks)
             saving.done()
             self.state = nxt
             self.draw_offer = None
@@ -171,8 +219,27 @@ class Match:
         if outcome is not None:
             await self._end(outcome)
         else:
+            if self.turns is not None:
+                now = tuple(p for p in nxt.to_move() if p not in before)
+                self._tell_away(f"{self.seats[player].name} moved in game {self.id} ({self.info.title}): "
+                                "your turn.", only=now)
             self._drive_bots()
         return None
+
+    async def lose_on_time(self) -> bool:
+        """By turns: end the game if a side's time per move has run out (both
+        sides at once, in a simultaneous phase: nobody wins). True if it ended."""
+        if self.turns is None or self.ended or self._ending:
+            return False
+        outcome = self.turns.verdict(self.names())
+        if outcome is not None:
+            await self._end(outcome)
+        return outcome is not None
+
+    def time_left_text(self, player: int) -> str:
+        """By turns: "2d 5h left" for ``player``, or "" when it is not their turn."""
+        left = self.turns.left(player) if self.turns is not None else None
+        return "" if left is None else f"{span_text(left)} left"
 
     async def resign(self, player: int) -> None:
         await self._end(Outcome(1 - player, Termination.RESIGN,
@@ -224,6 +291,8 @@ class Match:
         self.outcome = outcome
         self._on_finished(self)
         self.notify(News.ENDED, outcome.reason)
+        if self.turns is not None:
+            self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
 
     # ----- bots -------------------------------------------------------------
     def _bot_for(self, player: int) -> Any:
@@ -286,6 +355,9 @@ class Match:
         seat = self.seats[player]
         seat.session = session
         seat.left_at = None
+        if self.turns is not None:
+            self._drive_bots()
+            return
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()
             self._forfeit_task = None
@@ -304,6 +376,8 @@ class Match:
             return
         seat = self.seats[player]
         seat.session = None
+        if self.turns is not None:      # by turns: the game just waits for the next call
+            return
         seat.left_at = time.monotonic()
         for task in self._bot_tasks.values():
             task.cancel()

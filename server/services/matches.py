@@ -1,7 +1,10 @@
-"""The match manager: live and suspended matches by game id; creates them,
-and after a restart rebuilds every unfinished one from its record."""
+"""The match manager: live, suspended and by-turns matches by game id;
+creates them, after a restart rebuilds every unfinished one from its record,
+and ends by-turns games whose time per move ran out (checked at start and
+on a timer)."""
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -11,10 +14,11 @@ from doors._core.game import Outcome, Termination, replay
 from server.config import Config
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
-from server.services.match import Match, News
+from server.services.match import Match, News, Tell
 from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store
+from server.services.turn_clock import TurnClock, TurnTimes
 
 __all__ = ["MatchManager"]
 
@@ -25,21 +29,33 @@ class MatchManager:
     """Live and suspended matches, by game id."""
 
     def __init__(self, store: Store, config: Config, ratings: RatingBook | None = None,
-                 limits: AbuseLimits | None = None):
+                 limits: AbuseLimits | None = None, clock: TurnClock | None = None,
+                 tell: Tell | None = None):
         self.store = store
         self.config = config
         self.ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
+        self.clock = clock or TurnClock(store)
+        self._tell = tell
         self.live: dict[GameId, Match] = {}
+        self._watch: asyncio.Task[None] | None = None
 
     async def create(self, info: DoorInfo, options: dict[str, Any],
-                     seats: list[Seat]) -> Match:
+                     seats: list[Seat], move_seconds: float = 0.0) -> Match:
+        """A new match; ``move_seconds`` > 0 makes it a by-turns game with
+        that time per move (its clock starts now for the sides to move)."""
         state = info.state_class.from_options(options)
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
                   seat_label(seats[1].kind, seats[1].name, seats[1].level))
-        game_id = GameId(await self.store.create_game(info.key, state.options, labels))
+        turns = None
+        if move_seconds > 0:
+            turns = TurnTimes(self.clock, move_seconds, [None, None])
+            turns.started = list(turns.after((), state.to_move()))
+        game_id = GameId(await self.store.create_game(
+            info.key, state.options, labels,
+            by_turns=(move_seconds, (turns.started[0], turns.started[1])) if turns else None))
         match = Match(self.store, self.config, self.finished, game_id, info, state, seats,
-                      self.ratings, self.limits)
+                      self.ratings, self.limits, turns, self._tell)
         self.live[game_id] = match
         return match
 
@@ -51,18 +67,44 @@ class MatchManager:
         self.live.pop(match.id, None)
 
     def pending_for(self, handle: str) -> list[Match]:
-        """Unfinished games in which ``handle`` holds an empty seat."""
+        """Unfinished live games in which ``handle`` holds an empty seat."""
         key = handle.casefold()
         return [m for m in self.live.values()
-                if not m.ended and any(s.kind == SeatKind.HUMAN and s.session is None
+                if not m.ended and m.turns is None and any(s.kind == SeatKind.HUMAN and s.session is None
                                        and s.name.casefold() == key for s in m.seats)]
 
     def playing(self) -> list[Match]:
         return [m for m in self.live.values() if not m.ended]
 
+    def by_turns_of(self, handle: str) -> list[Match]:
+        """``handle``'s unfinished by-turns games, oldest first."""
+        return sorted((m for m in self.live.values()
+                       if m.turns is not None and not m.ended and m.player_of(handle) is not None),
+                      key=lambda m: m.id)
+
+    def turns_waiting(self, handle: str) -> int:
+        """In how many by-turns games it is ``handle``'s turn."""
+        return sum(1 for m in self.by_turns_of(handle) if m.your_turn(handle))
+
+    async def check_clocks(self) -> list[Match]:
+        """End every by-turns game whose side to move let its time run out."""
+        return [m for m in list(self.live.values()) if await m.lose_on_time()]
+
+    def watch_clocks(self, every: float) -> None:
+        """Check the clocks every ``every`` seconds until ``stop``."""
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.check_clocks()
+                except Exception:
+                    log.exception("checking the by-turns clocks")
+        self._watch = asyncio.create_task(loop())
+
     async def restore(self) -> None:
         """After a restart: rebuild every unfinished game from its record."""
         doors = registry()
+        by_turns = await self.store.by_turns()
         for row in await self.store.list_games("active", limit=10_000):
             info = doors.get(row.door)
             if info is None:
@@ -79,13 +121,23 @@ class MatchManager:
             for player, label in enumerate(row.players):
                 kind, _name, level = parse_seat_label(label)
                 seats.append(Seat(player, kind, names[player], level))
+            turns = None
+            if row.id in by_turns:
+                seconds, (turn0, turn1) = by_turns[row.id]
+                turns = TurnTimes(self.clock, seconds, [turn0, turn1])
             match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats,
-                          self.ratings, self.limits)
+                          self.ratings, self.limits, turns, self._tell)
+            if turns is not None:
+                match.chat.lines.extend(await self.store.chat_thread(row.id))
             if match.ended and match.outcome is not None:
                 await self.store.finish_game(row.id, match.outcome.to_json())
                 continue
             self.live[GameId(row.id)] = match
+            if turns is not None:
+                match.go()         # a pass the rules make is applied at once
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         for match in self.live.values():
             match.stop()

@@ -23,8 +23,11 @@ from typing import Any, cast
 
 import aiosqlite
 
-__all__ = ["Store", "StoreError", "UserRow", "GameRow", "hash_password", "check_password",
-           "handle_skeleton"]
+from server.services.store_turns import ByTurnsRecord, Turns, WaitingChallengeRow
+
+__all__ = ["Store", "StoreError", "UserRow", "GameRow", "WaitingChallengeRow", "hash_password",
+           "check_password", "handle_skeleton"]
+
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -103,6 +106,41 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE users ADD COLUMN bbs_key TEXT;
     CREATE UNIQUE INDEX users_bbs_key ON users(bbs_key) WHERE bbs_key IS NOT NULL;
+    """,
+    # 5: by turns (correspondence): a game's time per move and the clock time at
+    # which each side's current turn began (NULL: not its turn); its chat
+    # thread; challenges waiting on the board for the opponent's next call;
+    # the sysop's pause of every by-turns clock (one row)
+    """
+    CREATE TABLE by_turns (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        move_seconds REAL NOT NULL,
+        turn0 REAL,
+        turn1 REAL
+    );
+    CREATE TABLE game_chat (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        who TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE waiting_challenges (
+        id INTEGER PRIMARY KEY,
+        challenger TEXT NOT NULL,
+        target TEXT NOT NULL,
+        door TEXT NOT NULL,
+        options TEXT NOT NULL,
+        move_seconds REAL NOT NULL,
+        made REAL NOT NULL
+    );
+    CREATE TABLE turn_clock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        paused_since REAL,
+        paused_total REAL NOT NULL DEFAULT 0
+    );
+    INSERT INTO turn_clock(id, paused_since, paused_total) VALUES (1, NULL, 0);
     """,
 ]
 
@@ -201,7 +239,7 @@ def handle_skeleton(handle: str) -> str:
     return handle_key(handle).translate(_LOOKALIKE)
 
 
-class Store:
+class Store(ByTurnsRecord):
     def __init__(self, path: str | Path):
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None
@@ -372,21 +410,35 @@ class Store:
     # ----- games and moves --------------------------------------------------
     async def create_game(self, door: str, options: dict[str, Any],
                           players: tuple[str, str],
-                          on_retry: Callable[[], None] | None = None) -> int:
+                          on_retry: Callable[[], None] | None = None,
+                          by_turns: tuple[float, Turns] | None = None) -> int:
+        """A new game; ``by_turns`` (time per move, turn starts) makes it a
+        by-turns game, in the same transaction."""
         assert self.db is not None
-        cur = await self._write(
+        statements: list[tuple[str, Any]] = [(
             "INSERT INTO games(door, options, player0, player1, created) VALUES (?,?,?,?,?)",
-            (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()),
-            on_retry)
-        return int(cur.lastrowid or 0)
+            (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()))]
+        if by_turns is not None:
+            seconds, (turn0, turn1) = by_turns
+            statements.append(("INSERT INTO by_turns(game_id, move_seconds, turn0, turn1)"
+                               " VALUES (last_insert_rowid(),?,?,?)", (seconds, turn0, turn1)))
+        cur = await self.transaction(statements, on_retry)
+        return int(cur.lastrowid or 0)     # (by_turns.game_id is its rowid: the same id)
 
     async def add_move(self, game_id: int, ply: int, player: int, action: str,
-                       on_retry: Callable[[], None] | None = None) -> None:
+                       on_retry: Callable[[], None] | None = None,
+                       turns: Turns | None = None) -> None:
         """Store one move and commit it before returning (retrying while the
-        database is locked by another program; ``on_retry`` hears of it)."""
+        database is locked by another program; ``on_retry`` hears of it).
+        ``turns``: a by-turns game's new turn starts, in the same commit."""
         assert self.db is not None
-        await self._write("INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
-                          (game_id, ply, player, action, time.time()), on_retry)
+        statements: list[tuple[str, Any]] = [(
+            "INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
+            (game_id, ply, player, action, time.time()))]
+        if turns is not None:
+            statements.append(("UPDATE by_turns SET turn0=?, turn1=? WHERE game_id=?",
+                               (turns[0], turns[1], game_id)))
+        await self.transaction(statements, on_retry)
 
     async def finish_game(self, game_id: int, outcome: dict[str, Any],
                           on_retry: Callable[[], None] | None = None) -> None:

@@ -23,14 +23,16 @@ _TERMINAL_CONTROLS = FILE_CONTROLS | {0x07}
 ENTER, ESC = "\r", "\x1b"
 
 
-async def start_app(db: Path, **settings) -> App:
+async def start_app(db: Path, wall: Any = None, **settings) -> App:
+    """An App on ``db`` (start one again on the same file: a restart);
+    ``wall``: a fake wall clock for by-turns games."""
     settings.setdefault("sysop_socket", str(db.parent / "sysop.sock"))   # never the shared default
     settings.setdefault("state_dir", str(db.parent))
     settings.setdefault("awari_build_endgame", False)
     settings.setdefault("new_accounts_per_hour", 1000)    # tests register many callers from 127.0.0.1
     config = Config(port=0, database=str(db), bot_min_delay=0.02, login_fail_delay=0.01,
                     connect_maxwait=0.5, **settings)
-    app = App(config)
+    app = App(config) if wall is None else App(config, wall)
     await app.start()
     return app
 
