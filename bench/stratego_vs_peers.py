@@ -1,0 +1,270 @@
+"""Our Stratego computer against an outside bot, through the UCC 2012 referee.
+
+Plays our level (default 5) against an outside program (the UCC 2012 contest
+winner ``peternlewis``) through the contest referee's line protocol, colours
+alternated, and prints ``name: value unit`` lines: games, wins, losses,
+draws, how each game ended, mean and max think time of our side.
+
+Contest options: a scout may move several squares and strike at the end of
+its run (our ``scout_strike`` 2). The referee has no two-square rule, so our
+side keeps its own (``two_square`` "seed"); the outside bot is bound by none.
+
+Building the referee and the bot (nothing of their code is committed; use a
+temporary folder)::
+
+    # with the mounted fetch tool: source "github:braathwaate/strategoevaluator"
+    git clone <fetched git dir> /tmp/peers/se
+    cd /tmp/peers/se/manager
+    # graphics off: comment out "#define BUILD_GRAPHICS" (graphics.h line 1)
+    # and link with "LIBRARIES = -lpthread" only (Makefile)
+    # the headers lack <cstring>/<cstdlib>/<unistd.h>: add them, then
+    make
+    cd ../agents/peternlewis && rm -f peternlewis peternlewis.o && make
+
+Run (long; under nice, in the background)::
+
+    nice -n 10 python bench/stratego_vs_peers.py \\
+        --referee /tmp/peers/se/manager/stratego \\
+        --peer /tmp/peers/se/agents/peternlewis/peternlewis [--games 40] [--quick]
+
+The same file is the adapter the referee starts for our side
+(``--agent``): it speaks the referee's protocol on stdin/stdout, keeps our
+own observation (enemy ranks only as strikes reveal them) and asks
+``make_bot(level, seed).choose(observation, player)``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from doors.stratego.ai import make_bot  # noqa: E402
+from doors.stratego.observation import Seen, StrategoObservation  # noqa: E402
+from doors.stratego.pieces import RANKS, Move  # noqa: E402
+from doors.stratego.rules import StrategoState, Strike  # noqa: E402
+
+OPTIONS = {"scout_strike": 2, "two_square": "seed"}
+DIRS = {"UP": -10, "DOWN": 10, "LEFT": -1, "RIGHT": 1}
+TOKEN_RANK = {"s": "S", "S": "S", "B": "B", "F": "F", **{str(i): str(i) for i in range(1, 10)}}
+
+
+# ----- the adapter (our side, started by the referee) ---------------------------
+class Adapter:
+    """Our bot behind the referee's protocol. RED is our player 0 (rows 1-4 at
+    the top), BLUE player 1; square = y * 10 + x."""
+
+    def __init__(self, level: int, seed: int, times_path: str | None):
+        self.bot = make_bot(level, seed)
+        self.times_path = times_path
+        self.me = 0
+        self.board: list[list | None] = [None] * 100   # [owner, rank|None, moved, revealed]
+        self.lost: tuple[list[str], list[str]] = ([], [])
+        self.moves: list[tuple[int, int, int]] = []
+        self.last_strike: Strike | None = None
+
+    def observation(self) -> StrategoObservation:
+        squares = tuple(None if p is None else Seen(p[0], p[1], p[2], p[3]) for p in self.board)
+        return StrategoObservation(
+            viewer=self.me, phase="play", to_move=(self.me,), options=tuple(sorted(OPTIONS.items())),
+            squares=squares, ready=(True, True),
+            lost=tuple(tuple(sorted(x, key=RANKS.index)) for x in self.lost),  # type: ignore[arg-type]
+            moves=tuple(self.moves[-12:]), ply=len(self.moves), last_strike=self.last_strike,
+            outcome=None)
+
+    def setup_rows(self) -> list[str]:
+        state = StrategoState(OPTIONS)
+        fill = self.bot.choose(state.observation(self.me), self.me)
+        grid = dict(fill.placements)
+        rows = range(0, 4) if self.me == 0 else range(6, 10)
+        for sq, rank in grid.items():
+            self.board[sq] = [self.me, rank, False, False]
+        enemy = range(60, 100) if self.me == 0 else range(0, 40)
+        for sq in enemy:
+            self.board[sq] = [1 - self.me, None, False, False]
+        return ["".join("s" if grid[r * 10 + c] == "S" else grid[r * 10 + c] for c in range(10))
+                for r in rows]
+
+    def apply(self, player: int, line: str) -> bool:
+        """Apply a reported move; False if the game is over."""
+        words = line.split()
+        if not words or words[0] == "QUIT":
+            return False
+        if words[0] == "START":
+            return True
+        x, y, d = int(words[0]), int(words[1]), words[2]
+        rest = words[3:]
+        mult = 1
+        if rest and rest[0].isdigit():
+            mult = int(rest[0])
+            rest = rest[1:]
+        frm = y * 10 + x
+        to = frm + DIRS[d] * mult
+        outcome = rest[0] if rest else "OK"
+        if outcome in ("ILLEGAL", "VICTORY_FLAG", "VICTORY_ATTRITION"):
+            return False
+        piece = self.board[frm]
+        assert piece is not None, line
+        piece[2] = True
+        if mult > 1:              # our rules reveal a scout that runs
+            piece[1], piece[3] = "9", True
+        self.board[frm] = None
+        self.moves.append((player, frm, to))
+        if outcome == "OK":
+            self.board[to] = piece
+            return True
+        a, dr = TOKEN_RANK[rest[1]], TOKEN_RANK[rest[2]]
+        target = self.board[to]
+        assert target is not None, line
+        a_ok, d_ok = outcome == "KILLS", outcome == "DIES"
+        self.last_strike = Strike(len(self.moves), player, frm, to, a, dr, a_ok, d_ok)
+        if not a_ok:
+            self.lost[player].append(a)
+        if not d_ok:
+            self.lost[1 - player].append(dr)
+        piece[1], piece[3] = a, True
+        target[1], target[3] = dr, True
+        self.board[to] = piece if a_ok else target if d_ok else None
+        return True
+
+    def move_text(self, move: Move) -> str:
+        x, y = move.frm % 10, move.frm // 10
+        diff = move.to - move.frm
+        if abs(diff) < 10:
+            d, n = ("RIGHT" if diff > 0 else "LEFT"), abs(diff)
+        else:
+            d, n = ("DOWN" if diff > 0 else "UP"), abs(diff) // 10
+        return f"{x} {y} {d} {n}"
+
+    def run(self, inp, out) -> None:
+        header = inp.readline().split()
+        self.me = 0 if header[0] == "RED" else 1
+        for row in self.setup_rows():
+            out.write(row + "\n")
+        out.flush()
+        while True:
+            line = inp.readline()
+            if not line or line.startswith("QUIT"):
+                return
+            if not self.apply(1 - self.me, line.strip()):
+                return
+            for _ in range(10):
+                inp.readline()
+            t = time.perf_counter()
+            move = self.bot.choose(self.observation(), self.me)
+            took = time.perf_counter() - t
+            if self.times_path:
+                with open(self.times_path, "a") as fh:
+                    fh.write(f"{took:.4f}\n")
+            out.write(self.move_text(move) + "\n")
+            out.flush()
+            reply = inp.readline()
+            if not reply or reply.startswith("QUIT") or not self.apply(self.me, reply.strip()):
+                return
+
+
+# ----- the bench ------------------------------------------------------------------
+REASONS = (("Captured the flag", "flag"), ("Destroyed all mobile", "attrition"),
+           ("surrendered", "surrender"), ("draw after", "turn limit"),
+           ("neither player has mobile", "no mobile pieces"), ("timeout", "timeout"),
+           ("Unintelligable", "bad response"))
+
+
+def play_game(args, game: int, tmp: str) -> tuple[str, str, float]:
+    """One game: (result for us: win/loss/draw, how it ended, wall seconds)."""
+    ours_red = game % 2 == 0
+    times = os.path.join(tmp, f"times{game}.txt")
+    agent = os.path.join(tmp, f"ours{game}.sh")
+    with open(agent, "w") as fh:
+        fh.write(f"#!/bin/sh\nexec {sys.executable} -u {os.path.abspath(__file__)} --agent "
+                 f"--level {args.level} --seed {args.seed + game} --times {times}\n")
+    os.chmod(agent, 0o755)
+    log = os.path.join(tmp, f"game{game}.log")
+    red, blue = (agent, args.peer) if ours_red else (args.peer, agent)
+    t = time.perf_counter()
+    proc = subprocess.run([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns),
+                           red, blue], capture_output=True, text=True, timeout=args.game_timeout)
+    wall = time.perf_counter() - t
+    words = proc.stdout.split()
+    text = open(log).read() if os.path.exists(log) else ""
+    how = next((name for key, name in REASONS if key in text), "other")
+    if len(words) < 3:
+        return "draw", "error", wall
+    colour, outcome = words[1], words[2]
+    we_named = (colour == "RED") == ours_red
+    if outcome in ("DRAW", "DRAW_DEFAULT"):
+        result = "draw"
+    elif outcome in ("VICTORY", "DEFAULT"):
+        result = "win" if we_named else "loss"
+    else:                      # DEFEAT, SURRENDER, ILLEGAL by the named player
+        result = "loss" if we_named else "win"
+    if outcome in ("ILLEGAL", "DEFAULT"):
+        how = "illegal move"
+    return result, how, wall
+
+
+def bench(args) -> None:
+    games = 4 if args.quick else args.games
+    tmp = tempfile.mkdtemp(prefix="stratego_peers_")
+    tally = {"win": 0, "loss": 0, "draw": 0}
+    ends: dict[str, int] = {}
+    start = time.perf_counter()
+    for g in range(games):
+        result, how, wall = play_game(args, g, tmp)
+        tally[result] += 1
+        key = f"{result} by {how}"
+        ends[key] = ends.get(key, 0) + 1
+        if args.verbose:
+            print(f"# game {g} ({'RED' if g % 2 == 0 else 'BLUE'}): {result} by {how}, {wall:.0f} s",
+                  flush=True)
+    times = []
+    for g in range(games):
+        path = os.path.join(tmp, f"times{g}.txt")
+        if os.path.exists(path):
+            times += [float(x) for x in open(path).read().split()]
+    print(f"peers games: {games} games")
+    print(f"peers wins: {tally['win']} games")
+    print(f"peers losses: {tally['loss']} games")
+    print(f"peers draws: {tally['draw']} games")
+    print(f"peers win rate: {100.0 * tally['win'] / games:.1f} %")
+    for key in sorted(ends):
+        print(f"peers {re.sub(r'[^a-z ]', '', key)}: {ends[key]} games")
+    if times:
+        print(f"peers mean think time: {statistics.mean(times):.3f} s")
+        print(f"peers max think time: {max(times):.3f} s")
+    print(f"peers wall time: {time.perf_counter() - start:.0f} s")
+    print(f"# logs in {tmp}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--agent", action="store_true", help="run as the referee's program for our side")
+    ap.add_argument("--referee", help="path of the built referee (manager/stratego)")
+    ap.add_argument("--peer", help="path of the outside bot's program")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--quick", action="store_true", help="4 games")
+    ap.add_argument("--level", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=random.randrange(1 << 20))
+    ap.add_argument("--times", help="(agent) file to append think times to")
+    ap.add_argument("--timeout", type=float, default=10.0, help="referee's per-move timeout, s")
+    ap.add_argument("--max-turns", type=int, default=2000)
+    ap.add_argument("--game-timeout", type=float, default=3600.0)
+    ap.add_argument("--verbose", action="store_true", help="a comment line per game")
+    args = ap.parse_args(argv)
+    if args.agent:
+        Adapter(args.level, args.seed, args.times).run(sys.stdin, sys.stdout)
+        return
+    if not args.referee or not args.peer:
+        ap.error("--referee and --peer are needed (see the docstring to build them)")
+    bench(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Run any door's computer player in worker processes (not on the event loop).
+
+A bot is named by plain, picklable arguments: the dotted path of its
+factory (``"doors.stratego.ai:make_bot"``), a level, a seed and the door's
+options. The worker builds ``make_bot(level, seed)`` (or
+``make_bot(level, seed, options)`` when options are given) and answers
+``bot.choose(observation, player)``; the observation travels pickled.
+
+A worker that dies mid-think (killed, out of memory) breaks the pool: the
+seat makes a new pool and asks again, up to ``retries`` times, so a computer
+game waits and goes on instead of failing.
+
+    seat = WorkerSeat(workers=2)
+    action = seat.choose("doors.stratego.ai:make_bot", 5, seed, obs, player)
+    action = await seat.choose_async(...)          # from an asyncio task
+    seat.close()
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import multiprocessing
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+__all__ = ["WorkerSeat", "think"]
+
+
+def _factory(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name or "make_bot")
+
+
+def think(factory: str, level: int, seed: int | None, observation: Any, player: Any,
+          options: Mapping[str, Any] | None = None) -> Any:
+    """Build the bot and choose (runs in the worker; also callable in-process)."""
+    make = _factory(factory)
+    bot = make(level, seed) if options is None else make(level, seed, dict(options))
+    return bot.choose(observation, player)
+
+
+class WorkerSeat:
+    """A pool of bot worker processes that survives a dead worker."""
+
+    def __init__(self, workers: int = 1, retries: int = 3, start_method: str = "spawn"):
+        self.workers = workers
+        self.retries = retries
+        self._context = multiprocessing.get_context(start_method)
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self.restarts = 0
+
+    def _current(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context)
+            return self._pool
+
+    def _renew(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:       # only the first caller to notice renews it
+                self._pool = None
+                self.restarts += 1
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, *args: Any) -> tuple[ProcessPoolExecutor, Future[Any]]:
+        pool = self._current()
+        try:
+            return pool, pool.submit(think, *args)
+        except BrokenProcessPool:
+            self._renew(pool)
+            pool = self._current()
+            return pool, pool.submit(think, *args)
+
+    def choose(self, factory: str, level: int, seed: int | None, observation: Any,
+               player: Any, options: Mapping[str, Any] | None = None) -> Any:
+        """The bot's action (blocks the calling thread)."""
+        args = (factory, level, seed, observation, player, options)
+        for attempt in range(self.retries + 1):
+            pool, future = self.submit(*args)
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                self._renew(pool)
+                if attempt == self.retries:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def choose_async(self, factory: str, level: int, seed: int | None, observation: Any,
+                           player: Any, options: Mapping[str, Any] | None = None) -> Any:
+        """The bot's action, awaited without blocking the event loop."""
+        args = (factory, level, seed, observation, player, options)
+        for attempt in range(self.retries + 1):
+            pool, future = self.submit(*args)
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self._renew(pool)
+                if attempt == self.retries:
+                    raise
+        raise AssertionError("unreachable")
+
+    def pids(self) -> list[int]:
+        """Process ids of the live workers (for monitoring and tests)."""
+        pool = self._pool
+        procs = getattr(pool, "_processes", None) or {}
+        return [p.pid for p in procs.values() if p.pid is not None]
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
