@@ -34,6 +34,7 @@ from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
 from server.services.store import Store
+from server.services.thinkers import ComputerPlayers
 from server.startup import listening
 
 __all__ = ["App"]
@@ -49,7 +50,8 @@ class App:
         self.store = Store(config.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
         self.login_guard = LoginGuard(base=config.login_fail_delay)
-        self.matches = MatchManager(self.store, config)
+        self.computer = ComputerPlayers(config.computer_workers)
+        self.matches = MatchManager(self.store, config, self.computer)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
             board=ChallengeBoard(self.nodes), lobby=LobbyChat(self.nodes),
@@ -119,6 +121,7 @@ class App:
         await self.services.jobs.stop()
         try:
             await self.matches.stop()
+            await self.computer.close()
         finally:
             await self.store.close()
 
@@ -131,6 +134,7 @@ class App:
         await asyncio.sleep(0.1)
         await self.services.jobs.stop()
         await self.matches.stop()
+        await self.computer.close()
         await self.store.close()
 
     # ----- the fronts hand over connections ------------------------------------

@@ -27,6 +27,7 @@ class Config:
     forfeit_minutes: float = 10.0
     telnet_timeout_minutes: float = 60.0
     connect_maxwait: float = 2.0
+    computer_workers: int = 2        # worker processes the computer players think in
     # [store]
     database: str = "data/gatehouse.db"
     # [sysop]
@@ -98,7 +99,8 @@ def _door_defaults() -> dict[str, dict[str, Any]]:
 # toml section -> {toml key: Config field}
 _SECTIONS: dict[str, dict[str, str]] = {
     "server": {k: k for k in ("host", "port", "max_sessions", "max_per_ip", "idle_minutes",
-                              "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait")},
+                              "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait",
+                              "computer_workers")},
     "store": {"database": "database"},
     "sysop": {"socket": "sysop_socket", "name": "sysop_name"},
     "rlogin": {"enabled": "rlogin_enabled", "host": "rlogin_host", "port": "rlogin_port",

@@ -13,6 +13,7 @@ from server.services.ids import GameId
 from server.services.match import Match, News
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label
 from server.services.store import Store
+from server.services.thinkers import ComputerPlayers
 
 __all__ = ["MatchManager"]
 
@@ -22,9 +23,10 @@ log = logging.getLogger("gatehouse.match")
 class MatchManager:
     """Live and suspended matches, by game id."""
 
-    def __init__(self, store: Store, config: Config):
+    def __init__(self, store: Store, config: Config, computer: ComputerPlayers):
         self.store = store
         self.config = config
+        self.computer = computer
         self.live: dict[GameId, Match] = {}
 
     async def create(self, info: DoorInfo, options: dict[str, Any],
@@ -33,7 +35,7 @@ class MatchManager:
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
                   seat_label(seats[1].kind, seats[1].name, seats[1].level))
         game_id = GameId(await self.store.create_game(info.key, state.options, labels))
-        match = Match(self.store, self.config, self.finished, game_id, info, state, seats)
+        match = Match(self.store, self.config, self.finished, game_id, info, state, seats, self.computer)
         self.live[game_id] = match
         return match
 
@@ -72,7 +74,7 @@ class MatchManager:
             for player, label in enumerate(row.players):
                 kind, name, level = parse_seat_label(label)
                 seats.append(Seat(player, kind, name, level))
-            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats)
+            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats, self.computer)
             if match.ended and match.outcome is not None:
                 await self.store.finish_game(row.id, match.outcome.to_json())
                 continue
