@@ -7,7 +7,9 @@ worker process builds ``make_bot(level, seed)`` and answers
 ``choose(observation, player)``. A worker that dies mid-think is replaced
 and the same question is asked again, so the game waits and goes on.
 
-Workers live as long as the server: what a bot loads once per process
+Workers run at a lower priority (``nice``) than the server, so a game
+against the computer does not take the CPU from callers' keys. Workers
+live as long as the server: what a bot loads once per process
 (a door's prepared table) is loaded once per worker, not per move.
 """
 from __future__ import annotations
@@ -37,8 +39,10 @@ def factory_path(make_bot: Callable[..., Any]) -> str:
 class ComputerPlayers:
     """Owns the worker processes every computer seat thinks in."""
 
+    NICE = 10       # workers think at a lower priority than the server's callers
+
     def __init__(self, workers: int = 2, retries: int = 5):
-        self._seat = WorkerSeat(workers=max(1, workers), retries=retries)
+        self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE)
 
     @property
     def restarts(self) -> int:

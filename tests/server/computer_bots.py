@@ -7,7 +7,8 @@ environment they are started with.
   mid-think); once that mark exists it plays as the Towers computer.
 - ``table_probe``: Awari's computer with the endgame table at
   ``$GATEHOUSE_TEST_AWARI_TABLE``; it answers (worker pid, how many times
-  this worker loaded the table, the action).
+  this worker loaded the table, whether the bot has it, the worker's
+  niceness, the action).
 """
 from __future__ import annotations
 
@@ -57,9 +58,9 @@ class TableProbe:
             endgame.load = _counted_load
         self.inner = awari_ai.make_bot(level, seed)
 
-    def choose(self, observation: Any, player: int) -> tuple[int, int, bool, Any]:
+    def choose(self, observation: Any, player: int) -> tuple[int, int, bool, int, Any]:
         action = self.inner.choose(observation, player)
-        return os.getpid(), TABLE_LOADS, self.inner.table is not None, action
+        return os.getpid(), TABLE_LOADS, self.inner.table is not None, os.nice(0), action
 
 
 def table_probe(level: int, seed: int | None) -> TableProbe:

@@ -1,7 +1,7 @@
 """Computer players think in worker processes owned by one service: a game
 against the computer survives its worker being killed mid-think (the match
-waits and asks again), and a worker loads Awari's endgame table once, not
-for every move."""
+waits and asks again), a worker loads Awari's endgame table once, not for
+every move, and workers think at a lower priority than the server."""
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +9,7 @@ import dataclasses
 import logging
 import os
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,7 +79,7 @@ async def test_a_killed_worker_mid_think_the_game_goes_on(tmp_path: Path, monkey
         await computer.close()
 
 
-async def test_a_worker_loads_the_endgame_table_once(tmp_path: Path, monkeypatch):
+async def test_a_worker_loads_the_endgame_table_once_and_thinks_at_low_priority(tmp_path: Path, monkeypatch):
     table = tmp_path / "endgame.bin"
     await asyncio.to_thread(endgame.build, 4, table, 1)
     monkeypatch.setenv("GATEHOUSE_TEST_AWARI_TABLE", str(table))
@@ -89,13 +90,51 @@ async def test_a_worker_loads_the_endgame_table_once(tmp_path: Path, monkeypatch
     try:
         for ply in range(3):
             player = state.to_move()[0]
-            pid, loads, has_table, action = await computer.choose(
+            pid, loads, has_table, niceness, action = await computer.choose(
                 computer_bots.table_probe, 5, ply, state.observation(player), player)
             assert state.why_illegal(player, action) is None
             state.apply(player, action)
             answers.append((pid, loads, has_table))
+            assert niceness >= min(19, os.nice(0) + ComputerPlayers.NICE)
     finally:
         await computer.close()
     assert len({pid for pid, _, _ in answers}) == 1 and pid != os.getpid()   # one worker, not us
     assert all(has_table for _, _, has_table in answers)
     assert [loads for _, loads, _ in answers] == [1, 1, 1]
+
+
+CHILD = """
+import asyncio, os, signal, sys
+from doors import registry
+from server.services.thinkers import ComputerPlayers
+
+async def main():
+    info = registry()["towers"]
+    state = info.state_class.from_options(info.resolve_options({}))
+    computer = ComputerPlayers(workers=1)
+    player = state.to_move()[0]
+    await computer.choose(info.make_bot, 1, 1, state.observation(player), player)
+    print(*computer.worker_pids(), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)          # the server dies without a word
+
+asyncio.run(main())
+"""
+
+
+async def test_no_worker_outlives_a_killed_server():
+    root = Path(__file__).resolve().parents[2]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD, cwd=root, stdout=asyncio.subprocess.PIPE)
+    line = await asyncio.wait_for(proc.stdout.readline(), 300)
+    pids = [int(p) for p in line.split()]
+    assert pids
+
+    def gone(pid: int) -> bool:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        return state == "Z"                       # ended, not yet reaped
+
+    await until(lambda: all(gone(p) for p in pids), "the orphaned workers to end")
+    await asyncio.wait_for(proc.wait(), 300)
