@@ -1,6 +1,7 @@
 """The lobby: who is online, the doors, challenges and the lobby chat."""
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -111,11 +112,22 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
 
 
 class LobbyScreen(Screen):
+    """What changes by itself here is the clock (minutes) and the who-list's
+    idle times. Idle times of a minute or more are shown as of the clock's
+    minute, so an idle lobby changes once a minute: each lobby redraws at
+    its own moment in the first ``SPREAD`` seconds of the minute (two
+    thousand of them do not redraw at once). While the who-list shows
+    someone's idle seconds, it redraws every ``SECONDS_REFRESH`` or so."""
     location = LOBBY
-    refresh_every = 20.0          # idle times and the clock
+    shows_nodes = True
+    SPREAD = 20.0
+    SECONDS_REFRESH = 20.0
+    WHO_ROWS = 8
 
     def __init__(self, session: Session):
         super().__init__(session)
+        self._phase = random.uniform(0.0, self.SPREAD)
+        self._refresh_at = 0.0
         self.chat = ChatPane(7)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
@@ -194,25 +206,36 @@ class LobbyScreen(Screen):
         return None
 
     # ----- drawing ----------------------------------------------------------
+    def frame_due(self, now: float) -> float | None:
+        return self._refresh_at if self._refresh_at > 0 else None
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         app = self.session.services
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
         canvas.text(11, 0, "· Lobby", WHITE, BLUE)
-        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M')}"
+        wall = time.time()
+        into_minute = wall % 60
+        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M', time.localtime(wall))}"
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         # who is online
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
         canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
-        mono = time.monotonic()
-        people = app.nodes.online()
-        for i, other in enumerate(people[:8]):
+        people, count = app.nodes.first_online(self.WHO_ROWS)
+        refresh = now + 60.0 - into_minute + self._phase           # the clock's next minute
+        for i, other in enumerate(people):
             colour = YELLOW if other is self.session else GREY
+            idle = other.idle_seconds(now)
+            if idle < 60:
+                refresh = min(refresh, now + self.SECONDS_REFRESH * (0.75 + 0.5 * random.random()))
+            else:                                              # as of the clock's minute
+                idle = max(60.0, idle - into_minute)
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{other.location[:16]:<16} {idle_text(other.idle_seconds(mono)):>4}",
+                                  f"{other.location[:16]:<16} {idle_text(idle):>4}",
                         colour)
-        if len(people) > 8:
-            canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
+        self._refresh_at = refresh
+        if count > self.WHO_ROWS:
+            canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
         # doors
         canvas.box(50, 1, 30, 11, CYAN, title="Doors")
         for i, info in enumerate(registry().values()):

@@ -85,6 +85,9 @@ class Screen:
     # seconds between redraws for what changes by itself (idle times, the
     # clock); None: only events and frame_due redraw the screen
     refresh_every: float | None = None
+    # shows who is online: redrawn when the node list changes (other screens
+    # do not even hear of it)
+    shows_nodes = False
 
     def __init__(self, session: Session):
         self.session = session
@@ -113,7 +116,18 @@ class Screen:
         """The session is ending (dropped or quit) while this screen is open."""
 
 
+class _Due:
+    """Put in the inbox when the loop's deadline comes (see ``_next_item``)."""
+
+
+_DUE = _Due()
+
+
 class Session:
+    __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
+                 "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
+                 "notice", "closed", "_idle_warned", "_quit_message")
+
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
         self.conn = conn
@@ -145,9 +159,12 @@ class Session:
         return (time.monotonic() if now is None else now) - self.last_key
 
     def send(self, event: Any) -> None:
-        """Put an event in this session's inbox (the only way in)."""
-        if not self.closed:
-            self.inbox.put_nowait(event)
+        """Put an event in this session's inbox (the only way in). News of
+        the node list reaches only a screen that shows it."""
+        if self.closed or (isinstance(event, E.NodesChanged)
+                           and not (self.screens and self.screens[-1].shows_nodes)):
+            return
+        self.inbox.put_nowait(event)
 
     def show_notice(self, text: str) -> None:
         self.notice = (text, time.monotonic() + NOTICE_SECONDS)
@@ -184,7 +201,6 @@ class Session:
 
     # ----- the loop ---------------------------------------------------------
     async def run(self, first: Screen) -> None:
-        self.terminal.start()
         reader = asyncio.create_task(self._read_keys())
         try:
             await self._apply(Push(first))
@@ -241,11 +257,19 @@ class Session:
         return min(due)
 
     async def _next_item(self) -> Any:
-        now = time.monotonic()
-        timeout = max(0.0, self._deadline(now) - now)
-        try:
-            return await asyncio.wait_for(self.inbox.get(), timeout)
-        except TimeoutError:
+        """The next inbox item, or a Tick when the deadline comes first (a
+        timer puts a marker in the inbox: no task per wait)."""
+        if self.inbox.empty():
+            now = time.monotonic()
+            timer = asyncio.get_running_loop().call_later(
+                max(0.0, self._deadline(now) - now), self.inbox.put_nowait, _DUE)
+            try:
+                item = await self.inbox.get()
+            finally:
+                timer.cancel()
+        else:
+            item = self.inbox.get_nowait()
+        if item is _DUE:
             now = time.monotonic()
             for key in self.decoder.flush(now):
                 self.inbox.put_nowait(E.Key(key))
@@ -260,6 +284,7 @@ class Session:
                 self._idle_warned = True
                 self.show_notice("Are you there? You will be logged off in 60 s for idling.")
             return E.Tick()
+        return item
 
     async def _handle(self, item: Any) -> None:
         """Handle one inbox item; a failing screen is logged and the caller
@@ -272,6 +297,8 @@ class Session:
             self.terminal.redraw()
 
     async def _dispatch(self, item: Any) -> None:
+        if item is _DUE:             # a deadline that came with other items: they woke the loop
+            return
         top = self.screens[-1]
         if isinstance(item, E.Key):
             key = item.name

@@ -26,7 +26,9 @@ async def test_escape_and_control_bytes_in_chat_never_reach_the_other_caller(app
         assert bad not in got, bad
     # Bob's terminal shows exactly the screen the server drew for him
     await bob.settle()
-    canvas, _cursor = session_of(app, "Bob").terminal._latest
+    composed = session_of(app, "Bob").terminal.composed()
+    assert composed is not None
+    canvas, _cursor = composed
     assert [line.rstrip() for line in bob.screen.display] == [
         line.rstrip() for line in canvas.lines()][:23] + [bob.screen.display[23].rstrip()]
     await alice.close()
