@@ -103,7 +103,7 @@ async def junk_session(port: int, stop: asyncio.Event, seed: int, sent: list[int
             await asyncio.sleep(0.2)
             continue
 
-        async def discard() -> None:
+        async def discard(reader: asyncio.StreamReader = reader) -> None:
             try:
                 while await reader.read(65536):
                     pass
@@ -138,9 +138,9 @@ async def watch_computer_game(port: int, handle: str, door_digit: bytes) -> Prob
     await caller.expect("choose your opponent")
     caller.send(UP + ENTER)                          # the last opponent: watch the computer
     await caller.expect("options")
-    caller.send(UP + UP + RIGHT + RIGHT + DOWN)      # the level row: 3 -> 5; then "Start game"
+    caller.send(UP + UP + RIGHT + RIGHT)             # the level row (wrapping up): 3 -> 5
     await caller.expect("< 5")
-    caller.send(ENTER)
+    caller.send(DOWN + ENTER)                        # "Start game"
     await caller.until(lambda: "Computer (5)" in caller.text() and "options" not in caller.text(), 30)
     return caller
 

@@ -326,7 +326,10 @@ class Probe:
         return "\n".join(self.screen.display)
 
     def line(self, y: int) -> str:
-        return self.screen.display[y]
+        """Row ``y`` as text (only that row: building the whole display on
+        every read would time the probe's screen, not the server)."""
+        row = self.screen.buffer[y]
+        return "".join(row[x].data for x in range(self.screen.columns))
 
     async def until(self, done, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -165,9 +165,9 @@ class Connection(Protocol):
 class Terminal:
     """The output side: sends the latest screen through the session's diff
     renderer. While paused (CTRL-S) nothing is sent; on CTRL-Q the current
-    screen is sent, not a backlog of every change. Only the latest frame is
-    sent, once the loop comes round and the line has drained, so a slow line
-    never queues stale frames. Once sent, the canvas is let go: the renderer
+    screen is sent, not a backlog of every change. While the line drains a
+    frame, newer ones wait and only the latest is sent, so a slow line never
+    queues stale frames. Once sent, the canvas is let go: the renderer
     remembers what the caller's screen shows (a redraw repaints from that)."""
 
     __slots__ = ("conn", "renderer", "paused", "bytes_sent", "_latest", "_flush_due", "_draining")
@@ -206,8 +206,10 @@ class Terminal:
                 pass
 
     def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
+        """Send ``canvas`` now (unless paused, or the line is still draining
+        the last frame: then it waits, and only the latest is sent)."""
         self._latest = (canvas, cursor)
-        self._flush_soon()
+        self._flush()
 
     def composed(self) -> tuple[Canvas, tuple[int, int] | None] | None:
         """The screen last composed for the caller and its cursor: the frame

@@ -35,7 +35,7 @@ from server.services.match import MatchEvent, News
 from server.services.nodes import LOBBY
 from server.services.seats import Seat, SeatKind
 
-__all__ = ["LobbyScreen", "idle_text", "offer_challenge", "answer_challenge", "challenge_news"]
+__all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news"]
 
 LOBBY_HELP = """\
 THE LOBBY
@@ -54,6 +54,12 @@ In every game:
   c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
   CTRL-S pauses the screen, CTRL-Q sends it again as it is now.
 If your connection drops during a game, log in again to resume it."""
+
+
+def idle_minutes(seconds: float) -> str:
+    """Idle time in whole minutes ("0m", "12m", "1h05"), as the who-list shows it."""
+    minutes = int(seconds // 60)
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}"
 
 
 def idle_text(seconds: float) -> str:
@@ -112,16 +118,14 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
 
 
 class LobbyScreen(Screen):
-    """What changes by itself here is the clock (minutes) and the who-list's
-    idle times. Idle times of a minute or more are shown as of the clock's
-    minute, so an idle lobby changes once a minute: each lobby redraws at
-    its own moment in the first ``SPREAD`` seconds of the minute (two
-    thousand of them do not redraw at once). While the who-list shows
-    someone's idle seconds, it redraws every ``SECONDS_REFRESH`` or so."""
+    """What changes by itself here is the clock and the who-list's idle
+    times, both in minutes; idle times are shown as of the clock's minute,
+    so an idle lobby changes once a minute. Each lobby redraws at its own
+    moment in the first ``SPREAD`` seconds of the minute: two thousand of
+    them do not redraw at once."""
     location = LOBBY
     shows_nodes = True
     SPREAD = 20.0
-    SECONDS_REFRESH = 20.0
     WHO_ROWS = 8
 
     def __init__(self, session: Session):
@@ -222,18 +226,13 @@ class LobbyScreen(Screen):
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
         canvas.text(2, 2, "Node Handle               Where            Idle", DARK_GREY)
         people, count = app.nodes.first_online(self.WHO_ROWS)
-        refresh = now + 60.0 - into_minute + self._phase           # the clock's next minute
         for i, other in enumerate(people):
             colour = YELLOW if other is self.session else GREY
-            idle = other.idle_seconds(now)
-            if idle < 60:
-                refresh = min(refresh, now + self.SECONDS_REFRESH * (0.75 + 0.5 * random.random()))
-            else:                                              # as of the clock's minute
-                idle = max(60.0, idle - into_minute)
+            idle = max(0.0, other.idle_seconds(now) - into_minute)      # as of the clock's minute
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{other.location[:16]:<16} {idle_text(idle):>4}",
+                                  f"{other.location[:16]:<16} {idle_minutes(idle):>4}",
                         colour)
-        self._refresh_at = refresh
+        self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
         if count > self.WHO_ROWS:
             canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
         # doors

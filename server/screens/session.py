@@ -39,6 +39,8 @@ __all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "T
 log = logging.getLogger("gatehouse.session")
 
 NOTICE_SECONDS = 8.0
+BATCH = 64            # inbox items handled before the screen is drawn again
+KEY_BACKLOG = 256     # queued items beyond which the caller's bytes are not read
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +128,7 @@ _DUE = _Due()
 class Session:
     __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
-                 "notice", "closed", "_idle_warned", "_quit_message")
+                 "notice", "closed", "_idle_warned", "_quit_message", "_room")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -148,6 +150,8 @@ class Session:
         self.closed = False
         self._idle_warned = False
         self._quit_message = ""
+        self._room = asyncio.Event()      # set: the reader may queue more keys
+        self._room.set()
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -208,10 +212,12 @@ class Session:
                 self._draw()
                 await self._handle(await self._next_item())
                 # handle whatever else is already queued before drawing again
-                for _ in range(256):
+                for _ in range(BATCH):
                     if self.inbox.empty() or self.closed or not self.screens:
                         break
                     await self._handle(self.inbox.get_nowait())
+                if self.inbox.qsize() <= KEY_BACKLOG // 2:
+                    self._room.set()          # the reader may read on
             if self._quit_message and not self.conn.is_closing():
                 self._draw(self._quit_message)
                 await asyncio.sleep(0.3)
@@ -241,6 +247,9 @@ class Session:
                         self.inbox.put_nowait(E.Key(key))
                 if self.decoder.pending_deadline() is not None:
                     self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
+                if self.inbox.qsize() > KEY_BACKLOG:  # typing faster than handled (a flood):
+                    self._room.clear()                # read no more until it is worked off
+                    await self._room.wait()
         finally:
             self.inbox.put_nowait(E.Closed())
 
@@ -268,6 +277,7 @@ class Session:
             finally:
                 timer.cancel()
         else:
+            await asyncio.sleep(0)          # a batch is done: let the other sessions run
             item = self.inbox.get_nowait()
         if item is _DUE:
             now = time.monotonic()
