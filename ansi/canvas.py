@@ -200,7 +200,12 @@ class Canvas:
             self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
 
     def blit(self, other: Canvas, x: int = 0, y: int = 0) -> None:
-        for yy in range(other.height):
-            for xx in range(other.width):
-                c = other.get(xx, yy)
-                self.put(x + xx, y + yy, c.char, c.fg, c.bg, c.blink)
+        """Copy ``other`` with its top-left at (x, y), clipped (row by row:
+        its cells are already checked and shared)."""
+        start, stop = max(0, x), min(self.width, x + other.width)
+        if start >= stop:
+            return
+        for yy in range(max(0, y), min(self.height, y + other.height)):
+            src = other._index(start - x, yy - y)
+            dst = self._index(start, yy)
+            self.cells[dst:dst + stop - start] = other.cells[src:src + stop - start]

@@ -15,6 +15,9 @@ it, BACKSPACE), waiting for the screen to show each change.
    (the "watch" opponent) in Awari at the strongest level and watch it,
    while the probe types. Goal: probe p95 <= 1.5x quiet.
 
+The junk and the watching callers run in a second process (this script
+with ``--load``), so the probe's own process only times keys.
+
 Prints ``name: value unit`` lines, and the machine's load (other work on
 the machine moves these figures: compare phases of one run).
 
@@ -145,16 +148,63 @@ async def watch_computer_game(port: int, handle: str, door_digit: bytes) -> Prob
     return caller
 
 
-async def keep_reading(callers: list[Probe], stop: asyncio.Event) -> None:
+async def keep_reading(callers: list[Probe]) -> None:
+    """Read and discard what the watchers are sent (no screen kept)."""
     async def one(c: Probe) -> None:
-        while not stop.is_set():
-            try:
-                await c.read(0.5)
-            except TimeoutError:
-                continue
-            except (ConnectionError, OSError):
-                return
-    await asyncio.gather(*(one(c) for c in callers))
+        while await c.reader.read(65536):
+            pass
+    await asyncio.gather(*(one(c) for c in callers), return_exceptions=True)
+
+
+async def run_load(args: argparse.Namespace) -> None:
+    """The second process: junk sessions or watching callers, until its
+    standard input closes; prints "ready" once the load is on."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    stdin = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+
+    async def until_stdin_closes() -> None:
+        await stdin.read()
+        stop.set()
+
+    watcher = asyncio.create_task(until_stdin_closes())
+    if args.load == "junk":
+        sent = [0]
+        tasks = [asyncio.create_task(junk_session(args.port, stop, i, sent)) for i in range(args.junk)]
+        print("ready", flush=True)
+        await stop.wait()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        print(f"sent {sent[0]}", flush=True)
+    else:
+        callers = list(await asyncio.gather(*(watch_computer_game(args.port, f"Watcher{i}", b"2")
+                                               for i in range(args.games))))
+        reading = asyncio.create_task(keep_reading(callers))
+        print("ready", flush=True)
+        await stop.wait()
+        for c in callers:
+            c.close()
+        reading.cancel()
+    watcher.cancel()
+
+
+async def start_load(kind: str, port: int, args: argparse.Namespace) -> asyncio.subprocess.Process:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--load", kind, "--port", str(port), "--junk", str(args.junk),
+        "--games", str(args.games), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 300)
+    if line.strip() != b"ready":
+        raise SystemExit(f"the {kind} load did not start: {line!r}")
+    return proc
+
+
+async def stop_load(proc: asyncio.subprocess.Process) -> bytes:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.close()
+    out = await asyncio.wait_for(proc.stdout.read(), 120)
+    await proc.wait()
+    return out
 
 
 # ----- the run -----------------------------------------------------------------
@@ -180,42 +230,30 @@ async def main_async(args: argparse.Namespace) -> None:
             _first, quiet = await gatehouse_samples(probe, args.samples)
             report("quiet_latency", quiet)
 
-            stop = asyncio.Event()
-            sent = [0]
-            junk = [asyncio.create_task(junk_session(port, stop, i, sent)) for i in range(args.junk)]
+            junk = await start_load("junk", port, args)
             await asyncio.sleep(2.0)                       # the junk is flowing
             c0, w0 = cpu_seconds(pid), time.perf_counter()
             _first, with_junk = await gatehouse_samples(probe, args.samples)
             junk_cpu = 100 * (cpu_seconds(pid) - c0) / (time.perf_counter() - w0)
-            junk_mib = sent[0] / (1 << 20)
-            stop.set()
-            await asyncio.gather(*junk, return_exceptions=True)
+            sent = int((await stop_load(junk)).split()[-1])
             report("junk_latency", with_junk)
             print(f"junk_sessions: {args.junk} sessions")
-            print(f"junk_sent: {junk_mib:.1f} MiB")
+            print(f"junk_sent: {sent / (1 << 20):.1f} MiB")
             print(f"junk_server_cpu: {junk_cpu:.1f} %")
             await probe.quiet(1.0)
 
-            watchers = await asyncio.gather(*(watch_computer_game(port, f"Watcher{i}", b"2")
-                                              for i in range(args.games)))
-            stop = asyncio.Event()
-            reading = asyncio.create_task(keep_reading(list(watchers), stop))
+            games = await start_load("games", port, args)
             await asyncio.sleep(2.0)                       # the computers are thinking
             c0, w0 = cpu_seconds(pid), time.perf_counter()
             _first, with_games = await gatehouse_samples(probe, args.samples)
             games_cpu = 100 * (cpu_seconds(pid) - c0) / (time.perf_counter() - w0)
-            still = sum(1 for w in watchers if "GAME OVER" not in w.text())
-            stop.set()
-            await reading
+            await stop_load(games)
             report("computer_games_latency", with_games)
             print(f"computer_games: {args.games} games")
-            print(f"computer_games_running_at_end: {still} games")
             print(f"computer_games_server_cpu: {games_cpu:.1f} %")
 
             print(f"junk_p95_goal_50ms: {1000 * pct(with_junk, 0.95):.2f} ms")
             print(f"computer_games_p95_ratio: {pct(with_games, 0.95) / pct(quiet, 0.95):.2f} x")
-            for w in watchers:
-                w.close()
             probe.close()
         finally:
             await server.stop()
@@ -231,10 +269,12 @@ def main() -> None:
     parser.add_argument("--junk", type=int, default=40, help="junk sessions")
     parser.add_argument("--games", type=int, default=10, help="computer games")
     parser.add_argument("--quick", action="store_true", help="45 samples a phase")
+    parser.add_argument("--load", choices=["junk", "games"], help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quick:
         args.samples = 45
-    asyncio.run(main_async(args))
+    asyncio.run(run_load(args) if args.load else main_async(args))
 
 
 if __name__ == "__main__":

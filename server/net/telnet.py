@@ -28,8 +28,20 @@ __all__ = ["TelnetConnection", "TelnetInputFilter", "start_telnet"]
 log = logging.getLogger("gatehouse.telnet")
 
 
+READ_SIZE = 1024   # bytes read from one caller per turn of the event loop
+
+
 class _Protocol(TelnetServer):
-    """telnetlib3's server protocol with a hook for window-size changes."""
+    """telnetlib3's server protocol with a hook for window-size changes.
+    Each read takes at most ``READ_SIZE`` bytes: telnetlib3 parses bytes
+    one by one, so a connection flooding the server (IAC storms, endless
+    lines) gets a small slice per turn of the loop and never holds up the
+    other callers for long."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if hasattr(transport, "max_size"):
+            transport.max_size = READ_SIZE      # (asyncio's socket transport reads this much per recv)
+        super().connection_made(transport)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
