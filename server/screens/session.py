@@ -118,6 +118,28 @@ class Screen:
         """The session is ending (dropped or quit) while this screen is open."""
 
 
+class TypingRate:
+    """How many keys a caller may queue: a burst of ``BURST`` (a pasted
+    line fits), refilled at ``RATE`` a second. Keys beyond it are a flood,
+    not typing, and are dropped as they are read, before they cost anything."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 500.0
+    BURST = 512.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def take(self, wanted: int, now: float | None = None) -> int:
+        """How many of ``wanted`` keys may go (0..wanted)."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        granted = min(wanted, int(self.tokens))
+        self.tokens -= granted
+        return granted
+
+
 class _Due:
     """Put in the inbox when the loop's deadline comes (see ``_next_item``)."""
 
@@ -128,7 +150,7 @@ _DUE = _Due()
 class Session:
     __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
-                 "notice", "closed", "_idle_warned", "_quit_message", "_room")
+                 "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -152,6 +174,7 @@ class Session:
         self._quit_message = ""
         self._room = asyncio.Event()      # set: the reader may queue more keys
         self._room.set()
+        self._typing = TypingRate()
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -238,7 +261,8 @@ class Session:
                 data = await self.conn.read()
                 if not data:
                     break
-                for key in self.decoder.feed(data):
+                keys = self.decoder.feed(data)
+                for key in keys[:self._typing.take(len(keys))]:
                     if key == PAUSE:          # flow control acts at once,
                         self.terminal.pause()  # not behind queued keys
                     elif key == RESUME:

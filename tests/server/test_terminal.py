@@ -88,3 +88,12 @@ def test_charset_from_terminal_type():
         assert charset_for_term(term) == "cp437", term
     for term in ("xterm", "xterm-256color", "linux", "screen", "tmux-256color", "putty", "vt100", "", None):
         assert charset_for_term(term) == "utf8", term
+
+
+def test_typing_rate_lets_a_pasted_line_through_and_drops_a_flood():
+    from server.screens.session import TypingRate
+    rate = TypingRate()
+    assert rate.take(200, now=rate.stamp) == 200          # a pasted chat line, whole
+    assert rate.take(10_000, now=rate.stamp) == int(TypingRate.BURST) - 200   # the rest of a flood is dropped
+    assert rate.take(5, now=rate.stamp) == 0
+    assert rate.take(1000, now=rate.stamp + 1.0) == int(TypingRate.RATE)   # refilled at RATE a second
