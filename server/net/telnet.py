@@ -37,7 +37,7 @@ class InputRate:
 
     __slots__ = ("tokens", "stamp")
     RATE = 32 * 1024.0
-    BURST = 256 * 1024.0
+    BURST = 64 * 1024.0
 
     def __init__(self) -> None:
         self.tokens, self.stamp = self.BURST, time.monotonic()
