@@ -53,6 +53,32 @@ def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cel
     return found
 
 
+class _Palette(dict[str, Cell]):
+    """Characters -> the shared Cells in one set of attributes, so that a
+    run of text becomes cells in one C-level pass (``map(palette.__getitem__, text)``)."""
+
+    __slots__ = ("attrs",)
+
+    def __init__(self, fg: int, bg: int, blink: bool):
+        super().__init__()
+        self.attrs = (fg, bg, blink)
+
+    def __missing__(self, char: str) -> Cell:
+        found = self[char] = cell(char, *self.attrs)
+        return found
+
+
+_PALETTES: dict[tuple[int, int, bool], _Palette] = {}
+
+
+def _palette(fg: int, bg: int, blink: bool) -> _Palette:
+    key = (fg, bg, blink)
+    found = _PALETTES.get(key)
+    if found is None or len(found) > 4096:     # (a palette never grows without bound)
+        found = _PALETTES[key] = _Palette(fg, bg, blink)
+    return found
+
+
 def clean_text(text: str) -> str:
     """``text`` with every control or escape character replaced by '?'.
 
@@ -155,10 +181,9 @@ class Canvas:
             text = "".join(ch if ch.isprintable() else "?" for ch in text)
         start, stop = max(x, 0), min(end, self.width)
         if start < stop:
-            fg, bg = fg & 15, bg & 7
-            base = self._index(0, y)
-            self.cells[base + start:base + stop] = [
-                cell(ch, fg, bg, blink) for ch in text[start - x:stop - x]]
+            base = (self._oy + y) * self._stride + self._ox
+            self.cells[base + start:base + stop] = map(
+                _palette(fg & 15, bg & 7, bool(blink)).__getitem__, text[start - x:stop - x])
         return end
 
     def center(self, y: int, text: str, fg: int = GREY, bg: int = BLACK) -> None:
@@ -188,14 +213,24 @@ class Canvas:
         tl, tr, bl, br, hz, vt = tuple(style)
         self.text(x, y, tl + hz * (width - 2) + tr, fg, bg)
         self.text(x, y + height - 1, bl + hz * (width - 2) + br, fg, bg)
-        for yy in range(y + 1, y + height - 1):
-            self.put(x, yy, vt, fg, bg)
-            self.put(x + width - 1, yy, vt, fg, bg)
+        side = cell(vt, fg & 15, bg & 7)
+        cells, right = self.cells, x + width - 1
+        for yy in range(max(0, y + 1), min(self.height, y + height - 1)):
+            base = (self._oy + yy) * self._stride + self._ox
+            if 0 <= x < self.width:
+                cells[base + x] = side
+            if 0 <= right < self.width:
+                cells[base + right] = side
         if title:
             self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
 
     def blit(self, other: Canvas, x: int = 0, y: int = 0) -> None:
-        for yy in range(other.height):
-            for xx in range(other.width):
-                c = other.get(xx, yy)
-                self.put(x + xx, y + yy, c.char, c.fg, c.bg, c.blink)
+        """Copy ``other`` with its top-left at (x, y), clipped (row by row:
+        its cells are already checked and shared)."""
+        start, stop = max(0, x), min(self.width, x + other.width)
+        if start >= stop:
+            return
+        for yy in range(max(0, y), min(self.height, y + other.height)):
+            src = other._index(start - x, yy - y)
+            dst = self._index(start, yy)
+            self.cells[dst:dst + stop - start] = other.cells[src:src + stop - start]

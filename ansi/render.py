@@ -46,6 +46,8 @@ send it as CR NUL.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import ne
 
 from .canvas import BLANK, GREY, Canvas, Cell
 from .cp437 import CHARSETS, encode_char
@@ -75,12 +77,41 @@ def charset_from_probe(column: int) -> str | None:
     column), None when the answer makes no sense."""
     return {2: "utf8", 4: "cp437"}.get(column)
 
+Row = tuple[Cell, ...]
+_ROWS: dict[Row, Row] = {}
+
+
+def shared_row(row: Row) -> Row:
+    """The one shared tuple for this row of cells. Renderers remember rows
+    this way: two thousand callers looking at the same lobby keep one copy
+    of each row it has in common, not one each."""
+    found = _ROWS.get(row)
+    if found is None:
+        if len(_ROWS) > 50_000:       # never grows without bound
+            _ROWS.clear()
+        found = _ROWS[row] = row
+    return found
+
 
 def normalize(cell: Cell) -> Cell:
     """``cell`` as seen: a space's foreground and blink are invisible."""
     if cell.char == " " and (cell.fg != GREY or cell.blink):
         return Cell(" ", GREY, cell.bg, False)
     return cell
+
+
+class _Normalized(dict[Cell, Cell]):
+    """``normalize``, remembered per cell (cells are few and shared), so a
+    row is normalised in one C-level pass (``map(_NORMAL.__getitem__, row)``)."""
+
+    def __missing__(self, cell: Cell) -> Cell:
+        if len(self) > 65536:        # never grows without bound
+            self.clear()
+        found = self[cell] = normalize(cell)
+        return found
+
+
+_NORMAL = _Normalized()
 
 
 def sgr(cur: Attr | None, new: Attr) -> str:
@@ -205,6 +236,7 @@ class DiffRenderer:
         self._charset = charset
         self.bytes_sent = 0
         self.frames = 0
+        self._cursor: tuple[int, int] | None = None
         self.invalidate()
 
     # ----- state ------------------------------------------------------------
@@ -222,8 +254,8 @@ class DiffRenderer:
 
     def invalidate(self) -> None:
         """Forget the caller's screen: the next render repaints fully."""
-        self._front: list[list[Cell]] | None = None
-        self._raw: list[list[Cell] | None] = [None] * self.height   # canvas rows last seen
+        self._front: list[Row] | None = None
+        self._raw: list[Row | None] = [None] * self.height   # canvas rows last seen
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
         self._visible: bool | None = None
@@ -236,6 +268,17 @@ class DiffRenderer:
             self.screen_width = cols
             self.invalidate()
 
+    def shown(self) -> tuple[Canvas, tuple[int, int] | None] | None:
+        """What the caller's screen shows (as a canvas) and where the cursor
+        rests, or None when that is not known; rendering it after
+        ``invalidate()`` repaints the same screen."""
+        if self._front is None:
+            return None
+        cells: list[Cell] = []
+        for row in self._front:
+            cells.extend(row)
+        return Canvas(self.width, self.height, cells), self._cursor
+
     def resize(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.invalidate()
@@ -246,9 +289,11 @@ class DiffRenderer:
         return self.render(canvas, cursor)
 
     # ----- rendering --------------------------------------------------------
-    def _target_row(self, canvas: Canvas, y: int) -> list[Cell]:
+    def _target_row(self, canvas: Canvas, y: int, raw: Row | None) -> list[Cell]:
         w = self.width
-        if y < canvas.height:
+        if raw is not None:
+            row = list(map(_NORMAL.__getitem__, raw))
+        elif y < canvas.height:
             row = [normalize(canvas.get(x, y)) if x < canvas.width else BLANK
                    for x in range(w)]
         else:
@@ -296,12 +341,14 @@ class DiffRenderer:
         out: list[str | bytes] = []
         if self._front is None:
             out.append(CLEAR)
-            self._front = [[BLANK] * w for _ in range(h)]
+            self._front = [shared_row((BLANK,) * w)] * h
             self._pos, self._attr = (0, 0), DEFAULT_ATTR
         front = self._front
+        work: list[Cell] = []          # the row being brought up to date
+        work_y = -1
 
         def reprint_fn(y: int) -> Reprint:
-            row = front[y]
+            row = work if y == work_y else front[y]
 
             def reprint(a: int, b: int) -> str | None:
                 if b - a > REPRINT_MAX or self._attr is None:
@@ -340,22 +387,24 @@ class DiffRenderer:
                 out.append(s)
                 self._attr = want
             out.append(encode_char(cell.char, cs))
-            front[y][x] = cell
+            work[x] = cell
             self._pos = (x + 1, y)
 
         for y in range(h):
+            raw: Row | None = None
             if y < canvas.height and canvas.width == w:
-                raw = canvas.row_cells(y)
+                raw = tuple(canvas.row_cells(y))
                 if raw == self._raw[y]:
                     continue             # the very same cells as last time: nothing to do
-                self._raw[y] = raw
+                self._raw[y] = raw = shared_row(raw)
             else:
                 self._raw[y] = None
-            new = self._target_row(canvas, y)
+            new = self._target_row(canvas, y, raw)
             old = front[y]
-            if new == old:
+            if tuple(new) == old:
                 continue
-            changed = [x for x in range(w) if new[x] != old[x]]
+            changed = list(compress(range(w), map(ne, new, old)))
+            work, work_y = list(old), y
             last_row = y == h - 1
             # blank tail in one background: candidate for EL
             el_from = None
@@ -383,9 +432,12 @@ class DiffRenderer:
                     self._attr = want
                 out.append("\x1b[K")
                 for x in range(el_from, w):
-                    front[y][x] = Cell(" ", GREY, tail_bg, False)
+                    work[x] = Cell(" ", GREY, tail_bg, False)
+            front[y] = shared_row(tuple(work))
+            work_y = -1
 
         # the cursor
+        self._cursor = cursor
         if cursor is not None:
             cx = min(max(cursor[0], 0), w - 1)
             cy = min(max(cursor[1], 0), h - 1)

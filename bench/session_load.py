@@ -25,6 +25,12 @@ The bench's config turns off the Awari endgame-table build at start.
 Prints ``name: value unit`` lines.
 
     python bench/session_load.py [--sessions 2000] [--samples 200] [--quick]
+                                 [--profile DIR]
+
+``--profile DIR`` samples the server with py-spy (a dev tool, not a
+dependency: ``pip install py-spy``) while it holds the callers idle and
+while the probe types, writes the collapsed stacks and a flame graph of
+each phase to DIR, and prints each phase's top functions as ``#`` lines.
 """
 from __future__ import annotations
 
@@ -151,6 +157,53 @@ class Child:
             t.cancel()
 
 
+# ----- profiling (py-spy) ----------------------------------------------------
+
+class Profiler:
+    """py-spy sampling the server during one phase (``None`` dir: off)."""
+
+    def __init__(self, where: Path | None, pid: int, phase: str):
+        self.where, self.pid, self.phase = where, pid, phase
+        self.procs: list[asyncio.subprocess.Process] = []
+
+    async def __aenter__(self) -> Profiler:
+        if self.where is not None:
+            spy = str(Path(sys.executable).with_name("py-spy"))
+            for fmt, suffix in (("raw", "txt"), ("flamegraph", "svg")):
+                self.procs.append(await asyncio.create_subprocess_exec(
+                    spy, "record", "--pid", str(self.pid), "--rate", "200", "--nonblocking",
+                    "--format", fmt, "--output", str(self.where / f"{self.phase}.{suffix}"),
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            proc.send_signal(2)                     # py-spy writes its output on SIGINT
+        for proc in self.procs:
+            await proc.wait()
+
+
+def profile_top(path: Path, count: int = 12) -> list[str]:
+    """The functions most often on top of the stack (self) and anywhere on it
+    (total), from py-spy's collapsed stacks."""
+    own: collections.Counter[str] = collections.Counter()
+    total: collections.Counter[str] = collections.Counter()
+    samples = 0
+    for line in path.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";") if not f.startswith("process ")]
+        if not frames:
+            continue
+        samples += int(n)
+        own[frames[-1]] += int(n)
+        for frame in set(frames):
+            total[frame] += int(n)
+    out = [f"{samples} samples"]
+    out += [f"self {100 * k / samples:5.1f}%  {f}" for f, k in own.most_common(count)]
+    out += [f"total {100 * k / samples:5.1f}%  {f}" for f, k in total.most_common(count)]
+    return out
+
+
 # ----- idle callers -----------------------------------------------------------
 
 class Idle(asyncio.Protocol):
@@ -273,7 +326,10 @@ class Probe:
         return "\n".join(self.screen.display)
 
     def line(self, y: int) -> str:
-        return self.screen.display[y]
+        """Row ``y`` as text (only that row: building the whole display on
+        every read would time the probe's screen, not the server)."""
+        row = self.screen.buffer[y]
+        return "".join(row[x].data for x in range(self.screen.columns))
 
     async def until(self, done, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -463,19 +519,21 @@ async def run_gatehouse(args, tmp: Path) -> dict:
 
         # holding them idle: the periodic refresh
         await probe.quiet(0.5)
-        c1, w1 = cpu_seconds(pid), time.perf_counter()
-        idle_window = args.idle_seconds
-        end = time.monotonic() + idle_window
-        while time.monotonic() < end:
-            try:
-                await probe.read(max(0.01, end - time.monotonic()))
-            except TimeoutError:
-                break
-        out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
+        async with Profiler(args.profile, pid, "idle"):
+            c1, w1 = cpu_seconds(pid), time.perf_counter()
+            idle_window = args.idle_seconds
+            end = time.monotonic() + idle_window
+            while time.monotonic() < end:
+                try:
+                    await probe.read(max(0.01, end - time.monotonic()))
+                except TimeoutError:
+                    break
+            out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
         bytes_before = sum(c.received for c in conns)
 
-        c2, w2 = cpu_seconds(pid), time.perf_counter()
-        first, full = await gatehouse_samples(probe, args.samples)
+        async with Profiler(args.profile, pid, "keys"):
+            c2, w2 = cpu_seconds(pid), time.perf_counter()
+            first, full = await gatehouse_samples(probe, args.samples)
         out["probe_cpu_percent"] = 100 * (cpu_seconds(pid) - c2) / (time.perf_counter() - w2)
         out["first"], out["full"] = first, full
         out["idle_bytes_per_session_per_minute"] = (
@@ -566,6 +624,12 @@ async def main_async(args) -> None:
                         ("server log errors", g["server_log_errors"])):
         if value:
             print(f"# {what}: {value}")
+    if args.profile is not None:
+        for phase in ("idle", "keys"):
+            raw = args.profile / f"{phase}.txt"
+            if raw.exists():
+                for line in profile_top(raw):
+                    print(f"# profile {phase}: {line}")
 
 
 def main() -> None:
@@ -579,7 +643,11 @@ def main() -> None:
                         help="give up waiting for the sessions after this long")
     parser.add_argument("--idle-seconds", type=float, default=20.0,
                         help="how long the server's idle CPU is measured")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="sample the server with py-spy while idle and while typing; write to DIR")
     args = parser.parse_args()
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     if args.quick:
         args.sessions, args.samples, args.idle_seconds = 200, 50, 10.0
     asyncio.run(main_async(args))

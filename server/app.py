@@ -38,6 +38,7 @@ from server.services.matches import MatchManager
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
+from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnClock
 from server.startup import StartupError, listening
 
@@ -58,8 +59,9 @@ class App:
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
+        self.computer = ComputerPlayers(config.computer_workers)
         self.matches = MatchManager(self.store, config, self.ratings, self.limits,
-                                    clock=self.clock, tell=self._tell)
+                                    clock=self.clock, tell=self._tell, computer=self.computer)
         self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
@@ -167,6 +169,7 @@ class App:
         await self.services.jobs.stop()
         try:
             await self.matches.stop()
+            await self.computer.close()
         finally:
             await self.store.close()
 
@@ -179,6 +182,7 @@ class App:
         await asyncio.sleep(0.1)
         await self.services.jobs.stop()
         await self.matches.stop()
+        await self.computer.close()
         await self.store.close()
 
     # ----- the fronts hand over connections ------------------------------------

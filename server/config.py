@@ -36,6 +36,7 @@ class Config:
     forfeit_minutes: float = 10.0
     telnet_timeout_minutes: float = 60.0
     connect_maxwait: float = 2.0
+    computer_workers: int = 2        # worker processes the computer players think in
     # [paths]
     state_dir: str = "data"
     # [store]
@@ -125,7 +126,8 @@ def _door_defaults() -> dict[str, dict[str, Any]]:
 # toml section -> {toml key: Config field}
 _SECTIONS: dict[str, dict[str, str]] = {
     "server": {k: k for k in ("host", "port", "max_sessions", "max_per_ip", "idle_minutes",
-                              "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait")},
+                              "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait",
+                              "computer_workers")},
     "paths": {"state_dir": "state_dir"},
     "store": {"database": "database"},
     "sysop": {"socket": "sysop_socket", "name": "sysop_name"},

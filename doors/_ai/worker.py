@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import multiprocessing
+import multiprocessing.connection
+import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,6 +29,20 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 __all__ = ["WorkerSeat", "think"]
+
+
+def _worker_start(nice: int) -> None:
+    """In each worker as it starts: lower its priority by ``nice``, and end
+    it when the process that made the pool ends (even by SIGKILL), so no
+    worker outlives its server."""
+    if nice:
+        os.nice(nice)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        def orphaned() -> None:
+            multiprocessing.connection.wait([parent.sentinel])
+            os._exit(1)
+        threading.Thread(target=orphaned, name="parent-watch", daemon=True).start()
 
 
 def _factory(path: str) -> Any:
@@ -45,9 +61,11 @@ def think(factory: str, level: int, seed: int | None, observation: Any, player: 
 class WorkerSeat:
     """A pool of bot worker processes that survives a dead worker."""
 
-    def __init__(self, workers: int = 1, retries: int = 3, start_method: str = "spawn"):
+    def __init__(self, workers: int = 1, retries: int = 3, start_method: str = "spawn",
+                 nice: int = 0):
         self.workers = workers
         self.retries = retries
+        self.nice = nice                   # workers' niceness: above 0 yields the CPU to the server
         self._context = multiprocessing.get_context(start_method)
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -56,7 +74,8 @@ class WorkerSeat:
     def _current(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                                 initializer=_worker_start, initargs=(self.nice,))
             return self._pool
 
     def _renew(self, broken: ProcessPoolExecutor) -> None:

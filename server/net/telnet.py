@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,15 +25,59 @@ from telnetlib3.server import TelnetServer
 from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import NAWS
 
-__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
+__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "InputRate", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
 LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
 
 
+class InputRate:
+    """Bytes one telnet connection may send: a burst of ``BURST``, refilled
+    at ``RATE`` a second. Nobody types or pastes faster; a connection that
+    does is flooding the server (every byte is parsed in Python) and is
+    closed, so it cannot keep the other callers waiting."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 32 * 1024.0
+    BURST = 64 * 1024.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def allow(self, size: int, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        self.tokens -= size
+        return self.tokens >= 0
+
+
+READ_SIZE = 1024   # bytes read from one caller per turn of the event loop
+
+
 class _Protocol(TelnetServer):
-    """telnetlib3's server protocol with a hook for window-size changes."""
+    """telnetlib3's server protocol with a hook for window-size changes.
+    Each read takes at most ``READ_SIZE`` bytes: telnetlib3 parses bytes
+    one by one, so a connection flooding the server (IAC storms, endless
+    lines) gets a small slice per turn of the loop and never holds up the
+    other callers for long."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if hasattr(transport, "max_size"):
+            transport.max_size = READ_SIZE      # (asyncio's socket transport reads this much per recv)
+        self._flood = InputRate()
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._flood.allow(len(data)):
+            transport = self._transport
+            if transport is not None and not transport.is_closing():
+                log.info("closing a telnet connection that floods the server")
+                transport.write(b"\r\nToo much input. Goodbye.\r\n")
+                transport.close()              # (what it had sent is dropped with the socket)
+            return
+        super().data_received(data)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

@@ -185,20 +185,23 @@ class Connection(Protocol):
 
 
 class Terminal:
-    """The output side: holds the latest screen and sends it through the
-    session's diff renderer. While paused (CTRL-S) nothing is sent; on
-    CTRL-Q the current screen is sent, not a backlog of every change. A
-    writer task sends only the latest frame, so a slow line never queues
-    stale frames."""
+    """The output side: sends the latest screen through the session's diff
+    renderer. While paused (CTRL-S) nothing is sent; on CTRL-Q the current
+    screen is sent, not a backlog of every change. While the line drains a
+    frame, newer ones wait and only the latest is sent, so a slow line never
+    queues stale frames. Once sent, the canvas is let go: the renderer
+    remembers what the caller's screen shows (a redraw repaints from that)."""
+
+    __slots__ = ("conn", "renderer", "paused", "bytes_sent", "_latest", "_flush_due", "_draining")
 
     def __init__(self, conn: Connection, charset: str):
         self.conn = conn
         self.renderer = DiffRenderer(MIN_COLS, MIN_ROWS, charset)
         self.paused = False
-        self._latest: tuple[Canvas, tuple[int, int] | None] | None = None
-        self._dirty = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self.bytes_sent = 0
+        self._latest: tuple[Canvas, tuple[int, int] | None] | None = None
+        self._flush_due = False
+        self._draining: asyncio.Task[None] | None = None
 
     @property
     def charset(self) -> str:
@@ -206,36 +209,47 @@ class Terminal:
 
     @charset.setter
     def charset(self, value: str) -> None:
-        self.renderer.charset = value
-
-    @property
-    def latest(self) -> tuple[Canvas, tuple[int, int] | None] | None:
-        """The screen (and cursor) last handed to ``show``."""
-        return self._latest
+        if value != self.renderer.charset:
+            self._keep_shown()
+            self.renderer.charset = value
 
     def too_small(self) -> bool:
         cols, rows = self.conn.cols, self.conn.rows
         return 0 < cols < MIN_COLS or 0 < rows < MIN_ROWS
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._writer())
-
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        self._latest = None
+        task, self._draining = self._draining, None
+        if task is not None:
+            task.cancel()
             try:
-                await self._task
+                await task
             except (asyncio.CancelledError, Exception):
                 pass
 
     def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
+        """Send ``canvas`` now (unless paused, or the line is still draining
+        the last frame: then it waits, and only the latest is sent)."""
         self._latest = (canvas, cursor)
-        self._dirty.set()
+        self._flush()
+
+    def composed(self) -> tuple[Canvas, tuple[int, int] | None] | None:
+        """The screen last composed for the caller and its cursor: the frame
+        waiting to be sent (held by CTRL-S, or this very turn of the loop),
+        else what the caller's screen shows."""
+        return self._latest or self.renderer.shown()
 
     def redraw(self) -> None:
         """Repaint everything on the next frame (CTRL-L, resize, charset)."""
+        self._keep_shown()
         self.renderer.invalidate()
-        self._dirty.set()
+        self._flush_soon()
+
+    def _keep_shown(self) -> None:
+        """Before the renderer forgets the screen: keep it to repaint, unless
+        a newer frame is waiting anyway."""
+        if self._latest is None:
+            self._latest = self.renderer.shown()
 
     def bell(self) -> None:
         if not self.paused and not self.conn.is_closing():
@@ -247,18 +261,34 @@ class Terminal:
     def resume(self) -> None:
         if self.paused:
             self.paused = False
-            self._dirty.set()
+            self._flush_soon()
 
-    async def _writer(self) -> None:
-        while True:
-            await self._dirty.wait()
-            self._dirty.clear()
-            if self.paused or self._latest is None or self.conn.is_closing():
-                continue
-            canvas, cursor = self._latest
-            self.renderer.set_screen_width(self.conn.cols)   # wider than 80: no wrap to lean on
-            data = self.renderer.render(canvas, cursor)
-            if data:
-                self.conn.write(data)
-                self.bytes_sent += len(data)
-                await self.conn.drain()
+    def _flush_soon(self) -> None:
+        if not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        if self.paused or self._latest is None or self._draining is not None:
+            return
+        if self.conn.is_closing():
+            self._latest = None
+            return
+        canvas, cursor = self._latest
+        self._latest = None
+        self.renderer.set_screen_width(self.conn.cols)   # wider than 80: no wrap to lean on
+        data = self.renderer.render(canvas, cursor)
+        if data:
+            self.conn.write(data)
+            self.bytes_sent += len(data)
+            self._draining = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            await self.conn.drain()
+        except (ConnectionError, OSError):
+            return                       # the caller is gone: nothing more to send
+        finally:
+            self._draining = None
+        self._flush()

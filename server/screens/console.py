@@ -77,6 +77,7 @@ class _ChallengeCaller(ChallengeScreen):
 class SysopScreen(Screen):
     location = CONSOLE
     refresh_every = 5.0           # the node list: idle times
+    shows_nodes = True
 
     def __init__(self, session: Session):
         super().__init__(session)

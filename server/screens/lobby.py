@@ -1,6 +1,7 @@
 """The lobby: who is online, the doors, challenges and the lobby chat."""
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -38,7 +39,7 @@ from server.services.match import MatchEvent, News
 from server.services.nodes import LOBBY, Origin
 from server.services.seats import Seat, SeatKind
 
-__all__ = ["LobbyScreen", "idle_text", "offer_challenge", "answer_challenge", "challenge_news"]
+__all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news"]
 
 LOBBY_HELP = """\
 THE LOBBY
@@ -108,6 +109,12 @@ def shown_rating(session: Session) -> str:
     return f"{best[1].rating:.0f}" if best else "-"
 
 
+def idle_minutes(seconds: float) -> str:
+    """Idle time in whole minutes ("0m", "12m", "1h05"), as the who-list shows it."""
+    minutes = int(seconds // 60)
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}"
+
+
 def idle_text(seconds: float) -> str:
     seconds = int(seconds)
     if seconds < 60:
@@ -171,11 +178,20 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
 
 
 class LobbyScreen(Screen):
+    """What changes by itself here is the clock and the who-list's idle
+    times, both in minutes; idle times are shown as of the clock's minute,
+    so an idle lobby changes once a minute. Each lobby redraws at its own
+    moment in the first ``SPREAD`` seconds of the minute: two thousand of
+    them do not redraw at once."""
     location = LOBBY
-    refresh_every = 20.0          # idle times and the clock
+    shows_nodes = True
+    SPREAD = 20.0
+    WHO_ROWS = 8
 
     def __init__(self, session: Session):
         super().__init__(session)
+        self._phase = random.uniform(0.0, self.SPREAD)
+        self._refresh_at = 0.0
         self.chat = ChatPane(7)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
@@ -196,7 +212,10 @@ class LobbyScreen(Screen):
         self.message_until = time.monotonic() + NOTICE_SECONDS
 
     def frame_due(self, now: float) -> float | None:
-        return self.message_until if self._message and now < self.message_until else None
+        """The next redraw: a message fading, or the clock's next minute."""
+        due = [t for t in (self.message_until if self._message and now < self.message_until else 0.0,
+                           self._refresh_at) if t > 0]
+        return min(due) if due else None
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
@@ -301,21 +320,24 @@ class LobbyScreen(Screen):
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
         canvas.text(11, 0, "· Lobby", WHITE, BLUE)
-        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M')}"
+        wall = time.time()
+        into_minute = wall % 60
+        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M', time.localtime(wall))}"
         canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
         # who is online
         canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
         canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
-        mono = time.monotonic()
-        people = app.nodes.online()
-        for i, other in enumerate(people[:8]):
+        people, count = app.nodes.first_online(self.WHO_ROWS)
+        for i, other in enumerate(people):
             colour = YELLOW if other is self.session else GREY
+            idle = max(0.0, other.idle_seconds(now) - into_minute)      # as of the clock's minute
             canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
                                   f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
-                                  f"{idle_text(other.idle_seconds(mono)):>4}",
+                                  f"{idle_minutes(idle):>4}",
                         colour)
-        if len(people) > 8:
-            canvas.text(2, 11, f" and {len(people) - 8} more ", DARK_GREY)
+        self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
+        if count > self.WHO_ROWS:
+            canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
         # doors
         canvas.box(50, 1, 30, 11, CYAN, title="Doors")
         for i, info in enumerate(registry().values()):

@@ -54,6 +54,8 @@ log = logging.getLogger("gatehouse.session")
 NOTICE_SECONDS = 8.0
 READ_SECONDS = 3.0      # a sysop message stays until a key comes at least this long after it
 PROBE_SECONDS = 1.5     # the most a silent terminal makes a caller wait for the title screen
+BATCH = 64            # inbox items handled before the screen is drawn again
+KEY_BACKLOG = 256     # queued items beyond which the caller's bytes are not read
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +104,9 @@ class Screen:
     # seconds between redraws for what changes by itself (idle times, the
     # clock); None: only events and frame_due redraw the screen
     refresh_every: float | None = None
+    # shows who is online: redrawn when the node list changes (other screens
+    # do not even hear of it)
+    shows_nodes = False
 
     def __init__(self, session: Session):
         self.session = session
@@ -130,7 +135,41 @@ class Screen:
         """The session is ending (dropped or quit) while this screen is open."""
 
 
+class TypingRate:
+    """How many keys a caller may queue: a burst of ``BURST`` (a pasted
+    line fits), refilled at ``RATE`` a second. Keys beyond it are a flood,
+    not typing, and are dropped as they are read, before they cost anything."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 500.0
+    BURST = 512.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def take(self, wanted: int, now: float | None = None) -> int:
+        """How many of ``wanted`` keys may go (0..wanted)."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        granted = min(wanted, int(self.tokens))
+        self.tokens -= granted
+        return granted
+
+
+class _Due:
+    """Put in the inbox when the loop's deadline comes (see ``_next_item``)."""
+
+
+_DUE = _Due()
+
+
 class Session:
+    __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
+                 "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
+                 "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
+                 "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks")
+
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
         self.conn = conn
@@ -144,8 +183,8 @@ class Session:
         charset = charset_for_term(conn.term)
         # A BBS says which charset its caller's terminal takes (the RLogin
         # terminal type; door mode's flag): a choice saved on another call
-        # would double-encode behind a BBS that converts CP437 itself.
-        # a BBS sets the charset (RLogin, door mode); a browser is always UTF-8
+        # would double-encode behind a BBS that converts CP437 itself. A
+        # browser is always UTF-8.
         self.charset_locked = origin in (Origin.RLOGIN, Origin.WEB)
         self.decoder = KeyDecoder(charset)
         self.terminal = Terminal(conn, charset)
@@ -163,6 +202,9 @@ class Session:
         self.closed = False
         self._idle_warned = False
         self._quit_message = ""
+        self._room = asyncio.Event()      # set: the reader may queue more keys
+        self._room.set()
+        self._typing = TypingRate()
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -174,9 +216,12 @@ class Session:
         return (time.monotonic() if now is None else now) - self.last_key
 
     def send(self, event: Any) -> None:
-        """Put an event in this session's inbox (the only way in)."""
-        if not self.closed:
-            self.inbox.put_nowait(event)
+        """Put an event in this session's inbox (the only way in). News of
+        the node list reaches only a screen that shows it."""
+        if self.closed or (isinstance(event, E.NodesChanged)
+                           and not (self.screens and self.screens[-1].shows_nodes)):
+            return
+        self.inbox.put_nowait(event)
 
     def show_notice(self, text: str) -> None:
         self.notice = (text, time.monotonic() + NOTICE_SECONDS)
@@ -229,7 +274,6 @@ class Session:
 
     # ----- the loop ---------------------------------------------------------
     async def run(self, first: Screen) -> None:
-        self.terminal.start()
         reader = asyncio.create_task(self._read_keys())
         try:
             if self.charset_unsure and self.user is None:
@@ -239,10 +283,12 @@ class Session:
                 self._draw()
                 await self._handle(await self._next_item())
                 # handle whatever else is already queued before drawing again
-                for _ in range(256):
+                for _ in range(BATCH):
                     if self.inbox.empty() or self.closed or not self.screens:
                         break
                     await self._handle(self.inbox.get_nowait())
+                if self.inbox.qsize() <= KEY_BACKLOG // 2:
+                    self._room.set()          # the reader may read on
             if self._quit_message and not self.conn.is_closing():
                 self._draw(self._quit_message)
                 await asyncio.sleep(0.3)
@@ -269,7 +315,7 @@ class Session:
                     self.decoder.cursor_reports.clear()
                     if self._cursor_report is not None and not self._cursor_report.done():
                         self._cursor_report.set_result(report)
-                for key in keys:
+                for key in keys[:self._typing.take(len(keys))]:
                     if key == PAUSE:          # flow control acts at once,
                         self.terminal.pause()  # not behind queued keys
                     elif key == RESUME:
@@ -278,6 +324,9 @@ class Session:
                         self.inbox.put_nowait(E.Key(key))
                 if self.decoder.pending_deadline() is not None:
                     self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
+                if self.inbox.qsize() > KEY_BACKLOG:  # typing faster than handled (a flood):
+                    self._room.clear()                # read no more until it is worked off
+                    await self._room.wait()
         finally:
             self.inbox.put_nowait(E.Closed())
 
@@ -294,11 +343,20 @@ class Session:
         return min(due)
 
     async def _next_item(self) -> Any:
-        now = time.monotonic()
-        timeout = max(0.0, self._deadline(now) - now)
-        try:
-            return await asyncio.wait_for(self.inbox.get(), timeout)
-        except TimeoutError:
+        """The next inbox item, or a Tick when the deadline comes first (a
+        timer puts a marker in the inbox: no task per wait)."""
+        if self.inbox.empty():
+            now = time.monotonic()
+            timer = asyncio.get_running_loop().call_later(
+                max(0.0, self._deadline(now) - now), self.inbox.put_nowait, _DUE)
+            try:
+                item = await self.inbox.get()
+            finally:
+                timer.cancel()
+        else:
+            await asyncio.sleep(0)          # a batch is done: let the other sessions run
+            item = self.inbox.get_nowait()
+        if item is _DUE:
             now = time.monotonic()
             for key in self.decoder.flush(now):
                 self.inbox.put_nowait(E.Key(key))
@@ -313,6 +371,7 @@ class Session:
                 self._idle_warned = True
                 self.show_notice("Are you there? You will be logged off in 60 s for idling.")
             return E.Tick()
+        return item
 
     async def _handle(self, item: Any) -> None:
         """Handle one inbox item; a failing screen is logged and the caller
@@ -325,6 +384,8 @@ class Session:
             self.terminal.redraw()
 
     async def _dispatch(self, item: Any) -> None:
+        if item is _DUE:             # a deadline that came with other items: they woke the loop
+            return
         top = self.screens[-1]
         for hook in self.hooks:
             hook(item)

@@ -64,7 +64,7 @@ class Challenge:
         return self.move_seconds > 0
 
     def headline(self) -> str:
-        """The door, and for a by-turns game its pace: "Stratego by turns, 3 days a move"."""
+        """The door, and for a by-turns game its pace: "<door> by turns, 3 days a move"."""
         title = registry()[self.door].title
         if not self.by_turns:
             return title

@@ -1,7 +1,7 @@
 """The match: the only place where actions are applied.
 
 Seats are callers (sessions come and go) or the computer (a bot that thinks
-in a thread). Every action is checked by the rules, applied to a copy,
+in a worker process, through ``ComputerPlayers``). Every action is checked by the rules, applied to a copy,
 committed to the store, and only then becomes the match's state and is
 announced, so the next turn is never offered before the move is on disk.
 """
@@ -28,6 +28,7 @@ from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
 from server.services.seats import Seat, SeatKind
 from server.services.store import Store
+from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnTimes, span_text
 
 __all__ = ["News", "MatchEvent", "Match"]
@@ -64,10 +65,11 @@ class Match:
     at the board hears of the other's move through ``tell``."""
 
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
-                 info: DoorInfo, state: GameState, seats: list[Seat],
+                 info: DoorInfo, state: GameState, seats: list[Seat], computer: ComputerPlayers,
                  ratings: RatingBook | None = None, limits: AbuseLimits | None = None,
                  turns: TurnTimes | None = None, tell: Tell | None = None):
         self.store = store
+        self.computer = computer
         self._ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.turns = turns
@@ -91,7 +93,7 @@ class Match:
         self._forfeit_task: asyncio.Task[None] | None = None
         for seat in seats:
             if seat.kind == SeatKind.BOT:
-                seat.bot = info.make_bot(seat.level, random.randrange(1 << 30))
+                seat.seed = random.randrange(1 << 30)
 
     # ----- what screens read ------------------------------------------------
     @property
@@ -295,14 +297,15 @@ class Match:
             self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
 
     # ----- bots -------------------------------------------------------------
-    def _bot_for(self, player: int) -> Any:
+    def _bot_for(self, player: int) -> int | None:
+        """The level the computer plays ``player``'s seat at (None: a caller plays it)."""
         seat = self.seats[player]
         if seat.kind == SeatKind.BOT:
-            return seat.bot
+            return seat.level
         if self.autoplay:
-            if seat.bot is None:
-                seat.bot = self.info.make_bot(self.info.levels[1], random.randrange(1 << 30))
-            return seat.bot
+            if seat.seed is None:
+                seat.seed = random.randrange(1 << 30)
+            return self.info.levels[1]
         return None
 
     def _drive_bots(self) -> None:
@@ -328,15 +331,16 @@ class Match:
         except asyncio.CancelledError:
             pass
 
-    async def _bot_turn(self, player: int, bot: Any) -> None:
+    async def _bot_turn(self, player: int, level: int) -> None:
         try:
             await asyncio.sleep(self.config.bot_min_delay)
             for _attempt in range(3):
                 if self.ended or self.suspended or player not in self.state.to_move():
                     return
                 obs = self.state.observation(player)
+                seed = (self.seats[player].seed or 0) + len(self.state.history)
                 try:
-                    action = await asyncio.to_thread(bot.choose, obs, player)
+                    action = await self.computer.choose(self.info.make_bot, level, seed, obs, player)
                 except Exception:
                     log.exception("bot for %s in game %s failed", self.info.key, self.id)
                     action = None

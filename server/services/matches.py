@@ -18,6 +18,7 @@ from server.services.match import Match, News, Tell
 from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store
+from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnClock, TurnTimes
 
 __all__ = ["MatchManager"]
@@ -30,13 +31,14 @@ class MatchManager:
 
     def __init__(self, store: Store, config: Config, ratings: RatingBook | None = None,
                  limits: AbuseLimits | None = None, clock: TurnClock | None = None,
-                 tell: Tell | None = None):
+                 tell: Tell | None = None, computer: ComputerPlayers | None = None):
         self.store = store
         self.config = config
         self.ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
         self.clock = clock or TurnClock(store)
         self._tell = tell
+        self.computer = computer or ComputerPlayers(workers=1)   # (a pool starts at its first question)
         self.live: dict[GameId, Match] = {}
         self._watch: asyncio.Task[None] | None = None
 
@@ -54,7 +56,7 @@ class MatchManager:
         game_id = GameId(await self.store.create_game(
             info.key, state.options, labels,
             by_turns=(move_seconds, (turns.started[0], turns.started[1])) if turns else None))
-        match = Match(self.store, self.config, self.finished, game_id, info, state, seats,
+        match = Match(self.store, self.config, self.finished, game_id, info, state, seats, self.computer,
                       self.ratings, self.limits, turns, self._tell)
         self.live[game_id] = match
         return match
@@ -125,7 +127,7 @@ class MatchManager:
             if row.id in by_turns:
                 seconds, (turn0, turn1) = by_turns[row.id]
                 turns = TurnTimes(self.clock, seconds, [turn0, turn1])
-            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats,
+            match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats, self.computer,
                           self.ratings, self.limits, turns, self._tell)
             if turns is not None:
                 match.chat.lines.extend(await self.store.chat_thread(row.id))

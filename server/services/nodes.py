@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import enum
+import itertools
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
@@ -89,13 +90,24 @@ class NodeRegistry(Generic[N]):
         self.changed()
 
     # ----- who is on --------------------------------------------------------
-    def online(self) -> list[N]:
+    def _by_node(self) -> list[N]:
         """Logged-in sessions by node (sorted once per change of the node
-        list, not on every lobby draw)."""
+        list, not on every lobby draw), some perhaps just closing."""
         if self._online is None:
             self._online = sorted((s for s in self.sessions.values() if s.handle),
                                   key=lambda s: s.node)
-        return [s for s in self._online if not s.closed]
+        return self._online
+
+    def online(self) -> list[N]:
+        """Logged-in sessions by node."""
+        return [s for s in self._by_node() if not s.closed]
+
+    def first_online(self, count: int) -> tuple[list[N], int]:
+        """The first ``count`` logged-in sessions by node, and how many are
+        logged in (a who-list's head, without a pass over everyone; a
+        session that is closing counts until it is released)."""
+        everyone = self._by_node()
+        return list(itertools.islice((s for s in everyone if not s.closed), count)), len(everyone)
 
     def find(self, handle: str) -> N | None:
         key = handle.casefold()

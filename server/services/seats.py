@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any
 
 from server.services.nodes import Node
 
@@ -49,7 +48,7 @@ class Seat:
     name: str                    # handle, or "Computer (3)"
     level: int = 0
     session: Node | None = None
-    bot: Any = None
+    seed: int | None = None      # the computer's seed (each move adds the ply)
     left_at: float | None = None  # monotonic time a human dropped
 
     @property

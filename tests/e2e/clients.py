@@ -105,7 +105,7 @@ class TmuxClient:
 def server_screen(session, charset: str) -> list[str]:
     """The screen the server last meant this session to see, as its lines
     (characters as sent for ``charset``; the never-printed last cell blank)."""
-    latest = session.terminal.latest
+    latest = session.terminal.composed()
     assert latest is not None
     canvas = latest[0]
     lines = ["".join(wire_char(canvas.get(x, y).char, charset) for x in range(canvas.width))

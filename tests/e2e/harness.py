@@ -172,7 +172,7 @@ def session_of(app: App, handle: str):
 def composed_text(app: App, handle: str) -> str:
     """The screen the server last composed for a caller, whether or not it
     was sent (while a caller holds output with CTRL-S it is not)."""
-    latest = session_of(app, handle).terminal._latest
+    latest = session_of(app, handle).terminal.composed()
     return "" if latest is None else "\n".join(latest[0].lines())
 
 

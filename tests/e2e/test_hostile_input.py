@@ -26,11 +26,11 @@ async def test_escape_and_control_bytes_in_chat_never_reach_the_other_caller(app
         assert bad not in got, bad
     # Bob's terminal shows exactly the screen the server drew for him
     def drawn() -> list[str]:
-        canvas, _cursor = session_of(app, "Bob").terminal._latest
+        canvas, _cursor = session_of(app, "Bob").terminal.composed()
         return [line.rstrip() for line in canvas.lines()][:23]
     await wait_until(lambda: [line.rstrip() for line in bob.screen.display][:23] == drawn(),
                      what="Bob's terminal caught up with the server's screen")
-    canvas, _cursor = session_of(app, "Bob").terminal._latest
+    canvas, _cursor = session_of(app, "Bob").terminal.composed()
     assert [line.rstrip() for line in bob.screen.display] == [
         line.rstrip() for line in canvas.lines()][:23] + [bob.screen.display[23].rstrip()]
     await alice.close()

@@ -60,7 +60,9 @@ async def test_stone_towers_against_the_computer_to_the_end(app):
         await wait_until(lambda: match.ended or 0 in match.state.to_move(), timeout=20)
         if match.ended:
             break
-        await wait_until(lambda: ui.frame_due(time.monotonic()) is None, what="cascade shown")
+        # the screen has had the computer's turn (a key during its cascade only skips it)
+        await wait_until(lambda: ui.seen_ply == match.state.ply and ui.frame_due(time.monotonic()) is None,
+                         what="the computer's turn shown")
         before = len(match.state.history)
         legal = match.state.legal_actions(0)
         if legal != [PASS]:     # the cursor to a square the rules allow, as a person would

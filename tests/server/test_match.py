@@ -15,6 +15,7 @@ from server.services.match import Match, MatchEvent, News
 from server.services.nodes import NodeRegistry
 from server.services.seats import Seat, SeatKind
 from server.services.store import StoreError
+from server.services.thinkers import ComputerPlayers
 
 from .fakes import FakeSeat, seat
 
@@ -54,7 +55,7 @@ def new_match() -> tuple[Match, GatedStore, FakeSeat, FakeSeat]:
     store = GatedStore()
     seats = [Seat(0, SeatKind.HUMAN, "Alice", session=alice), Seat(1, SeatKind.HUMAN, "Bob", session=bob)]
     match = Match(store, Config(bot_min_delay=0), lambda m: None, GameId(1), info, state,  # type: ignore[arg-type]
-                  seats)
+                  seats, ComputerPlayers(workers=1))
     return match, store, alice, bob
 
 

@@ -139,3 +139,21 @@ def test_the_probe_tells_utf8_from_cp437_terminals():
     assert charset_from_probe(1) is None and charset_from_probe(3) is None
     # the probe's bytes are all >= 0xA0 after the ESC-free lead: no 8-bit terminal sees C1 controls in them
     assert all(b >= 0xA0 for b in CHARSET_PROBE[1:4])
+
+
+def test_typing_rate_lets_a_pasted_line_through_and_drops_a_flood():
+    from server.screens.session import TypingRate
+    rate = TypingRate()
+    assert rate.take(200, now=rate.stamp) == 200          # a pasted chat line, whole
+    assert rate.take(10_000, now=rate.stamp) == int(TypingRate.BURST) - 200   # the rest of a flood is dropped
+    assert rate.take(5, now=rate.stamp) == 0
+    assert rate.take(1000, now=rate.stamp + 1.0) == int(TypingRate.RATE)   # refilled at RATE a second
+
+
+def test_input_rate_allows_a_paste_and_refuses_a_flood():
+    from server.net.telnet import InputRate
+    rate = InputRate()
+    assert rate.allow(10_000, now=rate.stamp)                       # a big paste
+    assert not rate.allow(int(InputRate.BURST), now=rate.stamp)     # then a burst beyond it
+    again = InputRate()
+    assert all(again.allow(1024, now=again.stamp + i * 0.05) for i in range(200))   # 20 KiB/s for 10 s

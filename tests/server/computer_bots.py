@@ -1,0 +1,67 @@
+"""Computer players for the worker-process tests. The worker processes
+import this module by name, so what they need comes through the
+environment they are started with.
+
+- ``stalling``: the first time it is asked it writes its process id to
+  ``$GATEHOUSE_TEST_STALL_MARK`` and stalls (so a test can kill it
+  mid-think); once that mark exists it plays as the Towers computer.
+- ``table_probe``: Awari's computer with the endgame table at
+  ``$GATEHOUSE_TEST_AWARI_TABLE``; it answers (worker pid, how many times
+  this worker loaded the table, whether the bot has it, the worker's
+  niceness, the action).
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from doors.awari import ai as awari_ai
+from doors.awari import endgame
+from doors.towers.ai import make_bot as towers_bot
+
+TABLE_LOADS = 0
+_load = endgame.load
+
+
+def _counted_load(path: Path | str | None = None) -> endgame.EndgameTable | None:
+    global TABLE_LOADS
+    TABLE_LOADS += 1
+    return _load(path or endgame.TABLE_PATH)
+
+
+class StallingBot:
+    def __init__(self, level: int, seed: int | None):
+        self.inner = towers_bot(level, seed)
+        self.mark = os.environ["GATEHOUSE_TEST_STALL_MARK"]
+
+    def choose(self, observation: Any, player: int) -> Any:
+        if not os.path.exists(self.mark):
+            tmp = self.mark + ".tmp"
+            with open(tmp, "w") as fh:
+                fh.write(str(os.getpid()))
+            os.replace(tmp, self.mark)
+            for _ in range(6000):          # stalls until killed (bounded: 10 minutes)
+                time.sleep(0.1)
+        return self.inner.choose(observation, player)
+
+
+def stalling(level: int, seed: int | None) -> StallingBot:
+    return StallingBot(level, seed)
+
+
+class TableProbe:
+    def __init__(self, level: int, seed: int | None):
+        if "GATEHOUSE_TEST_AWARI_TABLE" in os.environ:
+            endgame.TABLE_PATH = Path(os.environ["GATEHOUSE_TEST_AWARI_TABLE"])
+            endgame.load = _counted_load
+        self.inner = awari_ai.make_bot(level, seed)
+
+    def choose(self, observation: Any, player: int) -> tuple[int, int, bool, int, Any]:
+        action = self.inner.choose(observation, player)
+        return os.getpid(), TABLE_LOADS, self.inner.table is not None, os.nice(0), action
+
+
+def table_probe(level: int, seed: int | None) -> TableProbe:
+    return TableProbe(level, seed)
