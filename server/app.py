@@ -59,7 +59,9 @@ class App:
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
-        self.computer = ComputerPlayers(config.computer_workers)
+        self.computer = ComputerPlayers(config.computer_workers, prepare=[
+            (info.state_folder, (config.door_folder(info.key), dict(config.door_settings(info.key))))
+            for info in registry().values() if info.state_folder is not None])
         self.matches = MatchManager(self.store, config, self.ratings, self.limits,
                                     clock=self.clock, tell=self._tell, computer=self.computer)
         self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits)

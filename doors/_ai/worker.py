@@ -31,12 +31,18 @@ from typing import Any
 __all__ = ["WorkerSeat", "think"]
 
 
-def _worker_start(nice: int) -> None:
-    """In each worker as it starts: lower its priority by ``nice``, and end
-    it when the process that made the pool ends (even by SIGKILL), so no
-    worker outlives its server."""
+Prepare = tuple[tuple[str, tuple[Any, ...]], ...]    # ("module:name", args) run in each worker
+
+
+def _worker_start(nice: int, prepare: Prepare = ()) -> None:
+    """In each worker as it starts: lower its priority by ``nice``, run the
+    ``prepare`` calls (a door learning where its files are, as the server
+    told it at start), and end the worker when the process that made the
+    pool ends (even by SIGKILL), so no worker outlives its server."""
     if nice:
         os.nice(nice)
+    for path, args in prepare:
+        _factory(path)(*args)
     parent = multiprocessing.parent_process()
     if parent is not None:
         def orphaned() -> None:
@@ -62,10 +68,11 @@ class WorkerSeat:
     """A pool of bot worker processes that survives a dead worker."""
 
     def __init__(self, workers: int = 1, retries: int = 3, start_method: str = "spawn",
-                 nice: int = 0):
+                 nice: int = 0, prepare: Prepare = ()):
         self.workers = workers
         self.retries = retries
         self.nice = nice                   # workers' niceness: above 0 yields the CPU to the server
+        self.prepare = prepare
         self._context = multiprocessing.get_context(start_method)
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -75,7 +82,8 @@ class WorkerSeat:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
-                                                 initializer=_worker_start, initargs=(self.nice,))
+                                                 initializer=_worker_start,
+                                                 initargs=(self.nice, self.prepare))
             return self._pool
 
     def _renew(self, broken: ProcessPoolExecutor) -> None:

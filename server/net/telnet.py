@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,32 +24,13 @@ from telnetlib3.server import TelnetServer
 from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import NAWS
 
-__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "InputRate", "start_telnet"]
+from server.net.flood import FLOOD_GOODBYE, InputRate
+
+__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
 LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
-
-
-class InputRate:
-    """Bytes one telnet connection may send: a burst of ``BURST``, refilled
-    at ``RATE`` a second. Nobody types or pastes faster; a connection that
-    does is flooding the server (every byte is parsed in Python) and is
-    closed, so it cannot keep the other callers waiting."""
-
-    __slots__ = ("tokens", "stamp")
-    RATE = 32 * 1024.0
-    BURST = 64 * 1024.0
-
-    def __init__(self) -> None:
-        self.tokens, self.stamp = self.BURST, time.monotonic()
-
-    def allow(self, size: int, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
-        self.stamp = now
-        self.tokens -= size
-        return self.tokens >= 0
 
 
 READ_SIZE = 1024   # bytes read from one caller per turn of the event loop
@@ -74,7 +54,7 @@ class _Protocol(TelnetServer):
             transport = self._transport
             if transport is not None and not transport.is_closing():
                 log.info("closing a telnet connection that floods the server")
-                transport.write(b"\r\nToo much input. Goodbye.\r\n")
+                transport.write(FLOOD_GOODBYE)
                 transport.close()              # (what it had sent is dropped with the socket)
             return
         super().data_received(data)

@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from .flood import FLOOD_GOODBYE, InputRate
 from .rlogin import is_allowed
 
 __all__ = ["WebConnection", "WebListener", "start_web", "MAX_MESSAGE", "WS_PATH"]
@@ -78,6 +79,8 @@ class WebConnection:
         self._flushed = asyncio.Event()
         self._flushed.set()
         self._closed = False
+        self._rate = InputRate()
+        self._flooded = False                 # sent more than anyone types: told, and ended
         self._sender = asyncio.create_task(self._send_loop())
 
     # ----- input --------------------------------------------------------------
@@ -85,11 +88,17 @@ class WebConnection:
         """Wait for the page's first size report (keys typed meanwhile are kept)."""
         with contextlib.suppress(TimeoutError, ConnectionClosed):
             async with asyncio.timeout(timeout):
-                while not self.cols and not self._keys:
+                while not self.cols and not self._keys and not self._flooded:
                     self._take(await self._ws.recv())
 
     def _take(self, message: str | bytes) -> None:
-        if isinstance(message, bytes):
+        if self._flooded:
+            return
+        if not self._rate.allow(len(message)):
+            log.info("ending a browser call that floods the server (%s)", self.peer)
+            self._flooded, self._keys = True, b""
+            self.write(FLOOD_GOODBYE)
+        elif isinstance(message, bytes):
             self._keys += message
         else:
             self._size_report(message)
@@ -112,6 +121,8 @@ class WebConnection:
 
     async def read(self) -> bytes:
         while not self._keys:
+            if self._flooded:
+                return b""
             try:
                 self._take(await self._ws.recv())
             except ConnectionClosed:

@@ -217,8 +217,9 @@ class Session:
 
     def send(self, event: Any) -> None:
         """Put an event in this session's inbox (the only way in). News of
-        the node list reaches only a screen that shows it."""
-        if self.closed or (isinstance(event, E.NodesChanged)
+        the node list reaches only a screen that shows it, or a session with
+        hooks (the sysop's news line hears who logs on in any screen)."""
+        if self.closed or (isinstance(event, E.NodesChanged) and not self.hooks
                            and not (self.screens and self.screens[-1].shows_nodes)):
             return
         self.inbox.put_nowait(event)
@@ -315,12 +316,13 @@ class Session:
                     self.decoder.cursor_reports.clear()
                     if self._cursor_report is not None and not self._cursor_report.done():
                         self._cursor_report.set_result(report)
-                for key in keys[:self._typing.take(len(keys))]:
-                    if key == PAUSE:          # flow control acts at once,
-                        self.terminal.pause()  # not behind queued keys
+                allowed = self._typing.take(len(keys))
+                for i, key in enumerate(keys):
+                    if key == PAUSE:          # flow control acts at once, not behind
+                        self.terminal.pause()  # queued keys, and is never dropped
                     elif key == RESUME:
                         self.terminal.resume()
-                    else:
+                    elif i < allowed:
                         self.inbox.put_nowait(E.Key(key))
                 if self.decoder.pending_deadline() is not None:
                     self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from doors._ai.worker import WorkerSeat
@@ -41,8 +41,14 @@ class ComputerPlayers:
 
     NICE = 10       # workers think at a lower priority than the server's callers
 
-    def __init__(self, workers: int = 2, retries: int = 5):
-        self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE)
+    def __init__(self, workers: int = 2, retries: int = 5,
+                 prepare: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]] = ()):
+        """``prepare``: calls each worker makes as it starts, before its first
+        question (``(function, args)``; module-level functions and picklable
+        arguments): the doors' ``state_folder`` with what the server gave them,
+        so a worker's computer finds the door's files (Awari's table)."""
+        self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE,
+                                prepare=tuple((factory_path(fn), tuple(args)) for fn, args in prepare))
 
     @property
     def restarts(self) -> int:

@@ -99,7 +99,7 @@ async def shows_the_servers_screen(caller: BrowserCaller, session) -> None:
     """Wait until the browser shows, line for line, the screen the server drew."""
     deadline = time.monotonic() + 15
     while True:
-        want = "\n".join(line.rstrip() for line in session.terminal._latest[0].lines())
+        want = "\n".join(line.rstrip() for line in session.terminal.composed()[0].lines())
         got = "\n".join(line.rstrip() for line in (await caller.text()).splitlines())
         if got == want or time.monotonic() > deadline:
             break
@@ -114,7 +114,7 @@ async def test_a_browser_caller_registers_and_plays_towers_to_the_end(app, brows
     await wait_until(lambda: len(app.sessions) == 1, what="the browser's session")
     session = next(iter(app.sessions.values()))
     assert session.origin == "web" and session.charset == "utf8"
-    canvas, _ = session.terminal._latest
+    canvas, _ = session.terminal.composed()
     assert [line.rstrip() for line in text.splitlines()[:20]] == \
         [line.rstrip() for line in canvas.lines()[:20]]
     assert sum("█" in line for line in text.splitlines()) >= 3

@@ -5,12 +5,13 @@ resize), gets UTF-8 (CP437 art mapped to Unicode), and bad input of any
 kind hurts nobody."""
 import asyncio
 import gzip
+import json
 import sqlite3
 import urllib.request
 
 import pytest
 
-from .harness import DOWN, ENTER, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
+from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
 from .web_harness import WebCaller
 
 
@@ -123,7 +124,7 @@ async def test_resize_and_pause_reach_the_session(app):
     await web.expect("Who's online")
     session = session_of(app, "Sizer")
     await wait_until(lambda: [line.rstrip() for line in web.screen.display] ==
-                     [line.rstrip() for line in session.terminal._latest[0].lines()],
+                     [line.rstrip() for line in session.terminal.composed()[0].lines()],
                      what="the screen the server drew")
     other = await Caller.connect(app.port)
     await other.login("Talker")
@@ -146,25 +147,44 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
     await web.login("Rough")
     bystander = await Caller.connect(app.port)
     await bystander.login("Calm")
+    web.send("c" + "z" * 300 + ENTER)                  # a long pasted line: cut to the chat's length
+    await web.expect("Rough: zzzz")
+    await bystander.expect("Rough: zzzz")
+    web.send(ESC)
+    await wait_until(lambda: "Say:" not in web.text(), what="the chat line closed")
     for junk in ('{"cols": -5, "rows": 10}', '{"cols": 99999, "rows": 24}', '{"cols": "80"}',
                  "not json", "[1, 2]", '{"cols": 80.5, "rows": 24}', "x" * 10000,
                  b"\x00\x01\x02\x05\x06\x0b\x0e\x13\x1f", bytes(range(128, 256)),
                  b"\x1b[" + b"9" * 5000):
         web.send_raw(junk)
     web.send(b"\x1b\x1b\x11")                          # the junk held a CTRL-S
-    web.send("c" + "z" * (1 << 20) + ENTER)            # a 1 MiB chat line, in 4 KiB messages
-    await web.expect("Rough: zzzz", timeout=60)
-    await bystander.expect("Rough: zzzz")
+    bystander.send("c")
+    await bystander.expect("Say:")
+    bystander.send("after the junk" + ENTER)
+    await web.expect("Calm: after the junk")           # Rough's screen goes on (not held, not broken)
     session = session_of(app, "Rough")
     assert (session.conn.cols, session.conn.rows) == (80, 24)
-    web.send("still here" + ENTER)
-    await bystander.expect("Rough: still here")
     web.send_raw(b"y" * (64 * 1024 + 1))               # over the message limit
     await wait_until(lambda: web.closed, what="the oversized call to end")
     assert web.close_code == 1009                      # "message too big"
     await wait_until(lambda: app.find_session("Rough") is None, what="the session to end")
-    bystander.send("c")
-    await bystander.expect("Say:")
+    # a 1 MiB paste: past the typing rate's burst it is dropped as a flood; nobody else waits for it
+    paste = await WebCaller.connect_web(app.web_port)
+    await paste.login("Paster")
+    paste.send("c" + "z" * (1 << 20) + ENTER)
+    await paste.expect("Say: zzzz")
+    bystander.send("while the paste came" + ENTER)
+    await bystander.expect("Calm: while the paste came")
+    await paste.close()
+    await wait_until(lambda: app.find_session("Paster") is None, what="the paster's session to end")
+    # a flood of messages that are no keys (size reports, read at once) is told and ended
+    flood = await WebCaller.connect_web(app.web_port)
+    await flood.login("Flood")
+    report = json.dumps({"cols": 80, "rows": 24}).ljust(199)
+    for _ in range(2000):
+        flood.send_raw(report)
+    await flood.expect("Too much input. Goodbye.")
+    await wait_until(lambda: app.find_session("Flood") is None, what="the flooding session to end")
     bystander.send("fine here" + ENTER)
     await bystander.expect("Calm: fine here")
     await web.close()

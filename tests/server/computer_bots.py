@@ -5,10 +5,10 @@ environment they are started with.
 - ``stalling``: the first time it is asked it writes its process id to
   ``$GATEHOUSE_TEST_STALL_MARK`` and stalls (so a test can kill it
   mid-think); once that mark exists it plays as the Towers computer.
-- ``table_probe``: Awari's computer with the endgame table at
-  ``$GATEHOUSE_TEST_AWARI_TABLE``; it answers (worker pid, how many times
-  this worker loaded the table, whether the bot has it, the worker's
-  niceness, the action).
+- ``table_probe``: Awari's computer with whatever endgame table the worker
+  was told of at its start; it answers (worker pid, how many times this
+  worker loaded the table, whether the bot has it, the worker's niceness,
+  the action).
 """
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ TABLE_LOADS = 0
 _load = endgame.load
 
 
-def _counted_load(path: Path | str | None = None) -> endgame.EndgameTable | None:
+def _counted_load(path: Path | str) -> endgame.EndgameTable | None:
     global TABLE_LOADS
     TABLE_LOADS += 1
-    return _load(path or endgame.TABLE_PATH)
+    return _load(path)
 
 
 class StallingBot:
@@ -53,9 +53,7 @@ def stalling(level: int, seed: int | None) -> StallingBot:
 
 class TableProbe:
     def __init__(self, level: int, seed: int | None):
-        if "GATEHOUSE_TEST_AWARI_TABLE" in os.environ:
-            endgame.TABLE_PATH = Path(os.environ["GATEHOUSE_TEST_AWARI_TABLE"])
-            endgame.load = _counted_load
+        endgame.load = _counted_load
         self.inner = awari_ai.make_bot(level, seed)
 
     def choose(self, observation: Any, player: int) -> tuple[int, int, bool, int, Any]:

@@ -79,13 +79,14 @@ async def test_a_killed_worker_mid_think_the_game_goes_on(tmp_path: Path, monkey
         await computer.close()
 
 
-async def test_a_worker_loads_the_endgame_table_once_and_thinks_at_low_priority(tmp_path: Path, monkeypatch):
-    table = tmp_path / "endgame.bin"
-    await asyncio.to_thread(endgame.build, 4, table, 1)
-    monkeypatch.setenv("GATEHOUSE_TEST_AWARI_TABLE", str(table))
+async def test_a_worker_loads_the_endgame_table_once_and_thinks_at_low_priority(tmp_path: Path):
+    # the table where the server's state directory keeps it; the worker is
+    # told of it at its start, as the server tells its own workers
+    await asyncio.to_thread(endgame.build, 4, tmp_path / "endgame.bin", 1)
     info = registry()["awari"]
+    assert info.state_folder is not None
     state = info.state_class.from_options(info.resolve_options({}))
-    computer = ComputerPlayers(workers=1)
+    computer = ComputerPlayers(workers=1, prepare=[(info.state_folder, (tmp_path, {"endgame_stones": 4}))])
     answers = []
     try:
         for ply in range(3):

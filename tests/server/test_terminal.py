@@ -151,7 +151,7 @@ def test_typing_rate_lets_a_pasted_line_through_and_drops_a_flood():
 
 
 def test_input_rate_allows_a_paste_and_refuses_a_flood():
-    from server.net.telnet import InputRate
+    from server.net.flood import InputRate
     rate = InputRate()
     assert rate.allow(10_000, now=rate.stamp)                       # a big paste
     assert not rate.allow(int(InputRate.BURST), now=rate.stamp)     # then a burst beyond it

@@ -1,0 +1,32 @@
+"""The flood rule every network front applies to what a caller sends.
+
+Nobody types or pastes faster than ``InputRate`` allows; a connection that
+does is flooding the server (every byte is parsed in Python) and is told
+``FLOOD_GOODBYE`` and closed, so it cannot keep the other callers waiting.
+"""
+from __future__ import annotations
+
+import time
+
+__all__ = ["InputRate", "FLOOD_GOODBYE"]
+
+FLOOD_GOODBYE = b"\r\nToo much input. Goodbye.\r\n"
+
+
+class InputRate:
+    """Bytes one connection may send: a burst of ``BURST``, refilled at
+    ``RATE`` a second."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 32 * 1024.0
+    BURST = 64 * 1024.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def allow(self, size: int, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        self.tokens -= size
+        return self.tokens >= 0
