@@ -46,7 +46,7 @@ class ComputerPlayers:
         """``prepare``: calls each worker makes as it starts, before its first
         question (``(function, args)``; module-level functions and picklable
         arguments): the doors' ``state_folder`` with what the server gave them,
-        so a worker's computer finds the door's files (Awari's table)."""
+        so a worker's computer finds the door's files (a prepared table)."""
         self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE,
                                 prepare=tuple((factory_path(fn), tuple(args)) for fn, args in prepare))
 
