@@ -1,4 +1,5 @@
-"""The flood rule every network front applies to what a caller sends.
+"""The flood rules: what every network front allows a caller to send
+(``InputRate``, bytes) and how many keys a session takes (``TypingRate``).
 
 Nobody types or pastes faster than ``InputRate`` allows; a connection that
 does is flooding the server (every byte is parsed in Python) and is told
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["InputRate", "FLOOD_GOODBYE"]
+__all__ = ["InputRate", "TypingRate", "FLOOD_GOODBYE"]
 
 FLOOD_GOODBYE = b"\r\nToo much input. Goodbye.\r\n"
 
@@ -30,3 +31,25 @@ class InputRate:
         self.stamp = now
         self.tokens -= size
         return self.tokens >= 0
+
+
+class TypingRate:
+    """How many keys a caller may queue: a burst of ``BURST`` (a pasted
+    line fits), refilled at ``RATE`` a second. Keys beyond it are a flood,
+    not typing, and are dropped as they are read, before they cost anything."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 500.0
+    BURST = 512.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def take(self, wanted: int, now: float | None = None) -> int:
+        """How many of ``wanted`` keys may go (0..wanted)."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        granted = min(wanted, int(self.tokens))
+        self.tokens -= granted
+        return granted

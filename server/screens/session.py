@@ -21,6 +21,7 @@ from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
+from server.net.flood import TypingRate
 from server.net.terminal import (
     MIN_COLS,
     MIN_ROWS,
@@ -133,28 +134,6 @@ class Screen:
 
     async def on_close(self) -> None:
         """The session is ending (dropped or quit) while this screen is open."""
-
-
-class TypingRate:
-    """How many keys a caller may queue: a burst of ``BURST`` (a pasted
-    line fits), refilled at ``RATE`` a second. Keys beyond it are a flood,
-    not typing, and are dropped as they are read, before they cost anything."""
-
-    __slots__ = ("tokens", "stamp")
-    RATE = 500.0
-    BURST = 512.0
-
-    def __init__(self) -> None:
-        self.tokens, self.stamp = self.BURST, time.monotonic()
-
-    def take(self, wanted: int, now: float | None = None) -> int:
-        """How many of ``wanted`` keys may go (0..wanted)."""
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
-        self.stamp = now
-        granted = min(wanted, int(self.tokens))
-        self.tokens -= granted
-        return granted
 
 
 class _Due:

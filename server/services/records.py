@@ -17,8 +17,9 @@ from typing import Any
 import aiosqlite
 
 from server.services.ratings import is_computer
+from server.services.schema import MIGRATIONS
 from server.services.seats import parse_seat_label
-from server.services.store import MIGRATIONS, Store, StoreError, handle_key
+from server.services.store import Store, StoreError, handle_key
 
 __all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly",
            "result_text"]

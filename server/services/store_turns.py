@@ -1,7 +1,7 @@
 """The store's by-turns (correspondence) records: each game's time per move
 and turn starts, its chat thread, challenges waiting for the opponent's
 next call, and the sysop's pause of every by-turns clock. A part of
-``store.Store`` (its schema is in ``store.MIGRATIONS``)."""
+``store.Store`` (its schema is in ``schema.MIGRATIONS``)."""
 from __future__ import annotations
 
 import json

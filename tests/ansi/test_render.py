@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ansi.canvas import Canvas
-from ansi.render import DiffRenderer, minimal_diff_cost, sgr
+from ansi.moves import sgr
+from ansi.render import DiffRenderer, minimal_diff_cost
 from tests.ansi.screens import Emulators, visible
 
 W, H = 80, 24

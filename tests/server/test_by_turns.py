@@ -14,8 +14,9 @@ from doors._core.game import Termination
 from server.config import Config
 from server.services import events as E
 from server.services.matches import MatchManager
+from server.services.schema import MIGRATIONS
 from server.services.seats import Seat, SeatKind
-from server.services.store import MIGRATIONS, Store, WaitingChallengeRow, check_password
+from server.services.store import Store, WaitingChallengeRow, check_password
 from server.services.turn_clock import DAY, TurnClock
 
 RELEASE_DB = Path(__file__).parent / "data" / "schema2-release.db"

@@ -5,10 +5,12 @@ import sqlite3
 import pytest
 
 from doors._core.game import Outcome, Termination
+from server.services import schema as schema_module
 from server.services import store as store_module
 from server.services.glicko2 import Game, Rating, rate, rate_game
 from server.services.ratings import RatingBook, computer_anchor
-from server.services.store import MIGRATIONS, Store, hash_password
+from server.services.schema import MIGRATIONS
+from server.services.store import Store, hash_password
 
 
 async def finished(store, door, players, winner, termination=Termination.RULES, reason="done"):
@@ -83,8 +85,8 @@ async def test_an_unfinished_game_is_not_rated(book):
 async def make_schema_2_database(path) -> None:
     """A database as the release before ratings made it (schema 2: its own
     migrations run by its own Store), with callers and finished games."""
-    saved = store_module.MIGRATIONS[:]
-    store_module.MIGRATIONS[:] = saved[:2]
+    saved = schema_module.MIGRATIONS[:]
+    schema_module.MIGRATIONS[:] = saved[:2]
     try:
         store = await Store(path).open()
         assert await store.schema_version() == 2
@@ -101,7 +103,7 @@ async def make_schema_2_database(path) -> None:
         await store.create_game("towers", {}, ("Bob", "Alice"))        # still being played
         await store.close()
     finally:
-        store_module.MIGRATIONS[:] = saved
+        schema_module.MIGRATIONS[:] = saved
 
 
 async def test_migration_from_schema_2_rates_the_games_already_played(tmp_path):

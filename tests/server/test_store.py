@@ -1,7 +1,8 @@
 """The sqlite record: schema, users, games and moves survive a reopen."""
 import sqlite3
 
-from server.services.store import MIGRATIONS, Store, check_password, hash_password
+from server.services.schema import MIGRATIONS
+from server.services.store import Store, check_password, hash_password
 
 
 async def test_schema_is_versioned_and_reopening_does_not_migrate_twice(tmp_path):

@@ -142,7 +142,7 @@ def test_the_probe_tells_utf8_from_cp437_terminals():
 
 
 def test_typing_rate_lets_a_pasted_line_through_and_drops_a_flood():
-    from server.screens.session import TypingRate
+    from server.net.flood import TypingRate
     rate = TypingRate()
     assert rate.take(200, now=rate.stamp) == 200          # a pasted chat line, whole
     assert rate.take(10_000, now=rate.stamp) == int(TypingRate.BURST) - 200   # the rest of a flood is dropped
