@@ -152,6 +152,7 @@ async def test_web_port_in_use(tmp_path):
     ('[rlogin]\nallow = ["localhost"]\n', ["rlogin.allow", "localhost"]),
     ('[rlogin]\nport = 99999\n', ["rlogin.port", "out of range"]),
     ("[server]\nmax_per_ip = \"eight\"\n", ["server.max_per_ip", "must be a number"]),
+    ("[server]\ncomputer_workers = 0\n", ["server.computer_workers", "out of range"]),
     ('[web]\nport = 70000\n', ["web.port", "70000", "out of range"]),
     ('[web]\nenabled = "yes"\n', ["web.enabled", "true or false"]),
     ('[web]\ntrusted_proxies = ["my-proxy"]\n', ["web.trusted_proxies", "my-proxy", "not an IP address"]),
