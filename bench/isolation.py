@@ -63,6 +63,10 @@ socket = "{tmp / 'sysop.sock'}"
 
 [awari]
 build_endgame = false
+
+[limits]
+# every bench caller comes from 127.0.0.1: the per-address account limit would refuse the fourth
+new_accounts_per_hour = 100000
 """, encoding="utf-8")
     return path
 
