@@ -145,10 +145,11 @@ async def watch_computer_game(port: int, handle: str, door_digit: bytes) -> Prob
     await caller.expect("choose your opponent")
     caller.send(UP + ENTER)                          # the last opponent: watch the computer
     await caller.expect("options")
-    caller.send(UP + UP + RIGHT + RIGHT)             # the level row (wrapping up): 3 -> 5
-    await caller.expect("< 5")
-    caller.send(DOWN + ENTER)                        # "Start game"
-    await caller.until(lambda: "Computer (5)" in caller.text() and "options" not in caller.text(), 30)
+    caller.send(UP + UP + RIGHT + RIGHT)             # player 2's level row (wrapping up): 3 -> 5
+    caller.send(UP + RIGHT + RIGHT)                  # player 1's: 3 -> 5
+    await caller.until(lambda: caller.text().count("5  (1 weakest") == 2, 30)   # both levels at 5
+    caller.send(DOWN + DOWN + ENTER)                 # "Start game"
+    await caller.until(lambda: "Computer 1 (5)" in caller.text() and "options" not in caller.text(), 30)
     return caller
 
 

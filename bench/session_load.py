@@ -337,7 +337,10 @@ class Probe:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"timed out; screen:\n{self.text()}")
-            await self.read(left)
+            try:
+                await self.read(left)
+            except TimeoutError:
+                raise TimeoutError(f"timed out; screen:\n{self.text()}") from None
 
     async def expect(self, text: str, timeout: float = 30) -> None:
         await self.until(lambda: text in self.text(), timeout)

@@ -32,6 +32,7 @@ from ansi.canvas import (
     YELLOW,
     Canvas,
     clean_text,
+    shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
@@ -186,12 +187,12 @@ class AwariUI(DoorUI):
         self._hole(canvas, RIGHT_HOME_X, HOME_Y, HOME_W, HOME_H, board[HOME[top]],
                    BRIGHT_RED, hot == HOME[top], False)
         mover = obs.current_player() if not obs.is_terminal() else None
-        top_name = self.name(top)[:20]
+        top_name = shorten(self.name(top), 20)
         mark = "\u25ba " if mover == top else ""
         label = mark + top_name
         canvas.text(RIGHT_HOME_X + HOME_W - len(label), 1, label,
                     YELLOW if mover == top else BRIGHT_RED)
-        my_name = (("\u25ba " if mover == me else "") + self.name(me))[:12]
+        my_name = shorten(("\u25ba " if mover == me else "") + self.name(me), 13)   # (in full on the homes line)
         canvas.text(LEFT_HOME_X, BOARD_Y + BOARD_H, my_name,
                     YELLOW if mover == me else BRIGHT_GREEN)
         self._panel(canvas, obs, board, mover)
@@ -211,11 +212,21 @@ class AwariUI(DoorUI):
             ch = "+" if count > shown and k == shown - 1 else STONE
             canvas.put(x + 1 + k % inner, y + 2 + k // inner, ch, WHITE, BLACK)
 
+    def _turn_and_homes(self, turn: str, board: list[int]) -> tuple[str, str]:
+        """The turn line and "Homes: <name> n  <name> n" side by side in 74
+        columns: the names in the homes shortened first, then the turn line."""
+        me, top = self.bottom, 1 - self.bottom
+        room = 74 - 2 - len(turn)
+        for width in range(20, 5, -1):
+            homes = (f"Homes: {shorten(self.name(me), width)} {board[HOME[me]]}  "
+                     f"{shorten(self.name(top), width)} {board[HOME[top]]}")
+            if len(homes) <= room:
+                return turn, homes
+        return shorten(turn, 74 - 2 - len(homes)), homes
+
     def _panel(self, canvas: Canvas, obs: Any, board: list[int],
                mover: Player | None) -> None:
         me, top = self.bottom, 1 - self.bottom
-        homes = (f"Homes: {self.name(me)} {board[HOME[me]]}  "
-                 f"{self.name(top)} {board[HOME[top]]}")
         if obs.is_terminal():
             out = obs.outcome()
             if out.winner is None:
@@ -227,8 +238,9 @@ class AwariUI(DoorUI):
             assert mover is not None, "a game not over has a mover"
             who = "Your" if mover == self.me else f"{self.name(mover)}'s"
             turn = f"{who} turn" + (" (extra turn)" if obs.extra else "") + "."
-        canvas.text(3, 16, turn[:50], WHITE)
-        canvas.text(77 - len(homes[:40]), 16, homes[:40], GREY)
+        turn, homes = self._turn_and_homes(turn, board)
+        canvas.text(3, 16, turn, WHITE)
+        canvas.text(77 - len(homes), 16, homes, GREY)
         if self.me is None:       # a spectator has no row of their own
             canvas.text(3, 17, "Stones go clockwise: along the mover's row, into their home, "
                         "and on round.", DARK_GREY)

@@ -144,3 +144,31 @@ def test_random_game_through_the_ui():
             ui.update(s.clone(), (p, result.action), now)
             ui.draw(region()[1], now + 0.05)
     assert all(ui.obs.is_terminal() for ui in uis)
+
+
+def test_long_names_are_shortened_never_written_over_each_other():
+    long = ("Thunderstruck Alpha1", "Computer 2 (5) Watch")      # 20 characters each, as handles may be
+    for me in (0, None):                                        # a player, and a spectator
+        state = AwariState({"first": 0})
+        rng = random.Random(3)
+        while not state.is_terminal():
+            ui = AwariUI(me, long, {"first": 0})
+            ui.update(state.clone(), None, 0.0)
+            full, area = region()
+            ui.draw(area, 100.0)
+            row15 = "".join(full.get(x, 15).char for x in range(80))
+            row16 = "".join(full.get(x, 16).char for x in range(80))
+            turn, homes = row16[3:].split("Homes: ")            # both on the row, homes on the right
+            assert turn.endswith("  ") and turn.strip()           # a gap between them
+            assert "Homes: " in row16 and row16.count("Homes:") == 1
+            bottom = row15[5:18].strip()
+            assert bottom.endswith("\u2026") if me is None else bottom.endswith("You")   # shortened, marked
+            assert row15[18] == " "                                  # and clear of the hole numbers
+            assert long[1 - ui.bottom][:6] in homes                   # whose home is whose, still said
+            state.apply(state.to_move()[0], rng.choice(state.legal_actions(state.to_move()[0])))
+        ui = AwariUI(me, long, {"first": 0})
+        ui.update(state.clone(), None, 0.0)
+        full, area = region()
+        ui.draw(area, 100.0)
+        row16 = "".join(full.get(x, 16).char for x in range(80))
+        assert row16[3:].startswith("Game over:") and "Homes: " in row16
