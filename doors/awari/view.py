@@ -226,7 +226,6 @@ class AwariUI(DoorUI):
 
     def _panel(self, canvas: Canvas, obs: Any, board: list[int],
                mover: Player | None) -> None:
-        me, top = self.bottom, 1 - self.bottom
         if obs.is_terminal():
             out = obs.outcome()
             if out.winner is None:
