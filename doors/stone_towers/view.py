@@ -25,6 +25,7 @@ from ansi.canvas import (
     YELLOW,
     Canvas,
     clean_text,
+    shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
@@ -202,7 +203,7 @@ class StoneTowersUI(DoorUI):
         canvas.text(x, y, "S T O N E   T O W E R S", YELLOW)
         y += 2
         for p in (0, 1):
-            name = clean_text(self.names[p])[:14]
+            name = shorten(clean_text(self.names[p]), 14)
             you = " (you)" if self.me == p else ""
             canvas.text(x, y, "██", SIDE_FG[p])
             canvas.text(x + 3, y, f"{COLOUR[p].capitalize():<5}{name}{you}"[:27], WHITE)
