@@ -47,27 +47,25 @@ GAME_SECONDS = 120          # a game that takes longer is abandoned
 
 
 class Recorder:
-    """Wraps one session's terminal: tags each shown canvas with the game
-    state it was drawn from, and records each rendered frame."""
+    """Wraps one session's renderer: records each rendered frame, tagged
+    with the game state it was drawn from."""
 
     def __init__(self, session):
         self.session = session
         self.charset = session.terminal.charset
         self.frames: list[dict] = []
-        self._tags: dict[int, tuple] = {}
         self._prev = None
         terminal = session.terminal
-        show, render = terminal.show, terminal.renderer.render
+        render = terminal.renderer.render
 
-        def tagged_show(canvas, cursor=None):
+        def tag_now():
+            """The game state the frame being sent was drawn from (a frame
+            goes out in the same turn of the loop as it is drawn)."""
             screen = session.screens[-1] if session.screens else None
             if isinstance(screen, MatchScreen):
                 hist = screen.match.state.history
-                tag = ("match", len(hist), hist[-1][0] if hist else None, screen.me)
-            else:
-                tag = (type(screen).__name__, 0, None, None)
-            self._tags = {id(canvas): tag}      # only the latest can be rendered
-            show(canvas, cursor)
+                return ("match", len(hist), hist[-1][0] if hist else None, screen.me)
+            return (type(screen).__name__, 0, None, None)
 
         def recording_render(canvas, cursor=None):
             renderer = terminal.renderer
@@ -78,13 +76,12 @@ class Recorder:
             changed = (sum(1 for a, b in zip(self._prev.cells, canvas.cells, strict=True)
                            if normalize(a) != normalize(b))
                        if self._prev is not None else canvas.width * canvas.height)
-            self.frames.append({"tag": self._tags.get(id(canvas), ("?", 0, None, None)),
+            self.frames.append({"tag": tag_now(),
                                 "sent": len(data), "full": len(full), "minimal": minimal,
                                 "changed": changed})
             self._prev = canvas
             return data
 
-        terminal.show = tagged_show
         terminal.renderer.render = recording_render
 
     def game_frames(self) -> tuple[dict | None, list[dict], list[dict]]:
