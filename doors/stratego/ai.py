@@ -30,7 +30,8 @@ no piece makes a known losing strike (on a revealed piece that beats it)
 while another move exists.
 
 Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
-odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
+odds (leaving the enemy without a move, nearly as much); a flag line
+deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
 than the Marshal, so speculation never outweighs a sure loss of the Marshal.
 A sampled loss of our flag counts ``ROOT_LOSS``, less the sooner it comes, so
 when every line looks lost the most resistant move still scores best.
@@ -258,7 +259,11 @@ class StrategoBot:
     def _root_map(val: float, depth: int) -> float:
         if val > WIN / 2:
             left = (val - WIN) / 100.0
-            return ROOT_WIN_NOW if left >= depth else ROOT_WIN_DEEP + 10.0 * left
+            if left >= depth:
+                return ROOT_WIN_NOW + 100.0     # the flag taken by our move
+            if left >= depth - 1:
+                return ROOT_WIN_NOW             # the enemy left without a move
+            return ROOT_WIN_DEEP + 10.0 * left
         if val < -WIN / 2:
             return ROOT_LOSS - 50.0 * (-val - WIN) / 100.0
         return val

@@ -10,13 +10,16 @@ values, see ``piece_values``) plus a positional table per owner:
   search answers any piece approaching our flag and keeps a guard near it;
 - a small bonus for our pieces guarding our flag's neighbourhood;
 - per rank, a pull towards revealed enemy pieces it beats (the hunt) and a
-  push away from revealed ones that beat it (``hunt_tables``).
+  push away from revealed ones that beat it (``hunt_tables``);
+- our Colonels, General and Marshal shun squares walled in by hidden enemy
+  pieces while the enemy has a piece that beats them (``pocket_table``):
+  an officer that dives into the enemy's lines is caught there.
 """
 from __future__ import annotations
 
 from .pieces import NEIGHBOURS, RAYS
 
-__all__ = ["Search", "piece_values", "RESULT", "WIN", "FLAG", "SPY", "SCOUT", "MINER",
+__all__ = ["Search", "piece_values", "pocket_table", "RESULT", "WIN", "FLAG", "SPY", "SCOUT", "MINER",
            "MARSHAL", "GENERAL", "BOMB", "VALUE"]
 
 WIN = 100000.0
@@ -31,6 +34,10 @@ HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its v
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
 TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
+# our officer on a square walled in by hidden enemy pieces (and edges, lakes),
+# while the enemy still has a piece that beats it: of its value, by walls
+POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
+OFFICERS = (8, 9, 10)
 
 
 def _result(a: int, d: int) -> int:
@@ -133,6 +140,20 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
     return out
 
 
+def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:
+    """Per square, ``POCKET`` by how many of its four sides are walls
+    (board edge, lake, an enemy piece hidden at the root), if at least one
+    is such a hidden piece; 0 elsewhere."""
+    hidden = [c >= 0 and c >> 4 != me and s not in known for s, c in enumerate(cells)]
+    out = [0.0] * 100
+    for s in range(100):
+        near = NEIGHBOURS[s]
+        foes = sum(1 for n in near if hidden[n])
+        if foes:
+            out[s] = POCKET[4 - len(near) + foes]
+    return out
+
+
 class Search:
     """Alpha-beta over one determinization (``me`` moves at the root)."""
 
@@ -164,6 +185,16 @@ class Search:
             intruders = tuple((s, INTRUDER * (5 - home[s]) / 4.0) for s in pieces[1 - me]
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders)
+        ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
+        pocket: list[float] | None = None
+        for r in OFFICERS:
+            if not any(RESULT[e][r] == 1 for e in ranks if 0 < e < BOMB):
+                continue
+            if pocket is None:
+                pocket = pocket_table(cells, me, known)
+            cut = [-x * self.val[me][r] for x in pocket]
+            old = self.hunt[me][r]
+            self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 
     def worth(self, c: int, s: int) -> float:
