@@ -345,16 +345,72 @@ def test_an_officer_shuns_a_pocket_of_hidden_pieces():
     assert search.hunt[0][general] is None
 
 
-def test_taking_their_last_movable_piece_wins_at_once():
-    """Our known Marshal next to a hidden piece that moved (no bomb): the
-    strike is taken when it leaves the enemy without a move (a win now)."""
+def trade_position(our_general: bool) -> StrategoState:
+    """Our revealed Marshal faces theirs; they keep their General and we
+    keep ours or not."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "1"), "J1": (0, "6"),
+              "E6": (1, "1"), "B9": (1, "2"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"),
+              "A9": (1, "6")}
+    if our_general:
+        pieces["C1"] = (0, "2")
+    s = position(pieces)
+    for name in ("E5", "E6"):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True, moved=True)
+    moved(s, "B9")
+    moved(s, "A9")
+    return with_losses(s)
+
+
+def test_marshals_are_traded_only_when_it_leaves_us_no_weaker():
+    from doors.stratego.search import trade_ok
+    both = [0] * 12
+    both[10] = both[9] = 1
+    no_general = [0] * 12
+    no_general[10] = 1
+    assert trade_ok(both, both, 10) and trade_ok(both, no_general, 10)
+    assert not trade_ok(no_general, both, 10)
+    strike = Move(sq("E5"), sq("E6"))
+    for seed in range(3):
+        assert make_bot(5, seed).choose(trade_position(True).observation(0), 0) == strike
+        assert make_bot(5, seed).choose(trade_position(False).observation(0), 0) != strike
+
+
+def test_a_known_marshal_takes_a_moved_hidden_piece():
+    """Striking shows our rank; once our Marshal is known anyway, that is no
+    reason to spare a hidden piece that moved (it cannot be a bomb)."""
     s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "1"), "J1": (0, "6"),
-                  "E6": (1, "9"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B")})
+                  "E6": (1, "9"), "A9": (1, "8"), "J10": (1, "F"), "I10": (1, "B"),
+                  "J9": (1, "B")})
     s.board[sq("E5")] = s.board[sq("E5")]._replace(revealed=True, moved=True)
     moved(s, "E6")
+    moved(s, "A9")
     with_losses(s)
     for seed in range(3):
         assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("E5"), sq("E6"))
+    # their last piece that can move: taking it wins the game at once
+    s.board[sq("A9")] = None
+    with_losses(s)
+    for seed in range(3):
+        assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("E5"), sq("E6"))
+
+
+def test_a_hidden_marshal_is_not_shown_for_a_captain():
+    """Concealment: while our Marshal is hidden, every moved piece of ours
+    might be it, so it is not shown for a Captain; for their General it is."""
+    def state(prey: str) -> StrategoState:
+        s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "1"),
+                      "J1": (0, "6"), "E6": (1, prey), "A9": (1, "8"), "B9": (1, "1"),
+                      "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B")})
+        moved(s, "E5")
+        s.board[sq("E6")] = s.board[sq("E6")]._replace(revealed=True, moved=True)
+        moved(s, "A9")
+        moved(s, "B9")
+        return with_losses(s)
+
+    strike = Move(sq("E5"), sq("E6"))
+    for seed in range(3):
+        assert make_bot(5, seed).choose(state("5").observation(0), 0) != strike
+        assert make_bot(5, seed).choose(state("2").observation(0), 0) == strike
 
 
 def test_a_guard_stands_ready_for_a_miner_at_the_last_bomb():
