@@ -160,8 +160,14 @@ class Adapter:
                 return
             for _ in range(10):
                 inp.readline()
+            obs = self.observation()
+            if not obs.legal_actions():
+                # our own two-square rule leaves no move: a loss by our rules
+                out.write("SURRENDER\n")
+                out.flush()
+                return
             t = time.perf_counter()
-            move = self.bot.choose(self.observation(), self.me)
+            move = self.bot.choose(obs, self.me)
             took = time.perf_counter() - t
             if self.times_path:
                 with open(self.times_path, "a") as fh:

@@ -50,8 +50,8 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief, Marginals
-from .pieces import Move, Phase, Ready
-from .search import RESULT, WIN, Search
+from .pieces import COUNTS, Move, Phase, Ready
+from .search import RESULT, WIN, Search, trade_ok
 from .setup import _all_free, make_setup
 
 __all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS", "Level", "RISK_BOMB", "Search",
@@ -82,9 +82,12 @@ RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25, "S": RISK_BO
 ROOT_WIN_NOW = 1000.0
 ROOT_WIN_DEEP = 150.0
 ROOT_LOSS = -1500.0
-# Striking a hidden piece shows it our rank: a cost for the strong pieces
-REVEAL_COST = {10: 30.0, 9: 15.0, 8: 5.0}
-TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing)
+# Striking shows our rank: a cost for the strong pieces while still hidden (a
+# hidden Marshal keeps their General and Marshal off every piece of ours that
+# moved: any may be it). None once shown: a known Marshal may eat moved pieces.
+REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
+TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
+#                    if it leaves our officers no weaker than theirs (else a malus)
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -258,21 +261,41 @@ class StrategoBot:
     def _root_map(val: float, depth: int) -> float:
         if val > WIN / 2:
             left = (val - WIN) / 100.0
-            return ROOT_WIN_NOW if left >= depth else ROOT_WIN_DEEP + 10.0 * left
+            if left >= depth:
+                return ROOT_WIN_NOW + 100.0     # the flag taken by our move
+            if left >= depth - 1:
+                return ROOT_WIN_NOW             # the enemy left without a move
+            return ROOT_WIN_DEEP + 10.0 * left
         if val < -WIN / 2:
             return ROOT_LOSS - 50.0 * (-val - WIN) / 100.0
         return val
+
+    @staticmethod
+    def _counts(obs: Any, me: int) -> tuple[list[int], list[int]]:
+        """Pieces left by rank index: ours (on the board), theirs (not lost)."""
+        mine, theirs = [0] * 12, [0] * 12
+        for seen in obs.squares:
+            if seen is not None and seen.owner == me:
+                mine[R_OF[seen.rank]] += 1
+        for r, n in COUNTS.items():
+            theirs[R_OF[r]] = n
+        for r in obs.lost[1 - me]:
+            theirs[R_OF[r]] -= 1
+        return mine, theirs
 
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
         for m, val in zip(cands, values, strict=True):
             target = obs.squares[m.to]
-            if target is not None and target.rank is None:
-                val -= REVEAL_COST.get(R_OF[obs.squares[m.frm].rank], 0.0)
-            elif target is not None and target.rank == obs.squares[m.frm].rank \
-                    and target.rank in ("1", "2", "3"):
-                val += TRADE_BONUS      # an equal officer on the loose: trade it off
+            mine = obs.squares[m.frm]
+            if target is not None and not mine.revealed and target.rank != mine.rank:
+                val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
+            if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
+                # an equal officer on the loose: trade it off, unless that
+                # leaves their next officer stronger than ours
+                val += TRADE_BONUS if trade_ok(*self._counts(obs, me), R_OF[target.rank]) \
+                    else -TRADE_BONUS
             val += self.rng.gauss(0.0, self.cfg.noise)
             if own and (m.to, m.frm) == own[-1]:
                 val -= 4.0          # do not shuffle back and forth

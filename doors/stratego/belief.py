@@ -18,6 +18,10 @@ around it, then the other bombs, then the movable ranks.
   neighbours likelier flags.
 - Other bombs lean to the back rows (``B_DEPTH``) and to the squares
   next to other bombs.
+- The Spy waits unmoved in the front rows, to ambush a Marshal that comes
+  to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). A hidden
+  piece that had its turn next to our revealed Marshal and did not strike
+  it is hardly the Spy (``SPY_PASSED``).
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
@@ -54,6 +58,8 @@ BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
 THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
 # ... next to a hidden one: likelier an officer, the likelier the higher
 APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
+SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
+SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
 MARGINAL_SAMPLES = 300
 
 
@@ -119,6 +125,18 @@ class Belief:
             self.f_w[sq] = w
             self.b_w[sq] = B_DEPTH[d]
             self.ring[sq] = [n for n in near if n in unmoved]
+        # where the spy may be: front rows, not one that let our Marshal be
+        self.n_spy = self.mobile.count("S")
+        self.spy_w = {sq: SPY_DEPTH[min(3, depth_of(sq, enemy))] for sq in self.unmoved}
+        self.spy_w.update(dict.fromkeys(self.moved, 1.0))
+        marshal = next((sq for sq, s in enumerate(squares) if s is not None and s.owner == me
+                        and s.rank == "1" and s.revealed), None)
+        mine = [to for p, _frm, to in obs.moves if p == me]
+        theirs = [to for p, _frm, to in obs.moves if p == enemy]
+        if marshal is not None and mine and mine[-1] != marshal:
+            for n in NEIGHBOURS[marshal]:
+                if n in self.spy_w and not (theirs and theirs[-1] == n):
+                    self.spy_w[n] *= SPY_PASSED
         # rank weights for moved pieces that just stepped next to a piece of ours
         self.threat: dict[int, dict[str, float]] = {}
         recent = {to for p, _frm, to in obs.moves[-6:] if p == enemy}
@@ -169,8 +187,16 @@ class Belief:
         rest = free + self.moved
         while len(mobile) < len(rest):
             mobile.append("9")
+        if self.n_spy and rest:
+            weights = [self.spy_w[s] * self.threat.get(s, {}).get("S", 1.0) for s in rest]
+            spy = _pick(rng, rest, weights)
+            out[spy] = "S"
+            mobile.remove("S")
+            rest = [s for s in rest if s != spy]
         if self.threat:
             for sq, odds in self.threat.items():
+                if sq in out:
+                    continue
                 weights = [odds.get(r, 1.0) for r in mobile]
                 r = _pick(rng, list(range(len(mobile))), weights)
                 out[sq] = mobile.pop(r)

@@ -10,13 +10,18 @@ values, see ``piece_values``) plus a positional table per owner:
   search answers any piece approaching our flag and keeps a guard near it;
 - a small bonus for our pieces guarding our flag's neighbourhood;
 - per rank, a pull towards revealed enemy pieces it beats (the hunt) and a
-  push away from revealed ones that beat it (``hunt_tables``).
+  push away from revealed ones that beat it (``hunt_tables``);
+- at the search's horizon, an enemy piece next to our flag with the enemy
+  to move counts as the flag taken (defence levels);
+- our Colonels, General and Marshal shun squares walled in by hidden enemy
+  pieces while the enemy has a piece that beats them (``pocket_table``):
+  an officer that dives into the enemy's lines is caught there.
 """
 from __future__ import annotations
 
 from .pieces import NEIGHBOURS, RAYS
 
-__all__ = ["Search", "piece_values", "RESULT", "WIN", "FLAG", "SPY", "SCOUT", "MINER",
+__all__ = ["Search", "piece_values", "trade_ok", "pocket_table", "RESULT", "WIN", "FLAG", "SPY", "SCOUT", "MINER",
            "MARSHAL", "GENERAL", "BOMB", "VALUE"]
 
 WIN = 100000.0
@@ -31,6 +36,11 @@ HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its v
 FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
 TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
+# our officer on a square walled in by hidden enemy pieces (and edges, lakes),
+# while the enemy still has a piece that beats it: of its value, by walls
+POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
+OFFICERS = (8, 9, 10)
+MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
 
 
 def _result(a: int, d: int) -> int:
@@ -50,7 +60,9 @@ RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
 def piece_values(cells: list[int]) -> list[list[float]]:
     """Per owner, the value of each rank in this position: a miner is worth
     more the fewer are left, the spy little once the enemy marshal is gone,
-    the top remaining officer more."""
+    the top remaining officer more; and every movable piece a premium
+    that grows as they become few (``MOBILE``: the side that runs out of
+    movable pieces loses)."""
     counts = [[0] * 12 for _ in (0, 1)]
     for c in cells:
         if c >= 0:
@@ -66,8 +78,21 @@ def piece_values(cells: list[int]) -> list[list[float]]:
             v[SPY] = 10.0
             if mine[GENERAL]:
                 v[GENERAL] = 220.0
+        mobile = sum(mine[1:BOMB])
+        if mobile:
+            extra = MOBILE / mobile ** 0.5
+            v = [x + extra if 0 < r < BOMB else x for r, x in enumerate(v)]
         out.append(v)
     return out
+
+
+def trade_ok(mine: list[int], theirs: list[int], r: int) -> bool:
+    """Trading one rank-``r`` piece each (counts by rank index) leaves us
+    with officers (Major and up) at least as strong as theirs: otherwise the
+    trade hands the board to their next officer."""
+    def top(counts: list[int]) -> list[int]:
+        return [x for x in range(MARSHAL, 6, -1) for _ in range(counts[x] - (x == r))]
+    return top(mine) >= top(theirs)
 
 
 def bfs(sources: list[int]) -> list[int]:
@@ -88,7 +113,8 @@ def bfs(sources: list[int]) -> list[int]:
 
 
 def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[list[float]],
-                intruders: tuple[tuple[int, float], ...] = ()) -> list[list[list[float] | None]]:
+                intruders: tuple[tuple[int, float], ...] = (),
+                me: int | None = None) -> list[list[list[float] | None]]:
     """Per owner and rank, a table by square: near a revealed enemy piece it
     beats, a pull (``HUNT`` of the target's value, fading over eight steps);
     next to one that beats it, a push away (``FEAR`` of its own value). The
@@ -96,6 +122,10 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
     every piece of ours that beats them, fading over sixteen steps, so a far
     Marshal comes home to a Miner at the bomb wall."""
     out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
+    counts = [[0] * 12 for _ in (0, 1)]
+    for c in cells:
+        if c >= 0:
+            counts[c >> 4][c & 15] += 1
     for p in (0, 1):
         targets = [(s, cells[s] & 15, HUNT * val[1 - p][cells[s] & 15], 8) for s in known
                    if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB
@@ -113,6 +143,9 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
             for s, er, gain, reach in targets:
                 res = RESULT[r][er]
                 if res == 0 and er >= 8 and reach == 8:
+                    us = p if me is None else me
+                    if not trade_ok(counts[us], counts[1 - us], r):
+                        continue    # no trade that leaves their officers stronger
                     gain *= TRADE      # an equal officer on the loose: trade it off
                 if res == 1 or (res == 0 and er >= 8 and reach == 8):
                     dist = dist_of[s]
@@ -133,6 +166,20 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
     return out
 
 
+def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:
+    """Per square, ``POCKET`` by how many of its four sides are walls
+    (board edge, lake, an enemy piece hidden at the root), if at least one
+    is such a hidden piece; 0 elsewhere."""
+    hidden = [c >= 0 and c >> 4 != me and s not in known for s, c in enumerate(cells)]
+    out = [0.0] * 100
+    for s in range(100):
+        near = NEIGHBOURS[s]
+        foes = sum(1 for n in near if hidden[n])
+        if foes:
+            out[s] = POCKET[4 - len(near) + foes]
+    return out
+
+
 class Search:
     """Alpha-beta over one determinization (``me`` moves at the root)."""
 
@@ -148,6 +195,10 @@ class Search:
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
                  for p in (0, 1)]
         pieces = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p] for p in (0, 1)]
+        # with the defence terms: an enemy piece next to our flag when the
+        # search stops with the enemy to move takes it (a Miner that cleared
+        # the last bomb is struck at once, or answered before it gets there)
+        self.flag_side = tuple(NEIGHBOURS[flags[me][0]]) if defend and flags[me] else ()
         self.pos: list[list[float]] = []
         for p in (0, 1):
             near_enemy = bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
@@ -163,7 +214,17 @@ class Search:
             home = bfs(flags[me])
             intruders = tuple((s, INTRUDER * (5 - home[s]) / 4.0) for s in pieces[1 - me]
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
-        self.hunt = hunt_tables(cells, known, self.val, intruders)
+        self.hunt = hunt_tables(cells, known, self.val, intruders, me)
+        ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
+        pocket: list[float] | None = None
+        for r in OFFICERS:
+            if not any(RESULT[e][r] == 1 for e in ranks if 0 < e < BOMB):
+                continue
+            if pocket is None:
+                pocket = pocket_table(cells, me, known)
+            cut = [-x * self.val[me][r] for x in pocket]
+            old = self.hunt[me][r]
+            self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 
     def worth(self, c: int, s: int) -> float:
@@ -255,7 +316,14 @@ class Search:
     def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if depth == 0:
-            return self.score if side == self.me else -self.score
+            if side == self.me:
+                return self.score
+            lo = side * 16
+            for n in self.flag_side:
+                c = self.b[n]
+                if lo < c < lo + BOMB:
+                    return WIN
+            return -self.score
         moves = self.moves(side)
         if not moves:
             return -WIN - 100 * depth
