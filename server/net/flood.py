@@ -16,11 +16,16 @@ FLOOD_GOODBYE = b"\r\nToo much input. Goodbye.\r\n"
 
 class InputRate:
     """Bytes one connection may send: a burst of ``BURST``, refilled at
-    ``RATE`` a second."""
+    ``RATE`` a second. A caller types a few bytes a second and pastes a
+    chat line of a few hundred; the rule is counted on the bytes the server
+    has read, so it must be low enough that a flood is caught even while
+    the server is busy and reads each connection slowly (40 junk
+    connections kept a caller's key waiting 165 ms at 64 KiB and 32 KiB/s,
+    23 ms at these figures: ``bench/isolation.py``)."""
 
     __slots__ = ("tokens", "stamp")
-    RATE = 32 * 1024.0
-    BURST = 64 * 1024.0
+    RATE = 4 * 1024.0
+    BURST = 16 * 1024.0
 
     def __init__(self) -> None:
         self.tokens, self.stamp = self.BURST, time.monotonic()

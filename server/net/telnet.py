@@ -33,7 +33,8 @@ log = logging.getLogger("gatehouse.telnet")
 LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
 
 
-READ_SIZE = 1024   # bytes read from one caller per turn of the event loop
+READ_SIZE = 256   # bytes read from one caller per turn of the event loop (1024: a key beside
+                  # 40 junk connections waited 61 ms at p95, 23 ms at 256)
 
 
 class _Protocol(TelnetServer):

@@ -156,4 +156,8 @@ def test_input_rate_allows_a_paste_and_refuses_a_flood():
     assert rate.allow(10_000, now=rate.stamp)                       # a big paste
     assert not rate.allow(int(InputRate.BURST), now=rate.stamp)     # then a burst beyond it
     again = InputRate()
-    assert all(again.allow(1024, now=again.stamp + i * 0.05) for i in range(200))   # 20 KiB/s for 10 s
+    t0 = again.stamp
+    assert all(again.allow(1024, now=t0 + i * 0.3) for i in range(200))   # 3.3 KiB/s for a minute
+    flood = InputRate()
+    t0 = flood.stamp
+    assert not all(flood.allow(1024, now=t0 + i * 0.1) for i in range(200))   # 10 KiB/s is a flood
