@@ -53,6 +53,7 @@ async def build_bulletin(store: Store, door: str | None = None,
     canvas.fill(19, y, WIDTH - 20, 1, "─", DARK_GREY)
     y += 1
     ratings = await _ratings(store)
+    paces = await store.by_turns()
     live = [g for g in await store.list_games("active", limit=200)
             if g.door in registry() and (door is None or g.door == door)]
     for game in live[:IN_PROGRESS_ROWS]:
@@ -62,7 +63,9 @@ async def build_bulletin(store: Store, door: str | None = None,
             rating = ratings.get((handle_key(label), game.door))
             names.append(f"{name} ({rating:.0f})" if rating is not None else name)
         title = registry()[game.door].title
-        canvas.text(1, y, f"{title[:12]:<12} {names[0]:<27} vs {names[1]:<27}", GREY)
+        canvas.text(1, y, f"{title[:12]:<12} {names[0]:<24} vs {names[1]:<24}", GREY)
+        if game.id in paces:                     # a game by turns: its time per move
+            canvas.text(66, y, f"{pace_text(paces[game.id][0]):>6}", YELLOW)
         canvas.text(73, y, f"{game.moves:>4}mv"[:6], CYAN)
         y += 1
     if not live:
@@ -73,6 +76,12 @@ async def build_bulletin(store: Store, door: str | None = None,
         y += 1
     canvas.text(1, y + 1, "Call in and play: ratings, hall of fame and replays in the lobby.", CYAN)
     return _crop(canvas, y + 2)
+
+
+def pace_text(seconds: float) -> str:
+    """A by-turns game's time per move, short: "3d/mv", "12h/mv"."""
+    hours = seconds / 3600
+    return f"{hours / 24:g}d/mv" if hours >= 24 and hours % 24 == 0 else f"{hours:.0f}h/mv"
 
 
 def _leaders(canvas: Canvas, y: int, hall: Hall, rows: int) -> int:

@@ -1,9 +1,10 @@
 """The match: the only place where actions are applied.
 
 Seats are callers (sessions come and go) or the computer (a bot that thinks
-in a worker process, through ``ComputerPlayers``). Every action is checked by the rules, applied to a copy,
-committed to the store, and only then becomes the match's state and is
-announced, so the next turn is never offered before the move is on disk.
+in a worker process, through ``ComputerPlayers``, whose turns ``BotDriver``
+plays). Every action is checked by the rules, applied to a copy, committed
+to the store, and only then becomes the match's state and is announced,
+so the next turn is never offered before the move is on disk.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from server.services import events as E
 from server.services.chat import ChatLog, clean_chat
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
+from server.services.match_bots import BotDriver
 from server.services.nodes import Node
 from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
@@ -89,7 +91,7 @@ class Match:
         self.rating: GameRating | None = None     # what the game did to the ratings, once over
         self._ending = False
         self._lock = asyncio.Lock()
-        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._bots = BotDriver(self)
         self._forfeit_task: asyncio.Task[None] | None = None
         for seat in seats:
             if seat.kind == SeatKind.BOT:
@@ -225,7 +227,7 @@ class Match:
                 now = tuple(p for p in nxt.to_move() if p not in before)
                 self._tell_away(f"{self.seats[player].name} moved in game {self.id} ({self.info.title}): "
                                 "your turn.", only=now)
-            self._drive_bots()
+            self._bots.drive()
         return None
 
     async def lose_on_time(self) -> bool:
@@ -271,8 +273,11 @@ class Match:
                         f"{self.seats[player].name} asks for auto finish: press a to agree.")
             return "Auto finish asked; waiting for your opponent to agree."
         self.autoplay = True
+        for seat in self.seats:
+            if seat.seed is None:
+                seat.seed = random.randrange(1 << 30)
         self.notify(News.UPDATE, "The computer finishes the game.")
-        self._drive_bots()
+        self._bots.drive()
         return "The computer finishes the game."
 
     async def _end(self, outcome: Outcome) -> None:
@@ -280,9 +285,7 @@ class Match:
         if self.ended or self._ending:
             return
         self._ending = True
-        for task in self._bot_tasks.values():
-            if task is not asyncio.current_task():
-                task.cancel()
+        self._bots.cancel()
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
         saving = self._saving()
@@ -296,78 +299,20 @@ class Match:
         if self.turns is not None:
             self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
 
-    # ----- bots -------------------------------------------------------------
-    def _bot_for(self, player: int) -> int | None:
-        """The level the computer plays ``player``'s seat at (None: a caller plays it)."""
-        seat = self.seats[player]
-        if seat.kind == SeatKind.BOT:
-            return seat.level
-        if self.autoplay:
-            if seat.seed is None:
-                seat.seed = random.randrange(1 << 30)
-            return self.info.levels[1]
-        return None
-
-    def _drive_bots(self) -> None:
-        if self.ended or self.suspended:
-            return
-        for player in self.state.to_move():
-            forced = self.state.forced_action(player)
-            if forced is not None and self._bot_for(player) is None:
-                task = self._bot_tasks.get(player)
-                if task is None or task.done() or task is asyncio.current_task():
-                    self._bot_tasks[player] = asyncio.create_task(self._forced(player, forced))
-                continue
-            bot = self._bot_for(player)
-            task = self._bot_tasks.get(player)
-            if bot is not None and (task is None or task.done() or task is asyncio.current_task()):
-                self._bot_tasks[player] = asyncio.create_task(self._bot_turn(player, bot))
-
-    async def _forced(self, player: int, action: Any) -> None:
-        """Apply a move the rules make for a human (an automatic pass)."""
-        try:
-            await asyncio.sleep(self.config.bot_min_delay)
-            await self.submit(player, action)
-        except asyncio.CancelledError:
-            pass
-
-    async def _bot_turn(self, player: int, level: int) -> None:
-        try:
-            await asyncio.sleep(self.config.bot_min_delay)
-            for _attempt in range(3):
-                if self.ended or self.suspended or player not in self.state.to_move():
-                    return
-                obs = self.state.observation(player)
-                seed = (self.seats[player].seed or 0) + len(self.state.history)
-                try:
-                    action = await self.computer.choose(self.info.make_bot, level, seed, obs, player)
-                except Exception:
-                    log.exception("bot for %s in game %s failed", self.info.key, self.id)
-                    action = None
-                if action is None or self.state.why_illegal(player, action) is not None:
-                    legal = self.state.legal_actions(player)
-                    if not legal:
-                        return
-                    action = random.choice(legal)
-                if await self.submit(player, action) is None:
-                    return
-        except asyncio.CancelledError:
-            pass
-
     # ----- people coming and going ------------------------------------------
     def attach(self, player: int, session: Node) -> None:
         seat = self.seats[player]
         seat.session = session
         seat.left_at = None
         if self.turns is not None:
-            self._drive_bots()
+            self._bots.drive()
             return
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()
             self._forfeit_task = None
         if not self.suspended:
             self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
-            self._drive_bots()
+            self._bots.drive()
         else:
             self._arm_forfeit()
 
@@ -383,8 +328,7 @@ class Match:
         if self.turns is not None:      # by turns: the game just waits for the next call
             return
         seat.left_at = time.monotonic()
-        for task in self._bot_tasks.values():
-            task.cancel()
+        self._bots.cancel()
         minutes = self.config.forfeit_minutes
         why = "stepped out to the console" if stepped_out else "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
@@ -420,10 +364,9 @@ class Match:
 
     def go(self) -> None:
         """The seats are told: the computer seats may move."""
-        self._drive_bots()
+        self._bots.drive()
 
     def stop(self) -> None:
-        for task in list(self._bot_tasks.values()):
-            task.cancel()
+        self._bots.cancel()
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()

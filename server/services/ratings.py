@@ -101,7 +101,7 @@ class RatingBook:
 
     def __init__(self, store: Store):
         self.store = store
-        self._ratings: dict[tuple[str, str], Rating] = {}
+        self._ratings: dict[str, dict[str, Rating]] = {}     # player's key -> door -> rating
         self._lock = asyncio.Lock()
 
     async def load(self) -> None:
@@ -110,13 +110,15 @@ class RatingBook:
         async with self.store.db.execute(
                 "SELECT player, door, rating, deviation, volatility FROM ratings") as cur:
             rows = await cur.fetchall()
-        self._ratings = {(str(p), str(d)): Rating(r, dev, vol) for p, d, r, dev, vol in rows}
+        self._ratings = {}
+        for p, d, r, dev, vol in rows:
+            self._ratings.setdefault(str(p), {})[str(d)] = Rating(r, dev, vol)
         await self.catch_up()
 
     # ----- what screens read (no waiting) ------------------------------------
     def get(self, handle: str, door: str) -> Rating | None:
         """The caller's rating in ``door``; None if they have no rated game there."""
-        return self._ratings.get((handle_key(handle), door))
+        return self._ratings.get(handle_key(handle), {}).get(door)
 
     def of_label(self, label: str, door: str) -> Rating | None:
         """The rating of a seat as the games table writes it (a handle or computer:N)."""
@@ -126,9 +128,8 @@ class RatingBook:
 
     def best(self, handle: str) -> tuple[str, Rating] | None:
         """The caller's highest rating over all doors, with its door."""
-        key = handle_key(handle)
-        mine = [(door, r) for (p, door), r in self._ratings.items() if p == key]
-        return max(mine, key=lambda item: item[1].rating) if mine else None
+        mine = self._ratings.get(handle_key(handle))        # (a who-list asks for each row it shows)
+        return max(mine.items(), key=lambda item: item[1].rating) if mine else None
 
     # ----- rating games ---------------------------------------------------------
     async def record(self, game_id: int) -> GameRating | None:
@@ -197,5 +198,5 @@ class RatingBook:
         await self.store.transaction(statements)
         for seat, label in enumerate(labels):
             if not is_computer(label):
-                self._ratings[(handle_key(label), game.door)] = new[seat]
+                self._ratings.setdefault(handle_key(label), {})[game.door] = new[seat]
         return GameRating(game.id, True, (before[0], before[1]), (after[0], after[1]))

@@ -22,7 +22,7 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     while not match.ended:
         await wait_until(lambda: match.ended or 0 in match.state.to_move(),
                          what=f"my turn ({match.state.to_move()}, {len(match.state.history)} moves, "
-                              f"{match._bot_tasks})")
+                              f"{match._bots})")
         if match.ended:
             break
         await play_towers_move(caller, session, match, 0)

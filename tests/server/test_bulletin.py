@@ -38,6 +38,7 @@ async def make_record(db) -> None:
     await game("awari", ("Bob", "Carol"), None)
     live = await store.create_game("stratego", {}, ("Dave", "Erin"))
     await store.add_move(live, 1, 0, "x")
+    await store.create_game("awari", {}, ("Fred", "Gina"), by_turns=(3 * 86400.0, (None, None)))
     await store.close()
 
 
@@ -77,7 +78,10 @@ def test_the_ans_bulletin_renders_in_ansilove_with_the_names_and_a_right_sauce(t
     alice = next(line for line in lines if line.startswith(" 1 Alice"))
     # Alice has the most games (3) and the longest win streak (3) in Towers
     assert alice[29:54].split() == ["Alice", "3"] and alice[55:].split() == ["Alice", "3"]
-    assert "Dave" in next(line for line in lines if "Stratego" in line and "vs" in line)
+    dave = next(line for line in lines if "Stratego" in line and "vs" in line)
+    assert "Dave" in dave and "/mv" not in dave and dave.rstrip().endswith("1mv")      # a live game: its moves
+    fred = next(line for line in lines if "Fred" in line)                       # a game by turns: its pace
+    assert "Awari" in fred and "Gina" in fred and fred.rstrip().endswith("3d/mv    0mv")
     # ansilove draws it (exit 0) as a PNG 80 columns of 8 (or 9) pixels wide
     src = tmp_path / "bulletin.ans"
     src.write_bytes(data)

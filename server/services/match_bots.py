@@ -1,0 +1,118 @@
+"""The computer's turns in a match: ``BotDriver`` asks ``ComputerPlayers``
+(worker processes) for an action whenever a computer seat is to move, and
+proposes it to the match like any seat; the match alone applies it.
+
+It also plays the moves the rules make for a caller (an automatic pass) and,
+once both sides agreed to auto finish, every seat.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any, Protocol
+
+from doors._core.door import DoorInfo
+from doors._core.game import GameState
+from server.config import Config
+from server.services.seats import Seat, SeatKind
+from server.services.thinkers import ComputerPlayers
+
+__all__ = ["BotDriver", "BotTable"]
+
+log = logging.getLogger("gatehouse.match")
+
+
+class BotTable(Protocol):
+    """What the driver reads of its match (``server.services.match.Match``)."""
+    id: Any
+    info: DoorInfo
+    config: Config
+    computer: ComputerPlayers
+    seats: list[Seat]
+    state: GameState
+    autoplay: bool
+
+    @property
+    def ended(self) -> bool: ...
+
+    @property
+    def suspended(self) -> bool: ...
+
+    async def submit(self, player: int, action: Any) -> str | None: ...
+
+
+class BotDriver:
+    """One task per computer seat whose turn it is; cancelled when the game
+    ends, waits (a caller left) or stops."""
+
+    def __init__(self, match: BotTable):
+        self._match = match
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def __repr__(self) -> str:
+        return f"BotDriver({self._tasks})"
+
+    def level_for(self, player: int) -> int | None:
+        """The level the computer plays ``player``'s seat at (None: a caller plays it)."""
+        match = self._match
+        seat = match.seats[player]
+        if seat.kind == SeatKind.BOT:
+            return seat.level
+        return match.info.levels[1] if match.autoplay else None
+
+    def _idle(self, player: int) -> bool:
+        task = self._tasks.get(player)
+        return task is None or task.done() or task is asyncio.current_task()
+
+    def drive(self) -> None:
+        """Start a turn for every seat the computer (or the rules) must move now."""
+        match = self._match
+        if match.ended or match.suspended:
+            return
+        for player in match.state.to_move():
+            level = self.level_for(player)
+            forced = match.state.forced_action(player)
+            if forced is not None and level is None:
+                if self._idle(player):
+                    self._tasks[player] = asyncio.create_task(self._forced(player, forced))
+            elif level is not None and self._idle(player):
+                self._tasks[player] = asyncio.create_task(self._turn(player, level))
+
+    def cancel(self) -> None:
+        """Stop every turn in progress (except the one calling this)."""
+        for task in self._tasks.values():
+            if task is not asyncio.current_task():
+                task.cancel()
+
+    async def _forced(self, player: int, action: Any) -> None:
+        """Apply a move the rules make for a caller (an automatic pass)."""
+        try:
+            await asyncio.sleep(self._match.config.bot_min_delay)
+            await self._match.submit(player, action)
+        except asyncio.CancelledError:
+            pass
+
+    async def _turn(self, player: int, level: int) -> None:
+        match = self._match
+        try:
+            await asyncio.sleep(match.config.bot_min_delay)
+            for _attempt in range(3):
+                if match.ended or match.suspended or player not in match.state.to_move():
+                    return
+                obs = match.state.observation(player)
+                seed = (match.seats[player].seed or 0) + len(match.state.history)
+                try:
+                    action = await match.computer.choose(match.info.make_bot, level, seed, obs, player)
+                except Exception:
+                    log.exception("bot for %s in game %s failed", match.info.key, match.id)
+                    action = None
+                if action is None or match.state.why_illegal(player, action) is not None:
+                    legal = match.state.legal_actions(player)
+                    if not legal:
+                        return
+                    action = random.choice(legal)
+                if await match.submit(player, action) is None:
+                    return
+        except asyncio.CancelledError:
+            pass
