@@ -43,8 +43,10 @@ class LineInput:
                 self.text, self.pos = t[:p] + key + t[p:], p + 1
         elif key == keys.BACKSPACE and p > 0:
             self.text, self.pos = t[:p - 1] + t[p:], p - 1
-        elif key == keys.DELETE:
+        elif key == keys.DELETE and p < len(t):
             self.text = t[:p] + t[p + 1:]
+        elif key == keys.DELETE and p > 0:     # at the end: Backspace (PuTTY's, xterm's and
+            self.text, self.pos = t[:p - 1], p - 1   # Linux telnet's Backspace sends DEL, 0x7F)
         elif key == keys.LEFT:
             self.pos = max(0, p - 1)
         elif key == keys.RIGHT:

@@ -29,6 +29,22 @@ def test_line_input_editing():
     assert w.handle(keys.ENTER) == "ello world" and w.text == ""
 
 
+def test_delete_at_the_end_of_the_line_is_a_backspace():
+    """PuTTY, xterm and Linux telnet send DEL (0x7F) for Backspace: at the
+    end of the line it erases the last letter; inside it, the one under the cursor."""
+    w = LineInput(10)
+    typed(w, "abcd")
+    w.handle(keys.DELETE)
+    assert (w.text, w.pos) == ("abc", 3)
+    w.handle(keys.LEFT)
+    w.handle(keys.LEFT)
+    w.handle(keys.DELETE)
+    assert (w.text, w.pos) == ("ac", 1)
+    w = LineInput(10)
+    w.handle(keys.DELETE)
+    assert (w.text, w.pos) == ("", 0)
+
+
 def test_line_input_escape_cancels():
     w = LineInput(10, "abc")
     assert w.handle(keys.ESC) is None

@@ -19,7 +19,8 @@ from .clients import TmuxClient, wait_same_screen
 from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, door_digit, session_of, start_app, wait_until
 
 TELNETLIB3_CLIENT = str(Path(sys.executable).with_name("telnetlib3-client"))
-_NAMED = {"Enter": ENTER, "Up": UP, "Down": DOWN, "Left": LEFT, "Right": RIGHT}
+_NAMED = {"Enter": ENTER, "Up": UP, "Down": DOWN, "Left": LEFT, "Right": RIGHT,
+          "BSpace": "\x7f"}     # (in tmux: the Backspace key, as the client sends it)
 
 
 async def press(client, *tokens: str) -> None:
@@ -56,7 +57,7 @@ async def play_stratego(app, client, handle: str):
     """The scripted game; returns the caller's session when it is their
     move again after two moves of their own."""
     await client.expect("Handle")
-    await press(client, handle, "Enter")
+    await press(client, handle + "zz", "BSpace", "BSpace", "Enter")    # a slip, mended with Backspace
     await client.expect("Register?")
     await press(client, "y")
     await client.expect("Choose a password")
