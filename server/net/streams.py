@@ -57,6 +57,9 @@ class StreamConnection:
         if not self.is_closing():
             self._writer.write(data)
 
+    def backlog(self) -> int:
+        return int(self._writer.transport.get_write_buffer_size())
+
     async def drain(self) -> None:
         try:
             await self._writer.drain()

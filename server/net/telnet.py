@@ -114,6 +114,10 @@ class TelnetConnection:
         if not self.is_closing():
             self._writer.write(data)
 
+    def backlog(self) -> int:
+        transport = getattr(self._writer, "transport", None)
+        return 0 if transport is None else int(transport.get_write_buffer_size())
+
     async def drain(self) -> None:
         try:
             await self._writer.drain()

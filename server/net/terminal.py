@@ -179,6 +179,7 @@ class Connection(Protocol):
 
     async def read(self) -> bytes: ...          # b"" at the end
     def write(self, data: bytes) -> None: ...
+    def backlog(self) -> int: ...               # bytes written, not yet handed to the network
     async def drain(self) -> None: ...
     def close(self) -> None: ...
     def is_closing(self) -> bool: ...
@@ -282,7 +283,8 @@ class Terminal:
         if data:
             self.conn.write(data)
             self.bytes_sent += len(data)
-            self._draining = asyncio.create_task(self._drain())
+            if self.conn.backlog():      # (most frames go out at once: no waiting to set up)
+                self._draining = asyncio.create_task(self._drain())
 
     async def _drain(self) -> None:
         try:

@@ -152,6 +152,9 @@ class WebConnection:
         finally:
             self._flushed.set()
 
+    def backlog(self) -> int:
+        return len(self._out) or (0 if self._flushed.is_set() else 1)
+
     async def drain(self) -> None:
         await self._flushed.wait()
 

@@ -161,3 +161,64 @@ def test_input_rate_allows_a_paste_and_refuses_a_flood():
     flood = InputRate()
     t0 = flood.stamp
     assert not all(flood.allow(1024, now=t0 + i * 0.1) for i in range(200))   # 10 KiB/s is a flood
+
+
+class _Line:
+    """A caller's line as the terminal sees it: ``stuck`` bytes wait in the
+    transport until the test lets them go."""
+
+    cols, rows = 80, 24
+
+    def __init__(self) -> None:
+        import asyncio
+        self.sent: list[bytes] = []
+        self.stuck = 0
+        self.free = asyncio.Event()
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def backlog(self) -> int:
+        return self.stuck
+
+    async def drain(self) -> None:
+        await self.free.wait()
+        self.stuck = 0
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def _frame(text: str):
+    from ansi.canvas import Canvas
+    canvas = Canvas(80, 24)
+    canvas.text(0, 0, text)
+    return canvas
+
+
+def _screen(line: _Line) -> str:
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(b"".join(line.sent).decode("utf-8"))
+    return screen.display[0].rstrip()
+
+
+async def test_a_slow_line_gets_the_latest_screen_not_every_stale_one():
+    import asyncio
+
+    from server.net.terminal import Terminal
+    line = _Line()
+    term = Terminal(line, "utf8")  # type: ignore[arg-type]
+    term.show(_frame("one"))
+    term.show(_frame("two"))                    # the line takes it at once: sent at once
+    assert len(line.sent) == 2 and _screen(line) == "two"
+    line.stuck = 5000                           # now the line backs up
+    term.show(_frame("three"))
+    for n in range(50):                         # a busy lobby while the caller's line is full
+        term.show(_frame(f"stale {n}"))
+    assert len(line.sent) == 3 and _screen(line) == "three"
+    line.free.set()                             # the line drains: only the latest frame follows
+    while len(line.sent) < 4:
+        await asyncio.sleep(0)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert len(line.sent) == 4 and _screen(line) == "stale 49"
