@@ -4,8 +4,10 @@ the output path through one diff renderer.
 Facts this is built on (telnetlib3 5.0.1 and real clients): one read is not
 one key; Enter arrives as CR, CR LF, CR NUL or LF; arrows as ``ESC [ A`` or
 ``ESC O A``; Backspace as 0x08 (DEL 0x7F is the Delete key of BBS
-terminals); a lone ESC is recognised after a short wait; CTRL-S (0x13) and
-CTRL-Q (0x11) arrive as bytes and the pause is ours.
+terminals, and Backspace on PuTTY, xterm and Linux telnet); SyncTERM's End,
+PgUp, PgDn and Insert as ``ESC [ K``, ``V``, ``U``, ``@``; a lone ESC is
+recognised after a short wait; CTRL-S (0x13) and CTRL-Q (0x11) arrive as
+bytes and the pause is ours.
 """
 from __future__ import annotations
 
@@ -53,7 +55,9 @@ def charset_is_sure(term: str | None) -> bool:
 
 
 _CSI_FINAL = {"A": K.UP, "B": K.DOWN, "C": K.RIGHT, "D": K.LEFT, "H": K.HOME, "F": K.END,
-              "P": K.F1}
+              "P": K.F1,
+              # SyncTERM (and ANSI-BBS terminals): End ESC[K, PgUp ESC[V, PgDn ESC[U, Insert ESC[@
+              "K": K.END, "V": K.PGUP, "U": K.PGDN, "@": K.INSERT}
 _CSI_TILDE = {"1": K.HOME, "7": K.HOME, "2": K.INSERT, "3": K.DELETE, "4": K.END, "8": K.END,
               "5": K.PGUP, "6": K.PGDN, "11": K.F1}
 _CONTROL = {0x09: K.TAB, 0x08: K.BACKSPACE, 0x7F: K.DELETE, 0x0C: K.CTRL_L, 0x03: K.CTRL_C,

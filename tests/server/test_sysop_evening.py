@@ -22,6 +22,7 @@ from tests.e2e.harness import (
 from .sysop_harness import Console
 
 PGUP, PGDN = "\x1b[5~", "\x1b[6~"
+SYNCTERM_PGUP, SYNCTERM_PGDN = "\x1b[V", "\x1b[U"
 
 
 @pytest.fixture
@@ -178,9 +179,9 @@ async def test_sysop_messages_stay_until_read_and_chat_pages_back(app, console):
     alice.send(PGUP)
     await alice.expect("Alice: alice line 2")
     assert "PGDN: newer" in alice.text()
-    alice.send(PGUP)
+    alice.send(SYNCTERM_PGUP)                  # SyncTERM's PgUp and PgDn page the same
     await alice.expect("Alice: alice line 1")
-    alice.send(PGDN + PGDN)
+    alice.send(PGDN + SYNCTERM_PGDN)
     await alice.expect("Sysop: sysop line 3")
     await alice.expect_gone("PGDN: newer")
     # the chat line: an empty ENTER closes it, and the prompt says so

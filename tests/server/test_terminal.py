@@ -50,6 +50,12 @@ def test_backspace_delete_and_tilde_keys():
         K.BACKSPACE, K.DELETE, K.DELETE, K.PGUP, K.PGDN, K.HOME, K.END]
 
 
+def test_syncterm_keys():
+    """What SyncTERM sends for Home, End, PgUp, PgDn, Insert, Delete and Backspace."""
+    assert keys(b"\x1b[H\x1b[K\x1b[V\x1b[U\x1b[@\x7f\x08") == [
+        K.HOME, K.END, K.PGUP, K.PGDN, K.INSERT, K.DELETE, K.BACKSPACE]
+
+
 def test_flow_control_bytes_become_pause_and_resume():
     assert keys(b"\x13a\x11") == [PAUSE, "a", RESUME]
 
