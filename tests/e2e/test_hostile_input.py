@@ -37,6 +37,25 @@ async def test_escape_and_control_bytes_in_chat_never_reach_the_other_caller(app
     await bob.close()
 
 
+async def test_wide_and_zero_width_characters_in_chat_keep_every_screen_in_its_columns(app):
+    """CJK and emoji take two columns on a UTF-8 terminal, combining marks and
+    format characters none: each would shift the rest of the line (the chat
+    box's right border, the next panels) on every other caller's screen.
+    Each is sent as one '?' (a format character is not even typed); accented
+    letters and CP437 glyphs stay."""
+    alice, bob = await two_in_lobby(app)
+    alice.send("c")
+    await alice.expect("Say:")
+    alice.send("日本 \U0001F600 e\u0301 \u200b| café ♥ ok" + ENTER)
+    await bob.expect("ok")
+    line = next(row for row in bob.screen.display if "Alice:" in row)
+    assert "Alice: ?? ? e? | café ♥ ok" in line
+    assert line.rstrip().endswith("║") and len(line.rstrip()) == 80      # the border in column 80
+    assert all(row.rstrip().endswith("║") for row in bob.screen.display[15:22])   # the whole box
+    await alice.close()
+    await bob.close()
+
+
 async def test_chat_lines_from_any_source_are_cleaned_and_limited():
     assert clean_chat("a\x1b[2Jb\x07c\x9bd") == "a?[2Jb?c?d"
     assert len(clean_chat("x" * 1000)) == 200
