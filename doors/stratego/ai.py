@@ -86,6 +86,9 @@ ROOT_LOSS = -1500.0
 # hidden Marshal keeps their General and Marshal off every piece of ours that
 # moved: any may be it). None once shown: a known Marshal may eat moved pieces.
 REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
+# moving a piece for the first time shows it is no bomb: their officers
+# strike moved pieces they surely beat, never a piece that might be a bomb
+FIRST_MOVE_COST = 6.0
 TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
 #                    if it leaves our officers no weaker than theirs (else a malus)
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
@@ -291,6 +294,8 @@ class StrategoBot:
             mine = obs.squares[m.frm]
             if target is not None and not mine.revealed and target.rank != mine.rank:
                 val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
+            if not mine.moved and self.cfg.defend:
+                val -= FIRST_MOVE_COST      # it might still be a bomb to them
             if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
                 # an equal officer on the loose: trade it off, unless that
                 # leaves their next officer stronger than ours
