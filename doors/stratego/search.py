@@ -96,6 +96,10 @@ class Search:
         self.long_strike = scout_strike == 2
         self.nodes = 0
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
+        # our own two-square rule: after a root move that undoes our last
+        # move, undoing it again is refused on our next move (``root_value``)
+        self.ban: tuple[int, int] | None = None
+        self.ban_depth = -1
         self.val = piece_values(cells)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
                  for p in (0, 1)]
@@ -234,6 +238,8 @@ class Search:
                     return WIN
             return -self.score
         moves = self.moves(side)
+        if depth == self.ban_depth and side == self.me and self.ban in moves:
+            moves.remove(self.ban)
         if not moves:
             return -WIN - 100 * depth
         best = -WIN * 2
@@ -255,7 +261,11 @@ class Search:
                         break
         return best
 
-    def root_value(self, side: int, s: int, t: int, depth: int) -> float:
+    def root_value(self, side: int, s: int, t: int, depth: int,
+                   ban: tuple[int, int] | None = None) -> float:
+        """The value of our root move s->t; ``ban``: our move refused next
+        time by our own two-square rule (a last piece with no move loses)."""
+        self.ban, self.ban_depth = ban, depth - 2
         b = self.b
         a, d = b[s], b[t]
         delta = self.play(s, t)

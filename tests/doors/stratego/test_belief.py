@@ -486,3 +486,20 @@ def test_a_piece_that_moved_goes_rather_than_one_that_might_be_a_bomb():
     with_losses(s)
     for seed in range(4):
         assert make_bot(5, seed).choose(s.observation(0), 0).frm == sq("H3")
+
+
+def test_our_two_square_rule_is_searched_a_last_piece_without_a_move_loses():
+    """Our last piece in a dead end (A1-A2, walled by our bombs): going back
+    to A1 after coming from there leaves it, by our own two-square rule, no
+    move next time, which loses; the search sees it when told the ban."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.search import WIN, Search
+    cells = [-1] * 100
+    cells[sq("A2")] = R_OF["7"]
+    for name in ("B1", "B2", "A3"):
+        cells[sq(name)] = R_OF["B"]
+    cells[sq("J1")] = R_OF["F"]
+    cells[sq("J10")], cells[sq("E9")] = 16 + R_OF["F"], 16 + R_OF["4"]
+    back = (sq("A2"), sq("A1"))
+    assert Search(list(cells), 0, 2).root_value(0, *back, 3) > -WIN / 2
+    assert Search(list(cells), 0, 2).root_value(0, *back, 3, (sq("A1"), sq("A2"))) < -WIN
