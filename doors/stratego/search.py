@@ -52,6 +52,7 @@ PULL = 0.3          # towards the nearest enemy piece, per step
 GUARD = 5.0                                        # ours within two squares of our flag
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 OFFICERS = (8, 9, 10)
+TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
 MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
 
 
@@ -226,6 +227,14 @@ class Search:
         self.score += delta
         return delta
 
+    def won(self, side: int, depth: int) -> float:
+        """``side`` takes the flag with ``depth`` plies left: a win, sooner
+        better, and within one time a little better the better the position
+        it was taken from (``TIE_BREAK``): when every line loses our flag,
+        the move that brings our pieces nearer the intruder still scores best
+        (their player may not know it is our flag)."""
+        return WIN + 100 * depth + max(-TIE_BREAK, min(TIE_BREAK, self.evaluate(side) / 20.0))
+
     def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if depth == 0:
@@ -235,7 +244,7 @@ class Search:
             for n in self.flag_side:
                 c = self.b[n]
                 if lo < c < lo + BOMB:
-                    return WIN
+                    return self.won(side, 0)
             return -self.score
         moves = self.moves(side)
         if depth == self.ban_depth and side == self.me and self.ban in moves:
@@ -249,7 +258,7 @@ class Search:
             a, d = b[s], b[t]
             delta = self.play(s, t, guess)
             if delta is None:
-                return WIN + 100 * depth
+                return self.won(side, depth)
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
             b[s], b[t] = a, d
             self.score -= delta

@@ -503,3 +503,20 @@ def test_our_two_square_rule_is_searched_a_last_piece_without_a_move_loses():
     back = (sq("A2"), sq("A1"))
     assert Search(list(cells), 0, 2).root_value(0, *back, 3) > -WIN / 2
     assert Search(list(cells), 0, 2).root_value(0, *back, 3, (sq("A1"), sq("A2"))) < -WIN
+
+
+def test_with_the_flag_lost_in_every_line_a_defender_still_heads_for_the_intruder():
+    """Their Miner stands next to our flag and nothing of ours can strike it
+    this move: every line loses, yet the move that brings our Lieutenant
+    nearer the Miner scores best (their player may not know it is our flag)."""
+    from doors.stratego.search import bfs
+    s = position({"F1": (0, "F"), "E1": (0, "B"), "G1": (0, "B"), "I3": (0, "6"), "A4": (0, "9"),
+                  "F2": (1, "8"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "4")})
+    s.board[sq("F2")] = s.board[sq("F2")]._replace(revealed=True, moved=True)
+    moved(s, "I3")
+    moved(s, "A4")
+    with_losses(s)
+    near = bfs([sq("F2")])
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm == sq("I3") and near[move.to] < near[move.frm], move
