@@ -35,6 +35,13 @@ than the Marshal, so speculation never outweighs a sure loss of the Marshal.
 A sampled loss of our flag counts ``ROOT_LOSS``, less the sooner it comes, so
 when every line looks lost the most resistant move still scores best.
 
+Concealment and our own rules: from level 4 on, moving a piece for the
+first time costs ``FIRST_MOVE_COST`` (an unmoved piece may still be a bomb
+to them, and their officers only strike what they surely beat). The search
+keeps our own two-square rule for our next move: a root move that undoes
+our last move may not be undone again, so a last piece left without a move
+is seen to lose.
+
 Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
 noise; 3 searches two plies over eight and keeps the risk rules; 4 adds the
 flag-defence terms and more samples; 5 searches three plies over up to 24
@@ -86,6 +93,9 @@ ROOT_LOSS = -1500.0
 # hidden Marshal keeps their General and Marshal off every piece of ours that
 # moved: any may be it). None once shown: a known Marshal may eat moved pieces.
 REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
+# moving a piece for the first time shows it is no bomb: their officers
+# strike moved pieces they surely beat, never a piece that might be a bomb
+FIRST_MOVE_COST = 12.0
 TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
 #                    if it leaves our officers no weaker than theirs (else a malus)
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
@@ -197,6 +207,8 @@ class StrategoBot:
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
         scout_strike = obs.opts.get("scout_strike", 2)
+        seed_rule = obs.opts.get("two_square", "seed") == "seed"
+        own = obs.own_moves(me)
         depth = cfg.depth - 1 if cfg.depth > 2 and len(cands) > WIDE else cfg.depth
         totals = [0.0] * len(cands)
         self.last_nodes = 0
@@ -222,7 +234,8 @@ class StrategoBot:
                     break   # the machine stalled: drop this sample, answer in time
                 steps = ladders.get(m.to)
                 swap = self._swap_in(search, m.to, steps, u) if steps else None
-                val = search.root_value(me, m.frm, m.to, depth)
+                ban = (m.to, m.frm) if seed_rule and own and own[-1] == (m.to, m.frm) else None
+                val = search.root_value(me, m.frm, m.to, depth, ban)
                 if swap is not None:
                     self._swap_back(search, m.to, swap)
                 values.append(self._root_map(val, depth))
@@ -291,6 +304,8 @@ class StrategoBot:
             mine = obs.squares[m.frm]
             if target is not None and not mine.revealed and target.rank != mine.rank:
                 val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
+            if not mine.moved and self.cfg.defend:
+                val -= FIRST_MOVE_COST      # it might still be a bomb to them
             if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
                 # an equal officer on the loose: trade it off, unless that
                 # leaves their next officer stronger than ours

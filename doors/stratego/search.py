@@ -15,46 +15,46 @@ values, see ``piece_values``) plus a positional table per owner:
   to move counts as the flag taken (defence levels);
 - our Colonels, General and Marshal shun squares walled in by hidden enemy
   pieces while the enemy has a piece that beats them (``pocket_table``):
-  an officer that dives into the enemy's lines is caught there.
+  an officer that dives into the enemy's lines is caught there;
+- the race to our flag (defence levels, ``tables.race_tables``): for each
+  enemy piece that moved within reach of our flag, one piece of ours that
+  beats it keeps nearer our flag than it, to meet it at the bomb wall.
 """
 from __future__ import annotations
 
 from .pieces import NEIGHBOURS, RAYS
+from .tables import (
+    BOMB,
+    FLAG,
+    GENERAL,
+    MARSHAL,
+    MINER,
+    POCKET,
+    RESULT,
+    SCOUT,
+    SPY,
+    bfs,
+    hunt_tables,
+    pocket_table,
+    race_tables,
+    trade_ok,
+)
 
-__all__ = ["Search", "piece_values", "trade_ok", "pocket_table", "RESULT", "WIN", "FLAG", "SPY", "SCOUT", "MINER",
-           "MARSHAL", "GENERAL", "BOMB", "VALUE"]
+__all__ = ["Search", "piece_values", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
+           "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB", "VALUE"]
 
 WIN = 100000.0
-SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 # base value by search rank index: F S 9 8 7 6 5 4 3 2 1 B
 VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0)
 ATTACK = (0.0, 16.0, 12.0, 8.0, 5.0, 2.0, 0.0)     # ours near their flag, by distance
 DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by distance
 PULL = 0.3          # towards the nearest enemy piece, per step
 GUARD = 5.0                                        # ours within two squares of our flag
-HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
-FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
-TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or better
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
-# our officer on a square walled in by hidden enemy pieces (and edges, lakes),
-# while the enemy still has a piece that beats it: of its value, by walls
-POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
 OFFICERS = (8, 9, 10)
+TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
 MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
 
-
-def _result(a: int, d: int) -> int:
-    """1 attacker wins, 0 both die, -1 attacker dies, 2 flag taken."""
-    if d == FLAG:
-        return 2
-    if d == BOMB:
-        return 1 if a == MINER else -1
-    if a == SPY and d == MARSHAL:
-        return 1
-    return 1 if a > d else 0 if a == d else -1
-
-
-RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
 
 
 def piece_values(cells: list[int]) -> list[list[float]]:
@@ -86,100 +86,6 @@ def piece_values(cells: list[int]) -> list[list[float]]:
     return out
 
 
-def trade_ok(mine: list[int], theirs: list[int], r: int) -> bool:
-    """Trading one rank-``r`` piece each (counts by rank index) leaves us
-    with officers (Major and up) at least as strong as theirs: otherwise the
-    trade hands the board to their next officer."""
-    def top(counts: list[int]) -> list[int]:
-        return [x for x in range(MARSHAL, 6, -1) for _ in range(counts[x] - (x == r))]
-    return top(mine) >= top(theirs)
-
-
-def bfs(sources: list[int]) -> list[int]:
-    dist = [99] * 100
-    frontier = list(sources)
-    for s in frontier:
-        dist[s] = 0
-    while frontier:
-        nxt = []
-        for s in frontier:
-            d = dist[s] + 1
-            for n in NEIGHBOURS[s]:
-                if dist[n] > d:
-                    dist[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    return dist
-
-
-def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[list[float]],
-                intruders: tuple[tuple[int, float], ...] = (),
-                me: int | None = None) -> list[list[list[float] | None]]:
-    """Per owner and rank, a table by square: near a revealed enemy piece it
-    beats, a pull (``HUNT`` of the target's value, fading over eight steps);
-    next to one that beats it, a push away (``FEAR`` of its own value). The
-    ``intruders`` ((square, pull): enemy pieces near ``me``'s flag) pull
-    every piece of ours that beats them, fading over sixteen steps, so a far
-    Marshal comes home to a Miner at the bomb wall."""
-    out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
-    counts = [[0] * 12 for _ in (0, 1)]
-    for c in cells:
-        if c >= 0:
-            counts[c >> 4][c & 15] += 1
-    for p in (0, 1):
-        targets = [(s, cells[s] & 15, HUNT * val[1 - p][cells[s] & 15], 8) for s in known
-                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB
-                   and val[1 - p][cells[s] & 15] >= 25.0]
-        threats = [(s, cells[s] & 15) for s in known
-                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB]
-        targets += [(s, cells[s] & 15, gain, 16) for s, gain in intruders
-                    if cells[s] >= 0 and cells[s] >> 4 != p]
-        if not targets and not threats:
-            continue
-        dist_of = {s: bfs([s]) for s, *_ in targets + threats}
-        for r in range(1, BOMB):
-            table = [0.0] * 100
-            used = False
-            for s, er, gain, reach in targets:
-                res = RESULT[r][er]
-                if res == 0 and er >= 8 and reach == 8:
-                    us = p if me is None else me
-                    if not trade_ok(counts[us], counts[1 - us], r):
-                        continue    # no trade that leaves their officers stronger
-                    gain *= TRADE      # an equal officer on the loose: trade it off
-                if res == 1 or (res == 0 and er >= 8 and reach == 8):
-                    dist = dist_of[s]
-                    for x in range(100):
-                        if dist[x] < reach:
-                            table[x] += gain * (reach - dist[x]) / reach
-                    used = True
-            for s, er in threats:
-                if RESULT[r][er] == -1:
-                    loss = FEAR * val[p][r]
-                    dist = dist_of[s]
-                    for x in range(100):
-                        if 0 < dist[x] <= 2:
-                            table[x] -= loss / dist[x]
-                    used = True
-            if used:
-                out[p][r] = table
-    return out
-
-
-def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:
-    """Per square, ``POCKET`` by how many of its four sides are walls
-    (board edge, lake, an enemy piece hidden at the root), if at least one
-    is such a hidden piece; 0 elsewhere."""
-    hidden = [c >= 0 and c >> 4 != me and s not in known for s, c in enumerate(cells)]
-    out = [0.0] * 100
-    for s in range(100):
-        near = NEIGHBOURS[s]
-        foes = sum(1 for n in near if hidden[n])
-        if foes:
-            out[s] = POCKET[4 - len(near) + foes]
-    return out
-
-
 class Search:
     """Alpha-beta over one determinization (``me`` moves at the root)."""
 
@@ -191,6 +97,10 @@ class Search:
         self.long_strike = scout_strike == 2
         self.nodes = 0
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
+        # our own two-square rule: after a root move that undoes our last
+        # move, undoing it again is refused on our next move (``root_value``)
+        self.ban: tuple[int, int] | None = None
+        self.ban_depth = -1
         self.val = piece_values(cells)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
                  for p in (0, 1)]
@@ -225,6 +135,10 @@ class Search:
             cut = [-x * self.val[me][r] for x in pocket]
             old = self.hunt[me][r]
             self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
+        if defend and flags[me]:
+            for r, race in race_tables(cells, me, flags[me][0], unknown).items():
+                old = self.hunt[me][r]
+                self.hunt[me][r] = race if old is None else [a + b for a, b in zip(old, race, strict=True)]
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
 
     def worth(self, c: int, s: int) -> float:
@@ -313,6 +227,14 @@ class Search:
         self.score += delta
         return delta
 
+    def won(self, side: int, depth: int) -> float:
+        """``side`` takes the flag with ``depth`` plies left: a win, sooner
+        better, and within one time a little better the better the position
+        it was taken from (``TIE_BREAK``): when every line loses our flag,
+        the move that brings our pieces nearer the intruder still scores best
+        (their player may not know it is our flag)."""
+        return WIN + 100 * depth + max(-TIE_BREAK, min(TIE_BREAK, self.evaluate(side) / 20.0))
+
     def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if depth == 0:
@@ -322,9 +244,11 @@ class Search:
             for n in self.flag_side:
                 c = self.b[n]
                 if lo < c < lo + BOMB:
-                    return WIN
+                    return self.won(side, 0)
             return -self.score
         moves = self.moves(side)
+        if depth == self.ban_depth and side == self.me and self.ban in moves:
+            moves.remove(self.ban)
         if not moves:
             return -WIN - 100 * depth
         best = -WIN * 2
@@ -334,7 +258,7 @@ class Search:
             a, d = b[s], b[t]
             delta = self.play(s, t, guess)
             if delta is None:
-                return WIN + 100 * depth
+                return self.won(side, depth)
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
             b[s], b[t] = a, d
             self.score -= delta
@@ -346,7 +270,11 @@ class Search:
                         break
         return best
 
-    def root_value(self, side: int, s: int, t: int, depth: int) -> float:
+    def root_value(self, side: int, s: int, t: int, depth: int,
+                   ban: tuple[int, int] | None = None) -> float:
+        """The value of our root move s->t; ``ban``: our move refused next
+        time by our own two-square rule (a last piece with no move loses)."""
+        self.ban, self.ban_depth = ban, depth - 2
         b = self.b
         a, d = b[s], b[t]
         delta = self.play(s, t)

@@ -333,7 +333,8 @@ def test_an_officer_shuns_a_pocket_of_hidden_pieces():
             cells[x] = piece.owner * 16 + {"F": 0, "S": 1, "9": 2, "8": 3, "7": 4, "6": 5,
                                            "5": 6, "4": 7, "3": 8, "2": 9, "1": 10,
                                            "B": 11}[piece.rank]
-    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), frozenset())
+    hidden = frozenset(sq(n) for n in ("D9", "F9", "E10", "J10", "A10"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), hidden)
     general = 9
     table = search.hunt[0][general]
     assert table[walled] == -POCKET[3] * search.val[0][general] < 0.0
@@ -341,7 +342,7 @@ def test_an_officer_shuns_a_pocket_of_hidden_pieces():
     assert search.hunt[0][7] is None      # a Major: no pocket rule
     # without the enemy Marshal nothing beats the General: no pocket cost
     cells[sq("E10")] = 16 + 6
-    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), frozenset())
+    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), hidden)
     assert search.hunt[0][general] is None
 
 
@@ -425,3 +426,97 @@ def test_a_guard_stands_ready_for_a_miner_at_the_last_bomb():
     with_losses(s)
     for seed in range(3):
         assert make_bot(5, seed).choose(s.observation(0), 0) == Move(sq("C2"), sq("B2"))
+
+
+def race_position(hunter: str) -> StrategoState:
+    """Their revealed Miner walks down the A file to our flag (A1, bombs B1
+    and A2); our Captain at E3 is just in time to meet it; a revealed
+    Sergeant of theirs is there to hunt at ``hunter``."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E3": (0, "5"),
+                  "J1": (0, "B"), "A6": (1, "8"), hunter: (1, "7"), "J10": (1, "F"),
+                  "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "4")})
+    for name in ("A6", hunter):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True, moved=True)
+    moved(s, "E3")
+    return with_losses(s)
+
+
+def test_the_race_table_charges_the_defender_that_lags():
+    """The lag of a square: how many steps too late our piece there would be
+    (at the horizon, the Miner to move) to stand next to the Miner's way to
+    our flag; the Captain, the one piece to meet it, pays per step."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.search import Search
+    from doors.stratego.tables import RACE, race_tables
+    s = race_position("H3")
+    cells = [-1] * 100
+    for x, piece in enumerate(s.board):
+        if piece is not None:
+            cells[x] = piece.owner * 16 + R_OF[piece.rank]
+    tables = race_tables(cells, 0, sq("A1"), frozenset({sq("E9")}))
+    captain = R_OF["5"]
+    assert set(tables) == {captain}
+    table = tables[captain]
+    assert table[sq("D3")] == 0.0 and table[sq("C3")] == 0.0 and table[sq("B5")] == 0.0
+    assert table[sq("E3")] == -RACE and table[sq("D4")] == -RACE
+    assert table[sq("F3")] == -2 * RACE and table[sq("E4")] == -2 * RACE
+    # an unmoved hidden piece is no threat; without the defence terms no table
+    assert race_tables(cells, 0, sq("A1"), frozenset({sq("A6"), sq("E9")})) == {}
+    search = Search(list(cells), 0, 2, False, frozenset(), frozenset({sq("E9")}))
+    assert search.hunt[0][captain] is None or search.hunt[0][captain][sq("G3")] > -RACE
+
+
+def test_a_defender_races_a_miner_to_our_flag_rather_than_hunting():
+    """Our Captain goes to meet the Miner on its way to our flag; it does not
+    step towards the Sergeant it could take elsewhere."""
+    away = {Move(sq("E3"), sq("F3")), Move(sq("E3"), sq("E4"))}
+    for seed in range(3):
+        move = make_bot(5, seed).choose(race_position("H3").observation(0), 0)
+        assert move not in away, move
+
+
+
+def test_a_piece_that_moved_goes_rather_than_one_that_might_be_a_bomb():
+    """With nothing to win either way, a piece that already moved makes the
+    quiet move: an unmoved one stays, still possibly a bomb to them."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E2": (0, "7"), "F2": (0, "6"),
+                  "G2": (0, "7"), "H3": (0, "7"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"),
+                  "E9": (1, "4"), "C9": (1, "5")})
+    moved(s, "H3")
+    with_losses(s)
+    for seed in range(4):
+        assert make_bot(5, seed).choose(s.observation(0), 0).frm == sq("H3")
+
+
+def test_our_two_square_rule_is_searched_a_last_piece_without_a_move_loses():
+    """Our last piece in a dead end (A1-A2, walled by our bombs): going back
+    to A1 after coming from there leaves it, by our own two-square rule, no
+    move next time, which loses; the search sees it when told the ban."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.search import WIN, Search
+    cells = [-1] * 100
+    cells[sq("A2")] = R_OF["7"]
+    for name in ("B1", "B2", "A3"):
+        cells[sq(name)] = R_OF["B"]
+    cells[sq("J1")] = R_OF["F"]
+    cells[sq("J10")], cells[sq("E9")] = 16 + R_OF["F"], 16 + R_OF["4"]
+    back = (sq("A2"), sq("A1"))
+    assert Search(list(cells), 0, 2).root_value(0, *back, 3) > -WIN / 2
+    assert Search(list(cells), 0, 2).root_value(0, *back, 3, (sq("A1"), sq("A2"))) < -WIN
+
+
+def test_with_the_flag_lost_in_every_line_a_defender_still_heads_for_the_intruder():
+    """Their Miner stands next to our flag and nothing of ours can strike it
+    this move: every line loses, yet the move that brings our Lieutenant
+    nearer the Miner scores best (their player may not know it is our flag)."""
+    from doors.stratego.search import bfs
+    s = position({"F1": (0, "F"), "E1": (0, "B"), "G1": (0, "B"), "I3": (0, "6"), "A4": (0, "9"),
+                  "F2": (1, "8"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "4")})
+    s.board[sq("F2")] = s.board[sq("F2")]._replace(revealed=True, moved=True)
+    moved(s, "I3")
+    moved(s, "A4")
+    with_losses(s)
+    near = bfs([sq("F2")])
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm == sq("I3") and near[move.to] < near[move.frm], move

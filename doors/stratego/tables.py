@@ -1,0 +1,199 @@
+"""Positional tables for the search's evaluation (``search.py``), built
+once per determinization: distances on the board, the hunt (pulls towards
+revealed enemy pieces one beats, pushes away from those that beat one), the
+pocket rule for our officers, and the race to our flag (``race_tables``).
+
+Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
+"""
+from __future__ import annotations
+
+from .pieces import NEIGHBOURS
+
+__all__ = ["RESULT", "trade_ok", "bfs", "hunt_tables", "pocket_table", "race_tables",
+           "HUNT", "FEAR", "TRADE", "POCKET", "RACE", "RACE_RANGE", "RACE_STEPS"]
+
+SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
+HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
+FEAR = 0.2          # push away from a revealed enemy piece that beats one, of own value
+TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or better
+# our officer on a square walled in by hidden enemy pieces (and edges, lakes),
+# while the enemy still has a piece that beats it: of its value, by walls
+POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
+# the race to our flag (``race_tables``): per step our chosen defender
+# lags behind a threat within RACE_RANGE steps of our flag, up to RACE_STEPS
+RACE = 30.0
+RACE_RANGE = 12
+RACE_STEPS = 6
+
+
+def _result(a: int, d: int) -> int:
+    """1 attacker wins, 0 both die, -1 attacker dies, 2 flag taken."""
+    if d == FLAG:
+        return 2
+    if d == BOMB:
+        return 1 if a == MINER else -1
+    if a == SPY and d == MARSHAL:
+        return 1
+    return 1 if a > d else 0 if a == d else -1
+
+
+RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
+
+
+def trade_ok(mine: list[int], theirs: list[int], r: int) -> bool:
+    """Trading one rank-``r`` piece each (counts by rank index) leaves us
+    with officers (Major and up) at least as strong as theirs: otherwise the
+    trade hands the board to their next officer."""
+    def top(counts: list[int]) -> list[int]:
+        return [x for x in range(MARSHAL, 6, -1) for _ in range(counts[x] - (x == r))]
+    return top(mine) >= top(theirs)
+
+
+def bfs(sources: list[int]) -> list[int]:
+    dist = [99] * 100
+    frontier = list(sources)
+    for s in frontier:
+        dist[s] = 0
+    while frontier:
+        nxt = []
+        for s in frontier:
+            d = dist[s] + 1
+            for n in NEIGHBOURS[s]:
+                if dist[n] > d:
+                    dist[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def bfs_seeded(seeds: dict[int, int], blocked: set[int] | frozenset[int]) -> list[int]:
+    """Steps from the nearest seed, a seed starting at its own count;
+    ``blocked`` squares are never entered."""
+    dist = [99] * 100
+    levels: list[list[int]] = [[] for _ in range(100)]
+    for s, d in seeds.items():
+        dist[s] = d
+        levels[d].append(s)
+    for d in range(99):
+        for s in levels[d]:
+            if dist[s] != d:
+                continue
+            for n in NEIGHBOURS[s]:
+                if dist[n] > d + 1 and n not in blocked:
+                    dist[n] = d + 1
+                    levels[d + 1].append(n)
+    return dist
+
+
+def race_tables(cells: list[int], me: int, flag: int,
+                unknown: frozenset[int] | set[int]) -> dict[int, list[float]]:
+    """The race to our flag: per rank index of ours, a table by square.
+
+    A threat is an enemy piece that moved or is known (never one unmoved
+    and hidden at the root) within ``RACE_RANGE`` steps of our flag: a
+    Miner through our bombs, any other piece only round them. Our piece on
+    square ``s`` at the search's horizon (two moves of ours, one of the
+    threat's, the threat to move) meets it in time if it can stand next to
+    some square of the threat's shortest ways to our flag by the time the
+    threat gets there: ``lag(s)``, the steps from ``s`` to such a square less
+    the threat's, is at most 0 (our steps go round our own bombs). The defender is
+    the cheapest of our pieces that beat the threat (or trade with it) and
+    meet it in time, else the one that lags least; its rank pays ``RACE``
+    per step of lag, up to ``RACE_STEPS``."""
+    bombs = {s for s, c in enumerate(cells) if c == me * 16 + BOMB}
+    plain = bfs([flag])
+    walled = bfs_seeded({flag: 0}, bombs)
+    ours = [(s, c & 15) for s, c in enumerate(cells) if c >= 0 and c >> 4 == me and 0 < c & 15 < BOMB]
+    out: dict[int, list[float]] = {}
+    for e, c in enumerate(cells):
+        if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
+            continue
+        r = c & 15
+        to_flag = plain if r == MINER else walled
+        far = to_flag[e]
+        if far > RACE_RANGE:
+            continue
+        able = [(s, q) for s, q in ours if RESULT[q][r] >= 0 and q != SPY]
+        if not able:
+            continue
+        from_e = bfs([e]) if r == MINER else bfs_seeded({e: 0}, bombs)
+        way = {x: far - from_e[x] for x in range(100)
+               if x != flag and from_e[x] + to_flag[x] == far}
+        lag = [d - far for d in bfs_seeded(way, bombs)]
+        in_time = [(q, s) for s, q in able if lag[s] <= 1]     # we move first
+        q = min(in_time)[0] if in_time else min((lag[s], q) for s, q in able)[1]
+        table = out.setdefault(q, [0.0] * 100)
+        for x in range(100):
+            if lag[x] > 0:
+                table[x] -= RACE * min(lag[x], RACE_STEPS)
+    return out
+
+
+def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[list[float]],
+                intruders: tuple[tuple[int, float], ...] = (),
+                me: int | None = None) -> list[list[list[float] | None]]:
+    """Per owner and rank, a table by square: near a revealed enemy piece it
+    beats, a pull (``HUNT`` of the target's value, fading over eight steps);
+    next to one that beats it, a push away (``FEAR`` of its own value). The
+    ``intruders`` ((square, pull): enemy pieces near ``me``'s flag) pull
+    every piece of ours that beats them, fading over sixteen steps, so a far
+    Marshal comes home to a Miner at the bomb wall."""
+    out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
+    counts = [[0] * 12 for _ in (0, 1)]
+    for c in cells:
+        if c >= 0:
+            counts[c >> 4][c & 15] += 1
+    for p in (0, 1):
+        targets = [(s, cells[s] & 15, HUNT * val[1 - p][cells[s] & 15], 8) for s in known
+                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB
+                   and val[1 - p][cells[s] & 15] >= 25.0]
+        threats = [(s, cells[s] & 15) for s in known
+                   if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB]
+        targets += [(s, cells[s] & 15, gain, 16) for s, gain in intruders
+                    if cells[s] >= 0 and cells[s] >> 4 != p]
+        if not targets and not threats:
+            continue
+        dist_of = {s: bfs([s]) for s, *_ in targets + threats}
+        for r in range(1, BOMB):
+            table = [0.0] * 100
+            used = False
+            for s, er, gain, reach in targets:
+                res = RESULT[r][er]
+                if res == 0 and er >= 8 and reach == 8:
+                    us = p if me is None else me
+                    if not trade_ok(counts[us], counts[1 - us], r):
+                        continue    # no trade that leaves their officers stronger
+                    gain *= TRADE      # an equal officer on the loose: trade it off
+                if res == 1 or (res == 0 and er >= 8 and reach == 8):
+                    dist = dist_of[s]
+                    for x in range(100):
+                        if dist[x] < reach:
+                            table[x] += gain * (reach - dist[x]) / reach
+                    used = True
+            for s, er in threats:
+                if RESULT[r][er] == -1:
+                    loss = FEAR * val[p][r]
+                    dist = dist_of[s]
+                    for x in range(100):
+                        if 0 < dist[x] <= 2:
+                            table[x] -= loss / dist[x]
+                    used = True
+            if used:
+                out[p][r] = table
+    return out
+
+
+def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:
+    """Per square, ``POCKET`` by how many of its four sides are walls
+    (board edge, lake, an enemy piece hidden at the root), if at least one
+    is such a hidden piece; 0 elsewhere."""
+    hidden = [c >= 0 and c >> 4 != me and s not in known for s, c in enumerate(cells)]
+    out = [0.0] * 100
+    for s in range(100):
+        near = NEIGHBOURS[s]
+        foes = sum(1 for n in near if hidden[n])
+        if foes:
+            out[s] = POCKET[4 - len(near) + foes]
+    return out
+
+
