@@ -6,7 +6,8 @@ other side told at once; the chat thread kept with the game."""
 from __future__ import annotations
 
 import asyncio
-import shutil
+import contextlib
+import sqlite3
 from pathlib import Path
 
 from doors import registry
@@ -19,7 +20,7 @@ from server.services.seats import Seat, SeatKind
 from server.services.store import Store, WaitingChallengeRow, check_password
 from server.services.turn_clock import DAY, TurnClock
 
-RELEASE_DB = Path(__file__).parent / "data" / "schema2-release.db"
+RELEASE_SQL = Path(__file__).parent / "data" / "schema2-release.sql"
 
 
 class Wall:
@@ -36,12 +37,13 @@ class Wall:
 
 
 async def test_migration_from_a_database_made_by_the_current_release(tmp_path):
-    """tests/server/data/schema2-release.db was made by the release before
+    """tests/server/data/schema2-release.sql is the database made by the release before
     by-turns games (schema 2): two callers, a game with a move, a finished
     game against the computer, a saved setup. All of it stays, and the new
     records work."""
     db = tmp_path / "gatehouse.db"
-    shutil.copy(RELEASE_DB, db)
+    with contextlib.closing(sqlite3.connect(db)) as made:
+        made.executescript(RELEASE_SQL.read_text(encoding="utf-8"))
     store = await Store(db).open()
     try:
         assert await store.schema_version() == len(MIGRATIONS)
