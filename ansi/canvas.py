@@ -18,7 +18,7 @@ from typing import ClassVar, NamedTuple
 __all__ = [
     "BLACK", "RED", "GREEN", "BROWN", "BLUE", "MAGENTA", "CYAN", "GREY",
     "DARK_GREY", "BRIGHT_RED", "BRIGHT_GREEN", "YELLOW", "BRIGHT_BLUE",
-    "BRIGHT_MAGENTA", "BRIGHT_CYAN", "WHITE", "Cell", "Canvas", "BOX_SINGLE",
+    "BRIGHT_MAGENTA", "BRIGHT_CYAN", "WHITE", "Cell", "Row", "Canvas", "shared_row", "BOX_SINGLE",
     "BOX_DOUBLE", "clean_text", "cell", "shorten", "wrap", "ELLIPSIS",
 ]
 
@@ -50,6 +50,22 @@ def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cel
         if len(_CELLS) > 65536:      # never grows without bound
             _CELLS.clear()
         found = _CELLS[key] = Cell(char, fg, bg, blink)
+    return found
+
+
+Row = tuple[Cell, ...]
+_ROWS: dict[Row, Row] = {}
+
+
+def shared_row(row: Row) -> Row:
+    """The one shared tuple for this row of cells. Renderers and snapshots
+    keep rows this way: two thousand callers looking at the same lobby keep
+    one copy of each row it has in common, not one each."""
+    found = _ROWS.get(row)
+    if found is None:
+        if len(_ROWS) > 50_000:       # never grows without bound
+            _ROWS.clear()
+        found = _ROWS[row] = row
     return found
 
 
@@ -132,6 +148,29 @@ class Canvas:
 
     def _index(self, x: int, y: int) -> int:
         return (self._oy + y) * self._stride + self._ox + x
+
+    @property
+    def whole(self) -> bool:
+        """A canvas of its own, not a ``region`` of a larger one."""
+        return len(self.cells) == self.width * self.height
+
+    def snapshot(self) -> tuple[Row, ...]:
+        """Every cell, row by row, to ``restore`` later (a screen keeps the
+        parts of its drawing that seldom change this way; the rows are
+        shared, so many callers' snapshots of one screen cost little).
+        Whole canvases only."""
+        if not self.whole:
+            raise ValueError("a snapshot is of a whole canvas, not a region")
+        w, cells = self.width, self.cells
+        return tuple(shared_row(tuple(cells[i:i + w])) for i in range(0, len(cells), w))
+
+    def restore(self, rows: tuple[Row, ...]) -> None:
+        """Every cell back as ``snapshot`` took it (a whole canvas of the same size)."""
+        if not self.whole or len(rows) != self.height or any(len(row) != self.width for row in rows):
+            raise ValueError("restore onto a whole canvas of the snapshot's size")
+        w, cells = self.width, self.cells
+        for y, row in enumerate(rows):
+            cells[y * w:y * w + w] = row
 
     def copy(self) -> Canvas:
         return Canvas(self.width, self.height,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .canvas import GREY
 
-__all__ = ["Attr", "Reprint", "DEFAULT_ATTR", "REPRINT_MAX", "sgr", "cup", "move_cost"]
+__all__ = ["Attr", "Reprint", "DEFAULT_ATTR", "REPRINT_MAX", "sgr", "cup", "rel_move", "move_cost"]
 
 Attr = tuple[int, int, bool]          # (fg 0-15, bg 0-7, blink)
 Reprint = Callable[[int, int], "str | None"]       # cells a..b-1 of a row as text, or None
@@ -20,6 +20,8 @@ REPRINT_MAX = 6                       # unchanged cells worth re-printing
 def sgr(cur: Attr | None, new: Attr) -> str:
     """The shortest SGR sequence taking attributes ``cur`` (None: unknown)
     to ``new``; "" when nothing changes."""
+    if cur == new:
+        return ""
     fg, bg, blink = new
 
     def from_reset() -> list[str]:
@@ -36,8 +38,6 @@ def sgr(cur: Attr | None, new: Attr) -> str:
 
     best = from_reset()
     if cur is not None:
-        if cur == new:
-            return ""
         cfg, cbg, cblink = cur
         if not (cfg >= 8 > fg or (cblink and not blink)):
             p = []
@@ -61,7 +61,7 @@ def cup(x: int, y: int) -> str:
     return f"\x1b[{y + 1};{x + 1}H"
 
 
-def _rel(n: int, final: str, single: str) -> str:
+def rel_move(n: int, final: str, single: str) -> str:
     """The shorter of ``single`` repeated n times and ``ESC[n<final>``."""
     seq = f"\x1b[{n}{final}" if n > 1 else f"\x1b[{final}"
     return single * n if single and n <= len(seq) else seq
@@ -73,15 +73,15 @@ def _horizontal(cx: int, tx: int, reprint: Reprint) -> str:
         return ""
     options = []
     if tx > cx:
-        options.append(_rel(tx - cx, "C", ""))
+        options.append(rel_move(tx - cx, "C", ""))
         r = reprint(cx, tx)
         if r is not None:
             options.append(r)
     else:
-        options.append(_rel(cx - tx, "D", "\b"))
+        options.append(rel_move(cx - tx, "D", "\b"))
         if tx == 0:
             return "\r"
-        options.append("\r" + _rel(tx, "C", ""))
+        options.append("\r" + rel_move(tx, "C", ""))
         r = reprint(0, tx)
         if r is not None:
             options.append("\r" + r)
@@ -112,16 +112,16 @@ def move_cost(cur: tuple[int, int] | None, target: tuple[int, int],
                 best = r
         return best
     dy = ty - cy
-    vert = "" if dy == 0 else (_rel(dy, "B", "") if dy > 0 else _rel(-dy, "A", ""))
+    vert = "" if dy == 0 else (rel_move(dy, "B", "") if dy > 0 else rel_move(-dy, "A", ""))
     cand = vert + _horizontal(cx, tx, reprint(ty))
     if dy > 0:
         # LF only from column 0 (after a CR): a terminal that turns LF into
         # CR LF (telnet clients, a tty with ONLCR) then lands where one that
         # doesn't does.
-        down = ("" if cx == 0 else "\r") + _rel(dy, "B", "\n")
+        down = ("" if cx == 0 else "\r") + rel_move(dy, "B", "\n")
         if tx:
             r = reprint(ty)(0, tx)
-            right = _rel(tx, "C", "")
+            right = rel_move(tx, "C", "")
             down += r if r is not None and len(r) < len(right) else right
         if len(down) < len(cand):
             cand = down

@@ -45,12 +45,12 @@ send it as CR NUL.
 """
 from __future__ import annotations
 
-from itertools import compress
-from operator import ne
+from itertools import compress, takewhile
+from operator import itemgetter, ne
 
-from .canvas import BLANK, GREY, Canvas, Cell
+from .canvas import BLANK, GREY, Canvas, Cell, Row, shared_row
 from .cp437 import CHARSETS, encode_char
-from .moves import DEFAULT_ATTR, REPRINT_MAX, Attr, Reprint, cup, move_cost, sgr
+from .moves import DEFAULT_ATTR, REPRINT_MAX, Attr, Reprint, cup, move_cost, rel_move, sgr
 
 __all__ = ["DiffRenderer", "minimal_diff_cost", "normalize", "sgr", "cup",
            "move_cost", "flowing", "CHARSET_PROBE", "charset_from_probe"]
@@ -73,20 +73,8 @@ def charset_from_probe(column: int) -> str | None:
     column), None when the answer makes no sense."""
     return {2: "utf8", 4: "cp437"}.get(column)
 
-Row = tuple[Cell, ...]
-_ROWS: dict[Row, Row] = {}
-
-
-def shared_row(row: Row) -> Row:
-    """The one shared tuple for this row of cells. Renderers remember rows
-    this way: two thousand callers looking at the same lobby keep one copy
-    of each row it has in common, not one each."""
-    found = _ROWS.get(row)
-    if found is None:
-        if len(_ROWS) > 50_000:       # never grows without bound
-            _ROWS.clear()
-        found = _ROWS[row] = row
-    return found
+_CHAR = itemgetter(0)             # a cell's character
+_BLANKS = tuple(Cell(" ", GREY, bg, False) for bg in range(8))   # a blank, as seen, in each background
 
 
 def normalize(cell: Cell) -> Cell:
@@ -215,7 +203,7 @@ class DiffRenderer:
         w = self.width
         for y in range(min(self.height, canvas.height)):
             row = canvas.row_cells(y)[:w]
-            budget -= sum(1 for c in row if c.char != " ")
+            budget -= len(row) - list(map(_CHAR, row)).count(" ")
             if budget <= 0:
                 return False
         return True
@@ -275,10 +263,11 @@ class DiffRenderer:
             work[x] = cell
             self._pos = (x + 1, y)
 
+        whole = canvas.cells if canvas.whole and canvas.width == w else None
         for y in range(h):
             raw: Row | None = None
             if y < canvas.height and canvas.width == w:
-                raw = tuple(canvas.row_cells(y))
+                raw = tuple(whole[y * w:y * w + w] if whole is not None else canvas.row_cells(y))
                 if raw == self._raw[y]:
                     continue             # the very same cells as last time: nothing to do
                 self._raw[y] = raw = shared_row(raw)
@@ -294,19 +283,39 @@ class DiffRenderer:
             # blank tail in one background: candidate for EL
             el_from = None
             tail_bg = new[w - 1].bg if new[w - 1].char == " " else None
+            blank_tail = _BLANKS[tail_bg or 0]
             if tail_bg is not None:
-                t = w
-                while t > 0 and new[t - 1].char == " " and new[t - 1].bg == tail_bg:
-                    t -= 1
+                t = w - len(list(takewhile(blank_tail.__eq__, reversed(new))))
                 in_tail = [x for x in changed if x >= t]
                 if in_tail:
                     first, last = in_tail[0], in_tail[-1]
                     if (last_row and last == w - 1) or last - first + 1 > 3:
                         el_from = first
-            for x in changed:
-                if el_from is not None and x >= el_from:
-                    break
+            stop = w if el_from is None else el_from
+            i, n = 0, len(changed)
+            while i < n and changed[i] < stop:
+                x = changed[i]
                 put(x, y, new[x])
+                i += 1
+                # The changed cells after it that need no other SGR go out as one
+                # run, with the unchanged ones between them when printing those
+                # is shorter than moving over them (as ``goto`` would choose).
+                fg, bg, blink = self._attr or DEFAULT_ATTR
+                end = x + 1
+                while i < n and changed[i] < stop and changed[i] - end <= REPRINT_MAX:
+                    nxt = changed[i]
+                    if any(c.bg != bg or (c.char != " " and (c.fg != fg or c.blink != blink))
+                           for c in new[end:nxt + 1]):
+                        break
+                    if nxt > end and (sum(len(encode_char(c.char, cs)) for c in new[end:nxt])
+                                      >= len(rel_move(nxt - end, "C", ""))):
+                        break            # moving over them is as short
+                    end = nxt + 1
+                    i += 1
+                if end > x + 1:
+                    out.append(b"".join([encode_char(c.char, cs) for c in new[x + 1:end]]))
+                    work[x + 1:end] = new[x + 1:end]
+                    self._pos = (end, y)
             if el_from is not None and tail_bg is not None:
                 goto(el_from, y)
                 attr = self._attr
@@ -316,8 +325,7 @@ class DiffRenderer:
                     out.append(s)
                     self._attr = want
                 out.append("\x1b[K")
-                for x in range(el_from, w):
-                    work[x] = Cell(" ", GREY, tail_bg, False)
+                work[el_from:w] = [blank_tail] * (w - el_from)
             front[y] = shared_row(tuple(work))
             work_y = -1
 
@@ -337,7 +345,7 @@ class DiffRenderer:
         else:
             goto(w - 1, h - 1)
 
-        return b"".join(p if isinstance(p, bytes) else p.encode("latin-1") for p in out)
+        return b"".join([p if p.__class__ is bytes else p.encode("latin-1") for p in out])  # type: ignore[union-attr]
 
 
 def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> int:

@@ -78,11 +78,14 @@ class ChatPane:
     def __init__(self, lines: int = 50):
         self.lines: deque[tuple[str, str]] = deque(maxlen=lines)
         self.back = 0              # rows scrolled back from the newest
+        self.added = 0             # lines ever added: what a screen that caches its drawing compares
         self._rows = 0             # wrapped rows at the last draw
         self._height = 1
+        self._wrapped: tuple[int, int, list[tuple[str, str, str]]] = (-1, 0, [])   # (added, width, rows)
 
     def add(self, who: str, text: str) -> None:
         self.lines.append((clean_text(who), clean_text(text)))
+        self.added += 1
 
     def colour(self, who: str) -> int:
         return self.COLOURS[sum(map(ord, who)) % len(self.COLOURS)] if who else GREY
@@ -97,6 +100,15 @@ class ChatPane:
         return self.back > 0
 
     def _wrap(self, width: int) -> list[tuple[str, str, str]]:
+        """The lines wrapped to ``width`` (kept until a line is added: a game's
+        log holds 200 lines, and each key redraws the pane)."""
+        added, wide, rows = self._wrapped
+        if (added, wide) != (self.added, width):
+            rows = self._wrap_all(width)
+            self._wrapped = (self.added, width, rows)
+        return rows
+
+    def _wrap_all(self, width: int) -> list[tuple[str, str, str]]:
         rows: list[tuple[str, str, str]] = []      # (name part, text part, who)
         for who, text in self.lines:
             head = f"{who}: " if who else ""

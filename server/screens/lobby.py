@@ -20,6 +20,7 @@ from ansi.canvas import (
     WHITE,
     YELLOW,
     Canvas,
+    Row,
     shorten,
 )
 from ansi.widgets import ChatPane, LineInput
@@ -201,6 +202,8 @@ class LobbyScreen(Screen):
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
+        self._backdrop: tuple[tuple[Any, ...], tuple[Row, ...]] | None = None   # (parts, cells)
+        self._who: tuple[Any, tuple[tuple[str, int], ...], int] = (None, (), 0)  # (as of, rows, count)
 
     @property
     def message(self) -> str:
@@ -315,62 +318,85 @@ class LobbyScreen(Screen):
         return None
 
     # ----- drawing ----------------------------------------------------------
-    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+    def _backdrop_parts(self, now: float) -> tuple[Any, ...]:
+        """Everything the screen shows above its bottom line, as text: while
+        it is unchanged (most keys only touch the bottom line), the drawing
+        is taken from the last frame instead of drawn again."""
         app = self.session.services
-        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
-        canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
-        canvas.text(11, 0, "· Lobby", WHITE, BLUE)
         wall = time.time()
         into_minute = wall % 60
-        right = f"{self.session.handle} · node {self.session.node} · {time.strftime('%H:%M', time.localtime(wall))}"
-        canvas.text(79 - len(right), 0, right, BRIGHT_CYAN, BLUE)
-        # who is online
-        canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-        canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
-        people, count = app.nodes.first_online(self.WHO_ROWS)
-        for i, other in enumerate(people):
-            colour = YELLOW if other is self.session else GREY
-            idle = max(0.0, other.idle_seconds(now) - into_minute)      # as of the clock's minute
-            canvas.text(2, 3 + i, f"{other.node:>4} {other.handle[:20]:<20} "
-                                  f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
-                                  f"{idle_minutes(idle):>4}",
-                        colour)
+        clock = time.strftime('%H:%M', time.localtime(wall))
+        header = f"{self.session.handle} · node {self.session.node} · {clock}"
+        if self._who[0] != (app.nodes.generation, clock):     # (who is on, where, and idle as of the minute)
+            people, count = app.nodes.first_online(self.WHO_ROWS)
+            self._who = ((app.nodes.generation, clock), tuple(
+                (f"{other.node:>4} {other.handle[:20]:<20} "
+                 f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
+                 f"{idle_minutes(max(0.0, other.idle_seconds(now) - into_minute)):>4}",
+                 YELLOW if other is self.session else GREY) for other in people), count)
+        _, who, count = self._who
         self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
-        if count > self.WHO_ROWS:
-            canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
-        # doors
-        canvas.box(50, 1, 30, 11, CYAN, title="Doors")
-        for i, info in enumerate(registry().values()):
-            canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
-        turns = turns_line(app.matches.turns_waiting(self.session.handle))
-        if turns:              # by turns: the games waiting for this caller's move
-            canvas.text(52, 9, shorten(f"{turns} (t)", 27), BRIGHT_GREEN)
-        sysop = "available" if app.nodes.sysop_available else "not available"
-        canvas.text(52, 10, f"Sysop: {sysop}", DARK_GREY)
-        # challenges
-        row = 12
         incoming = self._incoming()
+        offers = []
         for ch in incoming[:1]:
             more = f" (+{len(incoming) - 1})" if len(incoming) > 1 else ""
             lead = f" {ch.challenger} challenges you to "
             hint = f"{more}  y accept · n decline "
             if len(lead + ch.headline()) + 5 > 80 - len(hint):     # the door and pace come first
                 hint = f"{more}  y/n "
+            offers.append((challenge_text(lead, ch, 80 - len(hint)), hint))
+        waiting = tuple(challenge_text(f"Waiting for {ch.target} to answer: ", ch, 78 - len(self.WITHDRAW))
+                        for ch in self._outgoing()[:1])
+        return (header, who, count, turns_line(app.matches.turns_waiting(self.session.handle)),
+                app.nodes.sysop_available, tuple(offers), waiting, self.chat.added, self.chat.back)
+
+    WITHDRAW = "  (x withdraws)"
+
+    def _draw_backdrop(self, canvas: Canvas, parts: tuple[Any, ...]) -> None:
+        header, who, count, turns, sysop, offers, waiting, _added, _back = parts
+        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+        canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
+        canvas.text(11, 0, "· Lobby", WHITE, BLUE)
+        canvas.text(79 - len(header), 0, header, BRIGHT_CYAN, BLUE)
+        # who is online
+        canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
+        canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
+        for i, (line, colour) in enumerate(who):
+            canvas.text(2, 3 + i, line, colour)
+        if count > self.WHO_ROWS:
+            canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
+        # doors
+        canvas.box(50, 1, 30, 11, CYAN, title="Doors")
+        for i, info in enumerate(registry().values()):
+            canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
+        if turns:              # by turns: the games waiting for this caller's move
+            canvas.text(52, 9, shorten(f"{turns} (t)", 27), BRIGHT_GREEN)
+        canvas.text(52, 10, f"Sysop: {'available' if sysop else 'not available'}", DARK_GREY)
+        # challenges
+        row = 12
+        for text, hint in offers:
             canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
-            x = canvas.text(0, row, challenge_text(lead, ch,
-                                                   80 - len(hint)), WHITE, BLUE)
+            x = canvas.text(0, row, text, WHITE, BLUE)
             canvas.text(x, row, hint, YELLOW, BLUE)
             row += 1
-        for ch in self._outgoing()[:1]:
-            hint = "  (x withdraws)"
-            x = canvas.text(1, row, challenge_text(f"Waiting for {ch.target} to answer: ", ch,
-                                                   78 - len(hint)), BRIGHT_CYAN)
-            canvas.text(x, row, hint, BRIGHT_CYAN)
+        for text in waiting:
+            x = canvas.text(1, row, text, BRIGHT_CYAN)
+            canvas.text(x, row, self.WITHDRAW, BRIGHT_CYAN)
             row += 1
-
         # chat
         canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
         self.chat.draw(canvas.region(2, 15, 76, 7))
+
+    def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
+        app = self.session.services
+        parts = self._backdrop_parts(now)
+        kept = self._backdrop
+        if kept is not None and kept[0] == parts and canvas.whole and canvas.height == len(kept[1]) \
+                and canvas.width == len(kept[1][0]):
+            canvas.restore(kept[1])
+        else:
+            self._draw_backdrop(canvas, parts)
+            self._backdrop = (parts, canvas.snapshot()) if canvas.whole else None
         cursor = None
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)

@@ -63,6 +63,7 @@ class NodeRegistry(Generic[N]):
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._online: list[N] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self.generation = 0        # counts changes: a who-list drawn at the same one is the same
 
     # ----- coming and going -------------------------------------------------
     def refusal(self, peer: str, limit_per_ip: bool) -> str | None:
@@ -80,6 +81,7 @@ class NodeRegistry(Generic[N]):
         self.sessions[node] = session
         self._per_ip[peer] += 1
         self._online = None
+        self.generation += 1
         return session
 
     def release(self, session: N, peer: str) -> None:
@@ -132,6 +134,7 @@ class NodeRegistry(Generic[N]):
     def changed(self) -> None:
         """Somebody came, went or moved: tell every session (debounced)."""
         self._online = None
+        self.generation += 1
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.debounce, self._broadcast)
 

@@ -185,6 +185,30 @@ def test_small_gaps_are_reprinted_not_jumped():
     assert out == b"\raBcD"            # CR and re-print 'a' beats ESC[3;2H
 
 
+def test_a_line_of_words_goes_out_as_one_run():
+    """Words in one colour over a blank row: the unchanged blanks between
+    them are printed with the words (shorter than a move), so the line is
+    one piece of text after one SGR."""
+    r = DiffRenderer(charset="cp437")
+    c = Canvas()
+    r.render(c)
+    c.text(6, 23, "(ENTER sends; ESC closes)", 8)
+    out = r.render(c)
+    assert out.count(b"\x1b[") == 3          # the move there, one SGR, the cursor parked
+    assert b"(ENTER sends; ESC closes)" in out
+
+
+def test_a_gap_wider_than_its_move_is_jumped():
+    """A gap whose UTF-8 cells cost more bytes than ESC[nC is moved over."""
+    r = DiffRenderer(charset="utf8")
+    c = Canvas()
+    c.text(0, 2, "a" + "█" * 2 + "b")
+    r.render(c)
+    c.text(0, 2, "A" + "█" * 2 + "B")
+    out = r.render(c)
+    assert out.startswith(b"\x1b[3HA\x1b[2CB") or out.startswith(b"\rA\x1b[2CB"), out
+
+
 def test_renderer_close_to_minimal_diff_cost():
     base = busy_canvas(2)
     for seed in range(10):

@@ -54,6 +54,31 @@ async def test_lobby_shows_who_is_online_and_lobby_chat_reaches_the_other(app):
     await bob.close()
 
 
+async def test_the_lobby_changes_around_a_caller_typing_on_the_chat_line(app):
+    """Most keys change only the lobby's bottom line, and the rest of the
+    screen is kept from the frame before: it must still change when someone
+    logs on, chats or challenges, and the half-typed line must stay."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    alice.send("c" + "hal")
+    await alice.expect("Say: hal")
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.login("Bob")
+    await wait_until(lambda: "Bob" in alice.text() and alice.line(23).startswith("Say: hal"))
+    bob.send("c" + "hi all" + ENTER)
+    await alice.expect("Bob: hi all")
+    assert alice.line(23).startswith("Say: hal")
+    alice.send("f" + ENTER)
+    await bob.expect("Alice: half")
+    await alice.expect("Alice: half")
+    bob.send(ENTER + "p" + door_digit("Towers"))        # (an empty line closes Bob's chat line)
+    await bob.expect("choose your opponent")
+    bob.send(DOWN + ENTER + DOWN * 2 + ENTER)
+    await alice.expect("Bob challenges you")
+    await alice.close()
+    await bob.close()
+
+
 async def test_a_declined_challenge_is_reported_to_the_challenger(app):
     alice, bob = await two_in_lobby(app)
     alice.send("p" + door_digit("Towers"))
