@@ -130,13 +130,16 @@ class Canvas:
 
     def __init__(self, width: int = 80, height: int = 24,
                  _cells: list[Cell] | None = None, _stride: int = 0,
-                 _ox: int = 0, _oy: int = 0):
+                 _ox: int = 0, _oy: int = 0, _kept: list[Row | None] | None = None):
         self.width = width
         self.height = height
         self._stride = _stride or width
         self._ox = _ox
         self._oy = _oy
         self.cells: list[Cell] = _cells if _cells is not None else [BLANK] * (width * height)
+        # per row of the cells: the snapshot row it holds unchanged since
+        # ``restore`` (None once anything is drawn on it); shared with regions
+        self._kept: list[Row | None] = _kept if _kept is not None else [None] * (len(self.cells) // self._stride)
 
     # ----- views ------------------------------------------------------------
     def region(self, x: int, y: int, width: int, height: int) -> Canvas:
@@ -144,7 +147,7 @@ class Canvas:
         width = max(0, min(width, self.width - x))
         height = max(0, min(height, self.height - y))
         return Canvas(width, height, self.cells, self._stride,
-                      self._ox + x, self._oy + y)
+                      self._ox + x, self._oy + y, self._kept)
 
     def _index(self, x: int, y: int) -> int:
         return (self._oy + y) * self._stride + self._ox + x
@@ -166,11 +169,26 @@ class Canvas:
 
     def restore(self, rows: tuple[Row, ...]) -> None:
         """Every cell back as ``snapshot`` took it (a whole canvas of the same size)."""
-        if not self.whole or len(rows) != self.height or any(len(row) != self.width for row in rows):
+        if not self.whole or len(rows) != self.height or set(map(len, rows)) != {self.width}:
             raise ValueError("restore onto a whole canvas of the snapshot's size")
         w, cells = self.width, self.cells
         for y, row in enumerate(rows):
             cells[y * w:y * w + w] = row
+        self._kept[:] = rows
+
+    def kept_row(self, y: int) -> Row | None:
+        """Row ``y`` as the snapshot ``restore`` put there, if nothing has
+        been drawn on it since (a renderer that sent that very row skips it)."""
+        return self._kept[self._oy + y] if self.whole else None
+
+    def kept_rows(self) -> list[Row | None]:
+        """``kept_row`` of every row (of a whole canvas: a region's are None)."""
+        return self._kept[:] if self.whole else [None] * self.height
+
+    def _drawn(self, y: int, rows: int = 1) -> None:
+        """Rows y..y+rows-1 (of this view) are drawn on: no longer as restored."""
+        top = self._oy + max(0, y)
+        self._kept[top:self._oy + min(self.height, y + rows)] = [None] * max(0, min(self.height, y + rows) - max(0, y))
 
     def copy(self) -> Canvas:
         return Canvas(self.width, self.height,
@@ -207,6 +225,7 @@ class Canvas:
             if len(char) != 1 or not char.isprintable():
                 char = "?" if char not in ("", " ") else " "
             self.cells[self._index(x, y)] = cell(char, fg & 15, bg & 7, blink)
+            self._kept[self._oy + y] = None
 
     def text(self, x: int, y: int, text: str, fg: int = GREY, bg: int = BLACK,
              blink: bool = False) -> int:
@@ -223,6 +242,7 @@ class Canvas:
             base = (self._oy + y) * self._stride + self._ox
             self.cells[base + start:base + stop] = map(
                 _palette(fg & 15, bg & 7, bool(blink)).__getitem__, text[start - x:stop - x])
+            self._kept[self._oy + y] = None
         return end
 
     def center(self, y: int, text: str, fg: int = GREY, bg: int = BLACK) -> None:
@@ -240,6 +260,7 @@ class Canvas:
         for yy in range(max(0, y), min(self.height, y + height)):
             base = self._index(0, yy)
             self.cells[base + start:base + stop] = filler
+        self._drawn(y, height)
 
     def clear(self, fg: int = GREY, bg: int = BLACK) -> None:
         self.fill(0, 0, self.width, self.height, " ", fg, bg)
@@ -260,6 +281,7 @@ class Canvas:
                 cells[base + x] = side
             if 0 <= right < self.width:
                 cells[base + right] = side
+        self._drawn(y, height)
         if title:
             self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
 
@@ -273,3 +295,4 @@ class Canvas:
             src = other._index(start - x, yy - y)
             dst = self._index(start, yy)
             self.cells[dst:dst + stop - start] = other.cells[src:src + stop - start]
+        self._drawn(y, other.height)

@@ -264,13 +264,17 @@ class DiffRenderer:
             self._pos = (x + 1, y)
 
         whole = canvas.cells if canvas.whole and canvas.width == w else None
+        restored = canvas.kept_rows() if whole is not None else [None] * canvas.height
         for y in range(h):
             raw: Row | None = None
             if y < canvas.height and canvas.width == w:
-                raw = tuple(whole[y * w:y * w + w] if whole is not None else canvas.row_cells(y))
+                kept = restored[y]
+                if kept is not None and kept is self._raw[y]:
+                    continue             # the very row sent last time (a restored snapshot's)
+                raw = kept or tuple(whole[y * w:y * w + w] if whole is not None else canvas.row_cells(y))
                 if raw == self._raw[y]:
                     continue             # the very same cells as last time: nothing to do
-                self._raw[y] = raw = shared_row(raw)
+                self._raw[y] = raw = kept or shared_row(raw)
             else:
                 self._raw[y] = None
             new = self._target_row(canvas, y, raw)
@@ -304,12 +308,13 @@ class DiffRenderer:
                 end = x + 1
                 while i < n and changed[i] < stop and changed[i] - end <= REPRINT_MAX:
                     nxt = changed[i]
-                    if any(c.bg != bg or (c.char != " " and (c.fg != fg or c.blink != blink))
-                           for c in new[end:nxt + 1]):
-                        break
-                    if nxt > end and (sum(len(encode_char(c.char, cs)) for c in new[end:nxt])
-                                      >= len(rel_move(nxt - end, "C", ""))):
-                        break            # moving over them is as short
+                    for c in new[end:nxt + 1]:
+                        if c.bg != bg or (c.char != " " and (c.fg != fg or c.blink != blink)):
+                            nxt = -1     # needs another SGR
+                            break
+                    if nxt < 0 or (nxt > end and sum(len(encode_char(c.char, cs)) for c in new[end:nxt])
+                                   >= len(rel_move(nxt - end, "C", ""))):
+                        break            # (or moving over the gap is as short)
                     end = nxt + 1
                     i += 1
                 if end > x + 1:

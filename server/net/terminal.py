@@ -21,7 +21,7 @@ from ansi import keys as K
 from ansi.canvas import Canvas
 from ansi.render import DiffRenderer
 
-__all__ = ["KeyDecoder", "Terminal", "Connection", "charset_for_term", "charset_is_sure",
+__all__ = ["KeyDecoder", "Terminal", "Connection", "Pushes", "charset_for_term", "charset_is_sure",
            "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS"]
 
 PAUSE, RESUME = "PAUSE", "RESUME"
@@ -187,6 +187,18 @@ class Connection(Protocol):
     async def drain(self) -> None: ...
     def close(self) -> None: ...
     def is_closing(self) -> bool: ...
+
+
+class Pushes(Protocol):
+    """A connection that can hand its input over as it arrives, with no task
+    waiting on ``read`` (a key reaches its screen one turn of the event loop
+    sooner): ``listen(on_data, on_end)`` returns False when it can't, and
+    ``pause_reading``/``resume_reading`` hold back a caller typing faster
+    than the session works."""
+
+    def listen(self, on_data: Callable[[bytes], None], on_end: Callable[[], None]) -> bool: ...
+    def pause_reading(self) -> None: ...
+    def resume_reading(self) -> None: ...
 
 
 class Terminal:

