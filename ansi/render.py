@@ -318,7 +318,9 @@ class DiffRenderer:
                     end = nxt + 1
                     i += 1
                 if end > x + 1:
-                    out.append(b"".join([encode_char(c.char, cs) for c in new[x + 1:end]]))
+                    text = "".join(map(_CHAR, new[x + 1:end]))
+                    out.append(text.encode("ascii") if text.isascii() and text.isprintable()
+                               else b"".join([encode_char(ch, cs) for ch in text]))
                     work[x + 1:end] = new[x + 1:end]
                     self._pos = (end, y)
             if el_from is not None and tail_bg is not None:
