@@ -54,7 +54,7 @@ class _PushReader(TelnetReader):
             data = bytes(self._buffer)
             self._buffer.clear()
             self._deliver(data)
-        if self._eof:
+        if self._eof or self._exception is not None:
             self._end()
 
     def unlisten(self) -> None:
@@ -68,6 +68,10 @@ class _PushReader(TelnetReader):
 
     def feed_eof(self) -> None:
         super().feed_eof()
+        self._end()
+
+    def set_exception(self, exc: Exception) -> None:
+        super().set_exception(exc)          # (the connection was lost: reset by the caller)
         self._end()
 
     def _deliver(self, data: bytes) -> None:

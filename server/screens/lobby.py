@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import time
+import weakref
 from typing import Any
 
 from ansi import keys as K
@@ -36,8 +37,9 @@ from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
+from server.services.ids import NodeId
 from server.services.match import MatchEvent, News
-from server.services.nodes import LOBBY, Origin
+from server.services.nodes import LOBBY, NodeRegistry, Origin
 from server.services.seats import Seat, SeatKind
 
 __all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news"]
@@ -125,6 +127,27 @@ def idle_text(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}"
 
 
+WhoRows = tuple[tuple[NodeId, str], ...]
+# Per node list: its who-list rows as of (generation, minute). Every lobby
+# shows the same rows (each its own in colour), and when someone logs on
+# every lobby redraws: the rows are made once for all of them.
+_WHO_ROWS: weakref.WeakKeyDictionary[Any, tuple[tuple[int, str], WhoRows, int]] = weakref.WeakKeyDictionary()
+
+
+def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock: str) -> tuple[WhoRows, int]:
+    """The first ``rows`` callers online as the who-list shows them (node,
+    handle, where, rating, idle as of the clock's minute), and how many are on."""
+    as_of = (nodes.generation, clock)
+    kept = _WHO_ROWS.get(nodes)
+    if kept is None or kept[0] != as_of:
+        people, count = nodes.first_online(rows)
+        kept = _WHO_ROWS[nodes] = (as_of, tuple(
+            (other.node, f"{other.node:>4} {other.handle[:20]:<20} {shorten(other.location, 12):<12} "
+                         f"{shown_rating(other):>4} {idle_minutes(max(0.0, minute_began - other.last_key)):>4}")
+            for other in people), count)
+    return kept[1], kept[2]
+
+
 async def answer_challenge(session: Session, ch: Challenge,
                            accept: bool) -> tuple[str, Screen | None]:
     """``session`` accepts or declines ``ch`` on the board: (what to tell
@@ -203,7 +226,7 @@ class LobbyScreen(Screen):
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
         self._backdrop: tuple[tuple[Any, ...], tuple[Row, ...]] | None = None   # (parts, cells)
-        self._who: tuple[Any, tuple[tuple[str, int], ...], int] = (None, (), 0)  # (as of, rows, count)
+        self._who: tuple[Any, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
 
     @property
     def message(self) -> str:
@@ -327,14 +350,10 @@ class LobbyScreen(Screen):
         into_minute = wall % 60
         clock = time.strftime('%H:%M', time.localtime(wall))
         header = f"{self.session.handle} · node {self.session.node} · {clock}"
-        if self._who[0] != (app.nodes.generation, clock):     # (who is on, where, and idle as of the minute)
-            people, count = app.nodes.first_online(self.WHO_ROWS)
-            self._who = ((app.nodes.generation, clock), tuple(
-                (f"{other.node:>4} {other.handle[:20]:<20} "
-                 f"{shorten(other.location, 12):<12} {shown_rating(other):>4} "
-                 f"{idle_minutes(max(0.0, other.idle_seconds(now) - into_minute)):>4}",
-                 YELLOW if other is self.session else GREY) for other in people), count)
-        _, who, count = self._who
+        rows, count = who_rows(app.nodes, self.WHO_ROWS, now - into_minute, clock)
+        if self._who[0] is not rows:
+            self._who = (rows, tuple((text, YELLOW if node == self.session.node else GREY) for node, text in rows))
+        who = self._who[1]
         self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
         incoming = self._incoming()
         offers = []

@@ -34,6 +34,19 @@ def test_an_end_before_listening_is_told_at_once():
     assert got == [b"q"] and ended == [True]
 
 
+def test_a_connection_reset_ends_the_session_too():
+    """telnetlib3 tells a reset (not a clean close) with ``set_exception``."""
+    reader = _PushReader()
+    ended: list[bool] = []
+    reader.listen(lambda data: None, lambda: ended.append(True))
+    reader.set_exception(ConnectionResetError("reset by peer"))
+    assert ended == [True]
+    early = _PushReader()
+    early.set_exception(ConnectionResetError("reset before the session listened"))
+    early.listen(lambda data: None, lambda: ended.append(True))
+    assert ended == [True, True]
+
+
 def test_a_session_that_fails_on_input_is_logged_not_raised(caplog):
     reader = _PushReader()
 
