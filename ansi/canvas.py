@@ -157,15 +157,19 @@ class Canvas:
         """A canvas of its own, not a ``region`` of a larger one."""
         return len(self.cells) == self.width * self.height
 
-    def snapshot(self) -> tuple[Row, ...]:
+    def snapshot(self, like: tuple[Row, ...] | None = None) -> tuple[Row, ...]:
         """Every cell, row by row, to ``restore`` later (a screen keeps the
         parts of its drawing that seldom change this way; the rows are
         shared, so many callers' snapshots of one screen cost little).
-        Whole canvases only."""
+        Rows equal to those of an earlier snapshot ``like`` are taken from
+        it (cheaper than finding the shared row). Whole canvases only."""
         if not self.whole:
             raise ValueError("a snapshot is of a whole canvas, not a region")
         w, cells = self.width, self.cells
-        return tuple(shared_row(tuple(cells[i:i + w])) for i in range(0, len(cells), w))
+        rows = [tuple(cells[i:i + w]) for i in range(0, len(cells), w)]
+        if like is not None and len(like) == len(rows):
+            return tuple(old if old == row else shared_row(row) for row, old in zip(rows, like))
+        return tuple(map(shared_row, rows))
 
     def restore(self, rows: tuple[Row, ...]) -> None:
         """Every cell back as ``snapshot`` took it (a whole canvas of the same size)."""

@@ -415,7 +415,7 @@ class LobbyScreen(Screen):
             canvas.restore(kept[1])
         else:
             self._draw_backdrop(canvas, parts)
-            self._backdrop = (parts, canvas.snapshot()) if canvas.whole else None
+            self._backdrop = (parts, canvas.snapshot(like=kept[1] if kept else None)) if canvas.whole else None
         cursor = None
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)

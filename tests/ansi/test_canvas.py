@@ -66,3 +66,14 @@ def test_the_renderer_skips_rows_restored_as_it_sent_them():
     again.restore(kept)
     again.text(1, 3, "hi")
     assert r.render(again) == b"\\x1b[4;2Hhi\\x1b[4;20H"[:0] + r.render(again) or True
+
+
+def test_a_snapshot_like_an_earlier_one_keeps_its_unchanged_rows():
+    c = Canvas(20, 3)
+    c.text(0, 0, "GATEHOUSE")
+    c.text(0, 1, "12:00")
+    first = c.snapshot()
+    c.text(0, 1, "12:01")
+    second = c.snapshot(like=first)
+    assert second[0] is first[0] and second[2] is first[2]
+    assert second[1] != first[1] and "".join(cell.char for cell in second[1]).startswith("12:01")
