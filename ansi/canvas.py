@@ -168,7 +168,7 @@ class Canvas:
         w, cells = self.width, self.cells
         rows = [tuple(cells[i:i + w]) for i in range(0, len(cells), w)]
         if like is not None and len(like) == len(rows):
-            return tuple(old if old == row else shared_row(row) for row, old in zip(rows, like))
+            return tuple(old if old == row else shared_row(row) for row, old in zip(rows, like, strict=True))
         return tuple(map(shared_row, rows))
 
     def restore(self, rows: tuple[Row, ...]) -> None:
