@@ -4,7 +4,7 @@ our bot at one move: the board as we saw it and the best root values.
 ``bench/stratego_vs_peers.py`` keeps its logs (``# logs in <folder>``); a
 lost game is read there, the move where it went wrong is looked up, then::
 
-    python bench/stratego_replay.py <folder>/game5.log --turn 230 [--level 5] [--seeds 3]
+    python scripts/stratego_replay.py <folder>/game5.log --turn 230 [--level 5] [--seeds 3]
 
 prints the board before our move of that turn (ours ``o``, theirs ``x``
 with ``?`` for a hidden rank and ``'`` once it moved), the top root values
@@ -18,8 +18,9 @@ import random
 import sys
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, ROOT)
 
 from stratego_vs_peers import TOKEN_RANK, Adapter  # noqa: E402
 
