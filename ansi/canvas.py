@@ -171,28 +171,30 @@ class Canvas:
             return tuple(old if old == row else shared_row(row) for row, old in zip(rows, like, strict=True))
         return tuple(map(shared_row, rows))
 
+    def fits(self, rows: tuple[Row, ...]) -> bool:
+        """Whether ``restore(rows)`` may be called: a whole canvas of the snapshot's size."""
+        return self.whole and len(rows) == self.height and set(map(len, rows)) == {self.width}
+
     def restore(self, rows: tuple[Row, ...]) -> None:
-        """Every cell back as ``snapshot`` took it (a whole canvas of the same size)."""
-        if not self.whole or len(rows) != self.height or set(map(len, rows)) != {self.width}:
+        """Every cell back as ``snapshot`` took it (see ``fits``)."""
+        if not self.fits(rows):
             raise ValueError("restore onto a whole canvas of the snapshot's size")
         w, cells = self.width, self.cells
         for y, row in enumerate(rows):
             cells[y * w:y * w + w] = row
         self._kept[:] = rows
 
-    def kept_row(self, y: int) -> Row | None:
-        """Row ``y`` as the snapshot ``restore`` put there, if nothing has
-        been drawn on it since (a renderer that sent that very row skips it)."""
-        return self._kept[self._oy + y] if self.whole else None
-
     def kept_rows(self) -> list[Row | None]:
-        """``kept_row`` of every row (of a whole canvas: a region's are None)."""
+        """Per row, the snapshot row ``restore`` put there if nothing has
+        been drawn on it since, else None (a renderer that sent that very
+        row skips it). A region's are all None."""
         return self._kept[:] if self.whole else [None] * self.height
 
     def _drawn(self, y: int, rows: int = 1) -> None:
         """Rows y..y+rows-1 (of this view) are drawn on: no longer as restored."""
-        top = self._oy + max(0, y)
-        self._kept[top:self._oy + min(self.height, y + rows)] = [None] * max(0, min(self.height, y + rows) - max(0, y))
+        top, bottom = max(0, y), min(self.height, y + rows)
+        if top < bottom:
+            self._kept[self._oy + top:self._oy + bottom] = [None] * (bottom - top)
 
     def copy(self) -> Canvas:
         return Canvas(self.width, self.height,

@@ -352,7 +352,7 @@ class DiffRenderer:
         else:
             goto(w - 1, h - 1)
 
-        return b"".join([p if p.__class__ is bytes else p.encode("latin-1") for p in out])  # type: ignore[union-attr]
+        return b"".join([p if isinstance(p, bytes) else p.encode("latin-1") for p in out])
 
 
 def minimal_diff_cost(front: Canvas, back: Canvas, charset: str = "cp437") -> int:

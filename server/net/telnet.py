@@ -175,22 +175,23 @@ class TelnetConnection:
         self._reader.listen(on_data, on_end)
         return True
 
+    def _transport(self) -> Any:
+        return getattr(self._writer, "transport", None)
+
     def pause_reading(self) -> None:
-        transport = getattr(self._writer, "transport", None)
-        if transport is not None and not transport.is_closing():
-            transport.pause_reading()
+        if not self.is_closing():
+            self._transport().pause_reading()
 
     def resume_reading(self) -> None:
-        transport = getattr(self._writer, "transport", None)
-        if transport is not None and not transport.is_closing():
-            transport.resume_reading()
+        if not self.is_closing():
+            self._transport().resume_reading()
 
     def write(self, data: bytes) -> None:
         if not self.is_closing():
             self._writer.write(data)
 
     def backlog(self) -> int:
-        transport = getattr(self._writer, "transport", None)
+        transport = self._transport()
         return 0 if transport is None else int(transport.get_write_buffer_size())
 
     async def drain(self) -> None:
@@ -200,8 +201,8 @@ class TelnetConnection:
             pass
 
     def is_closing(self) -> bool:
-        transport = getattr(self._writer, "transport", None)
-        return transport is None or transport.is_closing()
+        transport = self._transport()
+        return transport is None or bool(transport.is_closing())
 
     def close(self) -> None:
         self.on_resize = None

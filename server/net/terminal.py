@@ -15,7 +15,7 @@ import asyncio
 import codecs
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ansi import keys as K
 from ansi.canvas import Canvas
@@ -189,6 +189,7 @@ class Connection(Protocol):
     def is_closing(self) -> bool: ...
 
 
+@runtime_checkable
 class Pushes(Protocol):
     """A connection that can hand its input over as it arrives, with no task
     waiting on ``read`` (a key reaches its screen one turn of the event loop

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import time
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -127,6 +127,18 @@ def idle_text(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}"
 
 
+class Backdrop(NamedTuple):
+    """What the lobby shows above its bottom line, as text (see ``LobbyScreen.draw``)."""
+    header: str
+    who: tuple[tuple[str, int], ...]        # (row, colour)
+    online: int                             # callers online
+    turns: str
+    sysop: bool
+    offers: tuple[tuple[str, str], ...]     # (challenge to me, its key hint)
+    waiting: tuple[str, ...]                # my challenge
+    chat: tuple[int, int]                   # the chat pane's lines added, scroll
+
+
 WhoRows = tuple[tuple[NodeId, str], ...]
 # Per node list: its who-list rows as of (generation, minute). Every lobby
 # shows the same rows (each its own in colour), and when someone logs on
@@ -225,7 +237,7 @@ class LobbyScreen(Screen):
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
-        self._backdrop: tuple[tuple[Any, ...], tuple[Row, ...]] | None = None   # (parts, cells)
+        self._backdrop: tuple[Backdrop, tuple[Row, ...]] | None = None   # (parts, its drawing)
         self._who: tuple[Any, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
 
     @property
@@ -341,7 +353,7 @@ class LobbyScreen(Screen):
         return None
 
     # ----- drawing ----------------------------------------------------------
-    def _backdrop_parts(self, now: float) -> tuple[Any, ...]:
+    def _backdrop_parts(self, now: float) -> Backdrop:
         """Everything the screen shows above its bottom line, as text: while
         it is unchanged (most keys only touch the bottom line), the drawing
         is taken from the last frame instead of drawn again."""
@@ -366,13 +378,13 @@ class LobbyScreen(Screen):
             offers.append((challenge_text(lead, ch, 80 - len(hint)), hint))
         waiting = tuple(challenge_text(f"Waiting for {ch.target} to answer: ", ch, 78 - len(self.WITHDRAW))
                         for ch in self._outgoing()[:1])
-        return (header, who, count, turns_line(app.matches.turns_waiting(self.session.handle)),
-                app.nodes.sysop_available, tuple(offers), waiting, self.chat.added, self.chat.back)
+        return Backdrop(header, who, count, turns_line(app.matches.turns_waiting(self.session.handle)),
+                        app.nodes.sysop_available, tuple(offers), waiting, (self.chat.added, self.chat.back))
 
     WITHDRAW = "  (x withdraws)"
 
-    def _draw_backdrop(self, canvas: Canvas, parts: tuple[Any, ...]) -> None:
-        header, who, count, turns, sysop, offers, waiting, _added, _back = parts
+    def _draw_backdrop(self, canvas: Canvas, parts: Backdrop) -> None:
+        header, who, count, turns, sysop, offers, waiting, _chat = parts
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
         canvas.text(11, 0, "· Lobby", WHITE, BLUE)
@@ -410,8 +422,7 @@ class LobbyScreen(Screen):
         app = self.session.services
         parts = self._backdrop_parts(now)
         kept = self._backdrop
-        if kept is not None and kept[0] == parts and canvas.whole and canvas.height == len(kept[1]) \
-                and canvas.width == len(kept[1][0]):
+        if kept is not None and kept[0] == parts and canvas.fits(kept[1]):
             canvas.restore(kept[1])
         else:
             self._draw_backdrop(canvas, parts)

@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
@@ -257,9 +257,8 @@ class Session:
 
     # ----- the loop ---------------------------------------------------------
     async def run(self, first: Screen) -> None:
-        pushes = cast(Pushes, self.conn) if hasattr(self.conn, "listen") else None
-        if pushes is not None and pushes.listen(self._received, self._ended):
-            self._pushes, reader = pushes, None
+        if isinstance(self.conn, Pushes) and self.conn.listen(self._received, self._ended):
+            self._pushes, reader = self.conn, None
         else:
             reader = asyncio.create_task(self._read_keys())
         try:

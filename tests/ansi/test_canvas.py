@@ -33,6 +33,7 @@ def test_a_region_has_no_snapshot_and_a_snapshot_fits_only_its_size():
     whole = Canvas(20, 4)
     with pytest.raises(ValueError):
         whole.region(2, 1, 10, 2).snapshot()
+    assert not Canvas(10, 4).fits(whole.snapshot())
     with pytest.raises(ValueError):
         Canvas(10, 4).restore(whole.snapshot())
     assert whole.whole and not whole.region(2, 1, 10, 2).whole
@@ -45,14 +46,14 @@ def test_a_restored_row_is_known_until_something_is_drawn_on_it():
     kept = c.snapshot()
     fresh = Canvas(20, 4)
     fresh.restore(kept)
-    assert all(fresh.kept_row(y) is kept[y] for y in range(4))
+    assert all(row is kept[y] for y, row in enumerate(fresh.kept_rows()))
     fresh.text(0, 3, "Say:")
     fresh.region(5, 1, 10, 1).put(0, 0, "x")
     fresh.fill(0, 2, 1, 1, "#")
-    assert fresh.kept_row(0) is kept[0]
-    assert [fresh.kept_row(y) for y in (1, 2, 3)] == [None, None, None]
-    assert fresh.region(0, 0, 20, 2).kept_row(0) is None       # (a region view: none)
-    assert Canvas(20, 4).kept_row(0) is None
+    assert fresh.kept_rows()[0] is kept[0]
+    assert fresh.kept_rows()[1:] == [None, None, None]
+    assert fresh.region(0, 0, 20, 2).kept_rows() == [None, None]     # (a region view: none)
+    assert Canvas(20, 4).kept_rows() == [None] * 4
 
 
 def test_the_renderer_skips_rows_restored_as_it_sent_them():
