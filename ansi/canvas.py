@@ -11,6 +11,7 @@ colours, sent as bold), ``bg`` 0-7, ``blink`` a bool.
 """
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Iterator
 from typing import ClassVar, NamedTuple
@@ -43,7 +44,11 @@ _CELLS: dict[tuple[str, int, int, bool], Cell] = {}
 
 def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cell:
     """The one shared Cell for these values (screens hold thousands of cells:
-    sharing them keeps each session's buffers small)."""
+    sharing them keeps each session's buffers small). A space is kept as
+    seen: its foreground and blink show nothing, so they are dropped, and
+    rows that look alike are alike."""
+    if char == " ":
+        fg, blink = GREY, False
     key = (char, fg, bg, blink)
     found = _CELLS.get(key)
     if found is None:
@@ -55,6 +60,7 @@ def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cel
 
 Row = tuple[Cell, ...]
 _ROWS: dict[Row, Row] = {}
+_SWEEP_AT = [4096]                  # look for rows held by no one else at this size
 
 
 def shared_row(row: Row) -> Row:
@@ -63,10 +69,21 @@ def shared_row(row: Row) -> Row:
     one copy of each row it has in common, not one each."""
     found = _ROWS.get(row)
     if found is None:
-        if len(_ROWS) > 50_000:       # never grows without bound
-            _ROWS.clear()
+        if len(_ROWS) >= _SWEEP_AT[0]:
+            _sweep_rows()
         found = _ROWS[row] = row
     return found
+
+
+def _sweep_rows() -> None:
+    """Forget the rows no screen holds any more (every lobby's header of a
+    minute ago): a row held only by this cache is referred to by its key,
+    its value, the loop and ``getrefcount``'s argument. The next sweep comes
+    when the cache has doubled, so sweeping costs little per row."""
+    dead = [row for row in _ROWS if sys.getrefcount(row) <= 4]
+    for row in dead:
+        del _ROWS[row]
+    _SWEEP_AT[0] = max(4096, 2 * len(_ROWS))
 
 
 class _Palette(dict[str, Cell]):
@@ -168,8 +185,11 @@ class Canvas:
         w, cells = self.width, self.cells
         rows = [tuple(cells[i:i + w]) for i in range(0, len(cells), w)]
         if like is not None and len(like) == len(rows):
-            return tuple(old if old == row else shared_row(row) for row, old in zip(rows, like, strict=True))
-        return tuple(map(shared_row, rows))
+            taken = tuple(old if old == row else shared_row(row) for row, old in zip(rows, like, strict=True))
+        else:
+            taken = tuple(map(shared_row, rows))
+        self._kept[:] = taken           # the canvas holds these very rows now
+        return taken
 
     def fits(self, rows: tuple[Row, ...]) -> bool:
         """Whether ``restore(rows)`` may be called: a whole canvas of the snapshot's size."""
@@ -185,8 +205,8 @@ class Canvas:
         self._kept[:] = rows
 
     def kept_rows(self) -> list[Row | None]:
-        """Per row, the snapshot row ``restore`` put there if nothing has
-        been drawn on it since, else None (a renderer that sent that very
+        """Per row, the snapshot row ``restore`` put there (or ``snapshot``
+        took) if nothing has been drawn on it since, else None (a renderer that sent that very
         row skips it). A region's are all None."""
         return self._kept[:] if self.whole else [None] * self.height
 

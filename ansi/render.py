@@ -267,20 +267,28 @@ class DiffRenderer:
         restored = canvas.kept_rows() if whole is not None else [None] * canvas.height
         for y in range(h):
             raw: Row | None = None
+            sent = self._raw[y]
             if y < canvas.height and canvas.width == w:
                 kept = restored[y]
-                if kept is not None and kept is self._raw[y]:
+                if kept is not None and kept is sent:
                     continue             # the very row sent last time (a restored snapshot's)
                 raw = kept or tuple(whole[y * w:y * w + w] if whole is not None else canvas.row_cells(y))
-                if raw == self._raw[y]:
+                if raw == sent:
                     continue             # the very same cells as last time: nothing to do
                 self._raw[y] = raw = kept or shared_row(raw)
             else:
                 self._raw[y] = None
-            new = self._target_row(canvas, y, raw)
             old = front[y]
-            if tuple(new) == old:
-                continue
+            # a canvas keeps its cells as seen (``ansi.canvas.cell``): its row is the target
+            target = raw if raw is not None and y < h - 1 else None
+            if target is not None:
+                if target == old:
+                    continue
+                new = list(target)
+            else:
+                new = self._target_row(canvas, y, raw)
+                if tuple(new) == old:
+                    continue
             changed = list(compress(range(w), map(ne, new, old)))
             work, work_y = list(old), y
             last_row = y == h - 1
@@ -333,7 +341,7 @@ class DiffRenderer:
                     self._attr = want
                 out.append("\x1b[K")
                 work[el_from:w] = [blank_tail] * (w - el_from)
-            front[y] = shared_row(tuple(work))
+            front[y] = target or shared_row(tuple(work))
             work_y = -1
 
         # the cursor

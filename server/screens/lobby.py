@@ -383,47 +383,65 @@ class LobbyScreen(Screen):
 
     WITHDRAW = "  (x withdraws)"
 
-    def _draw_backdrop(self, canvas: Canvas, parts: Backdrop) -> None:
-        header, who, count, turns, sysop, offers, waiting, _chat = parts
-        canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
-        canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
-        canvas.text(11, 0, "· Lobby", WHITE, BLUE)
-        canvas.text(79 - len(header), 0, header, BRIGHT_CYAN, BLUE)
-        # who is online
-        canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-        canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
-        for i, (line, colour) in enumerate(who):
-            canvas.text(2, 3 + i, line, colour)
-        if count > self.WHO_ROWS:
-            canvas.text(2, 11, f" and {count - self.WHO_ROWS} more ", DARK_GREY)
-        # doors
-        canvas.box(50, 1, 30, 11, CYAN, title="Doors")
-        for i, info in enumerate(registry().values()):
-            canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
-        if turns:              # by turns: the games waiting for this caller's move
-            canvas.text(52, 9, shorten(f"{turns} (t)", 27), BRIGHT_GREEN)
-        canvas.text(52, 10, f"Sysop: {'available' if sysop else 'not available'}", DARK_GREY)
-        # challenges
-        row = 12
-        for text, hint in offers:
-            canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
-            x = canvas.text(0, row, text, WHITE, BLUE)
-            canvas.text(x, row, hint, YELLOW, BLUE)
-            row += 1
-        for text in waiting:
-            x = canvas.text(1, row, text, BRIGHT_CYAN)
-            canvas.text(x, row, self.WITHDRAW, BRIGHT_CYAN)
-            row += 1
-        # chat
-        canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
-        self.chat.draw(canvas.region(2, 15, 76, 7))
+    def _draw_backdrop(self, canvas: Canvas, parts: Backdrop, before: Backdrop | None = None) -> None:
+        """Draw ``parts``; on a canvas that holds the drawing of ``before``
+        (the last frame's backdrop, restored), only the parts that differ:
+        the clock's minute touches the header and the who-list, not the
+        doors or the chat."""
+        def changed(*fields: str) -> bool:
+            if before is None:
+                return True
+            if any(getattr(parts, f) != getattr(before, f) for f in fields):
+                canvas.fill(*self._AREAS[fields[0]])
+                return True
+            return False
+        if changed("header"):
+            canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
+            canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
+            canvas.text(11, 0, "· Lobby", WHITE, BLUE)
+            canvas.text(79 - len(parts.header), 0, parts.header, BRIGHT_CYAN, BLUE)
+        if changed("who", "online"):
+            canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
+            canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
+            for i, (line, colour) in enumerate(parts.who):
+                canvas.text(2, 3 + i, line, colour)
+            if parts.online > self.WHO_ROWS:
+                canvas.text(2, 11, f" and {parts.online - self.WHO_ROWS} more ", DARK_GREY)
+        if changed("turns", "sysop"):
+            canvas.box(50, 1, 30, 11, CYAN, title="Doors")
+            for i, info in enumerate(registry().values()):
+                canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
+            if parts.turns:              # by turns: the games waiting for this caller's move
+                canvas.text(52, 9, shorten(f"{parts.turns} (t)", 27), BRIGHT_GREEN)
+            canvas.text(52, 10, f"Sysop: {'available' if parts.sysop else 'not available'}", DARK_GREY)
+        if changed("offers", "waiting"):
+            row = 12
+            for text, hint in parts.offers:
+                canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
+                x = canvas.text(0, row, text, WHITE, BLUE)
+                canvas.text(x, row, hint, YELLOW, BLUE)
+                row += 1
+            for text in parts.waiting:
+                x = canvas.text(1, row, text, BRIGHT_CYAN)
+                canvas.text(x, row, self.WITHDRAW, BRIGHT_CYAN)
+                row += 1
+        if changed("chat"):
+            canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
+            self.chat.draw(canvas.region(2, 15, 76, 7))
+
+    # where each part of the backdrop is drawn (x, y, width, height), cleared before it is drawn again
+    _AREAS = {"header": (0, 0, 80, 1), "who": (0, 1, 50, 11), "turns": (50, 1, 30, 11),
+              "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         app = self.session.services
         parts = self._backdrop_parts(now)
         kept = self._backdrop
-        if kept is not None and kept[0] == parts and canvas.fits(kept[1]):
+        if kept is not None and canvas.fits(kept[1]):
             canvas.restore(kept[1])
+            if kept[0] != parts:              # redraw what changed
+                self._draw_backdrop(canvas, parts, kept[0])
+                self._backdrop = (parts, canvas.snapshot(like=kept[1]))
         else:
             self._draw_backdrop(canvas, parts)
             self._backdrop = (parts, canvas.snapshot(like=kept[1] if kept else None)) if canvas.whole else None

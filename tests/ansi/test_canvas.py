@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansi.canvas import BLUE, YELLOW, Canvas
+from ansi.canvas import BLUE, YELLOW, Canvas, cell, shared_row
 
 
 def test_snapshot_and_restore_give_back_every_cell():
@@ -78,3 +78,19 @@ def test_a_snapshot_like_an_earlier_one_keeps_its_unchanged_rows():
     second = c.snapshot(like=first)
     assert second[0] is first[0] and second[2] is first[2]
     assert second[1] != first[1] and "".join(cell.char for cell in second[1]).startswith("12:01")
+
+
+def test_shared_rows_that_no_screen_holds_are_forgotten():
+    """Every lobby's header changes with the clock: the rows of a minute ago
+    must not pile up in the shared-row cache, and rows still on a screen stay
+    the one shared copy."""
+    from ansi import canvas as module
+
+    def row(i: int) -> tuple:
+        return tuple(cell(ch) for ch in f"header of minute {i}".ljust(80))
+
+    held = [shared_row(row(i)) for i in range(0, 20_000, 100)]
+    for i in range(20_000):
+        shared_row(row(i))                      # drawn once, then dropped
+    assert len(module._ROWS) < 2 * 4096 + len(held)
+    assert all(shared_row(row(i)) is kept for i, kept in zip(range(0, 20_000, 100), held, strict=True))

@@ -68,6 +68,32 @@ def test_round_trip_through_two_emulators(charset, frames):
             assert (s.cursor.x, s.cursor.y) == (W - 1, H - 1)
 
 
+snap_frame = st.tuples(st.booleans(), st.lists(st.one_of(cell_op, fill_op, text_op), max_size=6), st.booleans())
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(snap_frame, min_size=1, max_size=10))
+def test_round_trip_with_drawings_kept_and_restored(frames):
+    """A screen that keeps its drawing (``snapshot``) and draws on a copy of
+    it later (``restore``), as the lobby does: the renderer skips the rows it
+    knows it sent, and the screen still shows every frame exactly."""
+    r = DiffRenderer(W, H, "utf8")
+    emu = Emulators(W, H, "utf8")
+    canvas, kept = Canvas(W, H), None
+    for restore, ops, take in frames:
+        if restore and kept is not None:
+            canvas = Canvas(W, H)
+            canvas.restore(kept)
+        apply(canvas, ops)
+        if take:
+            kept = canvas.snapshot(like=kept)
+        emu.feed(r.render(canvas))
+        want = visible(canvas, "utf8")
+        assert emu.ours_canvas() == want
+        assert emu.pyte_canvas() == want
+
+
 def busy_canvas(seed: int = 1) -> Canvas:
     rnd = random.Random(seed)
     c = Canvas(W, H)

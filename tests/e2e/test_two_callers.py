@@ -1,5 +1,6 @@
 """Two callers meet in the lobby, chat, and play Towers to the end."""
 import sqlite3
+import time
 
 from .harness import (
     DOWN,
@@ -135,3 +136,44 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == len(match.state.history)
     await alice.close()
     await bob.close()
+
+
+async def test_a_lobby_redrawn_in_parts_shows_what_a_fresh_lobby_shows(app, monkeypatch):
+    """The lobby redraws only the parts of its screen that changed (the
+    clock's minute touches the header, a log-on the who-list, a challenge its
+    line). Whatever happened before, the screen must match what a caller who
+    has just logged on sees (who-list, doors, chat, challenge lines)."""
+    import types
+
+    from server.screens import lobby
+    later = [0.0]
+    clock = types.SimpleNamespace(**{name: getattr(lobby.time, name) for name in dir(lobby.time)
+                                     if not name.startswith("_")})
+    clock.time = lambda: time.time() + later[0]
+    monkeypatch.setattr(lobby, "time", clock)
+    alice, bob = await two_in_lobby(app)
+    alice.send("c" + "first" + ENTER)
+    await bob.expect("Alice: first")
+    bob.send("p" + door_digit("Towers"))                       # Bob challenges Alice, then withdraws
+    await bob.expect("choose your opponent")
+    bob.send(DOWN + ENTER + DOWN * 2 + ENTER)
+    await alice.expect("Bob challenges you")
+    await bob.expect("Waiting for Alice")
+    bob.send("x")
+    await alice.expect_gone("challenges you")
+    later[0] = 3 * 3600.0                                      # three hours on: the header's clock
+    alice.send("second" + ENTER)                               # (her chat line is still open)
+    shown = time.strftime("%H:%M", time.localtime(time.time() + later[0]))
+    await alice.expect("Alice: second")
+    await wait_until(lambda: shown in alice.line(0), what="the new time in Alice's header")
+    carol = await Caller.connect(app.port)
+    await carol.login("Carol")
+    await alice.expect("Carol")
+    await bob.expect("Carol")
+    await carol.expect("Alice: second")
+    for caller in (alice, bob):
+        await wait_until(lambda caller=caller: caller.screen.display[1:23] == carol.screen.display[1:23],
+                         what="the same lobby as Carol's")
+    assert shown in carol.line(0) and shown in bob.line(0)
+    for caller in (alice, bob, carol):
+        await caller.close()
