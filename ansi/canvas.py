@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import ClassVar, NamedTuple
 
 __all__ = [
@@ -183,13 +183,15 @@ class Canvas:
         if not self.whole:
             raise ValueError("a snapshot is of a whole canvas, not a region")
         w, cells = self.width, self.cells
-        rows = [tuple(cells[i:i + w]) for i in range(0, len(cells), w)]
-        if like is not None and len(like) == len(rows):
-            taken = tuple(old if old == row else shared_row(row) for row, old in zip(rows, like, strict=True))
-        else:
-            taken = tuple(map(shared_row, rows))
+        earlier: Sequence[Row | None] = like if like is not None and len(like) == self.height else [None] * self.height
+        taken: list[Row] = []
+        for y, (kept, old) in enumerate(zip(self._kept, earlier, strict=True)):
+            if kept is None:            # drawn on since a restore: take the cells
+                row = tuple(cells[y * w:y * w + w])
+                kept = old if old == row else shared_row(row)
+            taken.append(kept)
         self._kept[:] = taken           # the canvas holds these very rows now
-        return taken
+        return tuple(taken)
 
     def fits(self, rows: tuple[Row, ...]) -> bool:
         """Whether ``restore(rows)`` may be called: a whole canvas of the snapshot's size."""

@@ -22,7 +22,8 @@ that load, beside a bare telnetlib3 echo server measured in the same run.
    N idle telnet connections, and the probe times a key's echo.
 
 Also: the server's RSS (VmRSS) before and after, its CPU while ramping and
-while holding the sessions idle (the lobby's periodic refresh, ``refresh_every``).
+while holding the sessions idle for ``--idle-seconds`` (60: a whole minute, in
+which each lobby redraws its clock and idle times once, in the first 20 s).
 The bench's config turns off the Awari endgame-table build at start.
 
 Prints ``name: value unit`` lines.
@@ -665,8 +666,9 @@ def main() -> None:
                         help="let the server create the RLogin users (one scrypt hash each)")
     parser.add_argument("--ramp-seconds", type=float, default=300.0,
                         help="give up waiting for the sessions after this long")
-    parser.add_argument("--idle-seconds", type=float, default=20.0,
-                        help="how long the server's idle CPU is measured")
+    parser.add_argument("--idle-seconds", type=float, default=60.0,
+                        help="how long the server's idle CPU is measured (a minute: every lobby "
+                             "redraws its clock once in it, so the figure does not depend on when it starts)")
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="sample the server with py-spy while idle and while typing; write to DIR")
     args = parser.parse_args()
