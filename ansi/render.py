@@ -45,6 +45,7 @@ send it as CR NUL.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import compress, takewhile
 from operator import itemgetter, ne
 
@@ -279,8 +280,9 @@ class DiffRenderer:
             else:
                 self._raw[y] = None
             old = front[y]
-            # a canvas keeps its cells as seen (``ansi.canvas.cell``): its row is the target
-            target = raw if raw is not None and y < h - 1 else None
+            # a canvas keeps its cells as seen (``ansi.canvas.cell``): its row is the
+            # target (but for a character in the bottom-right cell, never printed)
+            target = raw if raw is not None and (y < h - 1 or raw[w - 1].char == " ") else None
             if target is not None:
                 if target == old:
                     continue
@@ -298,7 +300,7 @@ class DiffRenderer:
             blank_tail = _BLANKS[tail_bg or 0]
             if tail_bg is not None:
                 t = w - len(list(takewhile(blank_tail.__eq__, reversed(new))))
-                in_tail = [x for x in changed if x >= t]
+                in_tail = changed[bisect_left(changed, t):]
                 if in_tail:
                     first, last = in_tail[0], in_tail[-1]
                     if (last_row and last == w - 1) or last - first + 1 > 3:
@@ -316,13 +318,18 @@ class DiffRenderer:
                 end = x + 1
                 while i < n and changed[i] < stop and changed[i] - end <= REPRINT_MAX:
                     nxt = changed[i]
-                    for c in new[end:nxt + 1]:
+                    if nxt == end:       # the next cell (most often): just its attributes
+                        c = new[nxt]
                         if c.bg != bg or (c.char != " " and (c.fg != fg or c.blink != blink)):
-                            nxt = -1     # needs another SGR
-                            break
-                    if nxt < 0 or (nxt > end and sum(len(encode_char(c.char, cs)) for c in new[end:nxt])
-                                   >= len(rel_move(nxt - end, "C", ""))):
-                        break            # (or moving over the gap is as short)
+                            break        # needs another SGR
+                    else:
+                        for c in new[end:nxt + 1]:
+                            if c.bg != bg or (c.char != " " and (c.fg != fg or c.blink != blink)):
+                                nxt = -1     # needs another SGR
+                                break
+                        if nxt < 0 or (sum(len(encode_char(c.char, cs)) for c in new[end:nxt])
+                                       >= len(rel_move(nxt - end, "C", ""))):
+                            break            # (or moving over the gap is as short)
                     end = nxt + 1
                     i += 1
                 if end > x + 1:
