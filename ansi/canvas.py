@@ -60,7 +60,7 @@ def cell(char: str, fg: int = GREY, bg: int = BLACK, blink: bool = False) -> Cel
 
 Row = tuple[Cell, ...]
 _ROWS: dict[Row, Row] = {}
-_SWEEP_AT = [4096]                  # look for rows held by no one else at this size
+_sweep_at = 4096                    # look for rows held by no one else at this size
 
 
 def shared_row(row: Row) -> Row:
@@ -69,7 +69,7 @@ def shared_row(row: Row) -> Row:
     one copy of each row it has in common, not one each."""
     found = _ROWS.get(row)
     if found is None:
-        if len(_ROWS) >= _SWEEP_AT[0]:
+        if len(_ROWS) >= _sweep_at:
             _sweep_rows()
         found = _ROWS[row] = row
     return found
@@ -80,10 +80,11 @@ def _sweep_rows() -> None:
     minute ago): a row held only by this cache is referred to by its key,
     its value, the loop and ``getrefcount``'s argument. The next sweep comes
     when the cache has doubled, so sweeping costs little per row."""
+    global _sweep_at
     dead = [row for row in _ROWS if sys.getrefcount(row) <= 4]
     for row in dead:
         del _ROWS[row]
-    _SWEEP_AT[0] = max(4096, 2 * len(_ROWS))
+    _sweep_at = max(4096, 2 * len(_ROWS))
 
 
 class _Palette(dict[str, Cell]):
@@ -208,8 +209,8 @@ class Canvas:
 
     def kept_rows(self) -> list[Row | None]:
         """Per row, the snapshot row ``restore`` put there (or ``snapshot``
-        took) if nothing has been drawn on it since, else None (a renderer that sent that very
-        row skips it). A region's are all None."""
+        took) if nothing has been drawn on it since, else None (a renderer
+        that sent that very row skips it). A region's are all None."""
         return self._kept[:] if self.whole else [None] * self.height
 
     def _drawn(self, y: int, rows: int = 1) -> None:
