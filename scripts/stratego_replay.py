@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
         bot.rng = random.Random(seed)
         move = bot.choose(obs, adapter.me)
         print(f"seed {seed}: {move.frm % 10},{move.frm // 10} -> {move.to % 10},{move.to // 10} "
-              f"({bot.last_samples} samples, {bot.last_nodes} nodes)")
+              f"({bot.last_samples} samples, depth {bot.last_depth}, {bot.last_nodes} nodes)")
 
 
 if __name__ == "__main__":

@@ -16,13 +16,15 @@ values, see ``piece_values``) plus a positional table per owner:
 - our Colonels, General and Marshal shun squares walled in by hidden enemy
   pieces while the enemy has a piece that beats them (``pocket_table``):
   an officer that dives into the enemy's lines is caught there;
-- the race to our flag (defence levels, ``tables.race_tables``): for each
-  enemy piece that moved within reach of our flag, one piece of ours that
-  beats it keeps nearer our flag than it, to meet it at the bomb wall.
+- the race to our flag (defence levels, ``race.Race``): for each enemy
+  piece that moved within reach of our flag, the best-placed piece of ours
+  that beats it is charged for each step it would come too late, whichever
+  way the threat takes (the others go free).
 """
 from __future__ import annotations
 
 from .pieces import NEIGHBOURS, RAYS
+from .race import Race
 from .tables import (
     BOMB,
     FLAG,
@@ -36,11 +38,10 @@ from .tables import (
     bfs,
     hunt_tables,
     pocket_table,
-    race_tables,
     trade_ok,
 )
 
-__all__ = ["Search", "piece_values", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
+__all__ = ["Search", "Spent", "piece_values", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
            "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB", "VALUE"]
 
 WIN = 100000.0
@@ -55,6 +56,11 @@ OFFICERS = (8, 9, 10)
 TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
 MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
 
+
+
+class Spent(Exception):
+    """The search passed its node ``limit`` (the board is left as it was
+    mid-line: the search object is thrown away)."""
 
 
 def piece_values(cells: list[int]) -> list[list[float]]:
@@ -96,6 +102,7 @@ class Search:
         self.me = me
         self.long_strike = scout_strike == 2
         self.nodes = 0
+        self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
@@ -135,11 +142,12 @@ class Search:
             cut = [-x * self.val[me][r] for x in pocket]
             old = self.hunt[me][r]
             self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
-        if defend and flags[me]:
-            for r, race in race_tables(cells, me, flags[me][0], unknown).items():
-                old = self.hunt[me][r]
-                self.hunt[me][r] = race if old is None else [a + b for a, b in zip(old, race, strict=True)]
+        self.race = Race(cells, me, flags[me][0], unknown) if defend and flags[me] else None
+        self.race = self.race or None
+        self.moved: list[tuple[tuple[int, int, int], ...]] = []     # our pieces' race moves, to undo
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
+        if self.race:
+            self.score += self.race.charge()
 
     def worth(self, c: int, s: int) -> float:
         """Signed (``me``'s side) worth of piece ``c`` on square ``s``."""
@@ -220,12 +228,32 @@ class Search:
                 delta += self.worth(d, t)
             else:
                 b[t] = -1
+            if self.race:
+                ours = a >> 4 == self.me
+                gone = (a & 15, s, t if res == 1 else -1) if ours else (d & 15, t, t if res == -1 else -1)
+                delta += self._race((gone,))
         else:
             b[s] = -1
             b[t] = a
             delta = self.worth(a, t) - self.worth(a, s)
+            if self.race:
+                delta += self._race(((a & 15, s, t),) if a >> 4 == self.me else ())
         self.score += delta
         return delta
+
+    def _race(self, moves: tuple[tuple[int, int, int], ...]) -> float:
+        """Our pieces' moves (rank, from, to) in the race; kept to undo."""
+        assert self.race is not None
+        self.moved.append(moves)
+        return sum(self.race.move(r, frm, to) for r, frm, to in moves)
+
+    def unplay(self, s: int, t: int, a: int, d: int, delta: float) -> None:
+        """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
+        self.b[s], self.b[t] = a, d
+        self.score -= delta
+        if self.race:
+            for r, frm, to in self.moved.pop():
+                self.race.move(r, to, frm)
 
     def won(self, side: int, depth: int) -> float:
         """``side`` takes the flag with ``depth`` plies left: a win, sooner
@@ -237,6 +265,8 @@ class Search:
 
     def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise Spent
         if depth == 0:
             if side == self.me:
                 return self.score
@@ -260,8 +290,7 @@ class Search:
             if delta is None:
                 return self.won(side, depth)
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
-            b[s], b[t] = a, d
-            self.score -= delta
+            self.unplay(s, t, a, d, delta)
             if val > best:
                 best = val
                 if val > alpha:
@@ -281,6 +310,5 @@ class Search:
         if delta is None:
             return WIN + 100 * depth
         val = -self.negamax(1 - side, depth - 1, -WIN * 2, WIN * 2)
-        b[s], b[t] = a, d
-        self.score -= delta
+        self.unplay(s, t, a, d, delta)
         return val

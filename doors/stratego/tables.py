@@ -1,7 +1,7 @@
 """Positional tables for the search's evaluation (``search.py``), built
 once per determinization: distances on the board, the hunt (pulls towards
-revealed enemy pieces one beats, pushes away from those that beat one), the
-pocket rule for our officers, and the race to our flag (``race_tables``).
+revealed enemy pieces one beats, pushes away from those that beat one) and
+the pocket rule for our officers (the race to our flag: ``race.py``).
 
 Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .pieces import NEIGHBOURS
 
-__all__ = ["RESULT", "trade_ok", "bfs", "hunt_tables", "pocket_table", "race_tables",
-           "HUNT", "FEAR", "TRADE", "POCKET", "RACE", "RACE_RANGE", "RACE_STEPS"]
+__all__ = ["RESULT", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
+           "HUNT", "FEAR", "TRADE", "POCKET"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -19,11 +19,6 @@ TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or be
 # our officer on a square walled in by hidden enemy pieces (and edges, lakes),
 # while the enemy still has a piece that beats it: of its value, by walls
 POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
-# the race to our flag (``race_tables``): per step our chosen defender
-# lags behind a threat within RACE_RANGE steps of our flag, up to RACE_STEPS
-RACE = 30.0
-RACE_RANGE = 12
-RACE_STEPS = 6
 
 
 def _result(a: int, d: int) -> int:
@@ -83,50 +78,6 @@ def bfs_seeded(seeds: dict[int, int], blocked: set[int] | frozenset[int]) -> lis
                     dist[n] = d + 1
                     levels[d + 1].append(n)
     return dist
-
-
-def race_tables(cells: list[int], me: int, flag: int,
-                unknown: frozenset[int] | set[int]) -> dict[int, list[float]]:
-    """The race to our flag: per rank index of ours, a table by square.
-
-    A threat is an enemy piece that moved or is known (never one unmoved
-    and hidden at the root) within ``RACE_RANGE`` steps of our flag: a
-    Miner through our bombs, any other piece only round them. Our piece on
-    square ``s`` at the search's horizon (two moves of ours, one of the
-    threat's, the threat to move) meets it in time if it can stand next to
-    some square of the threat's shortest ways to our flag by the time the
-    threat gets there: ``lag(s)``, the steps from ``s`` to such a square less
-    the threat's, is at most 0 (our steps go round our own bombs). The defender is
-    the cheapest of our pieces that beat the threat (or trade with it) and
-    meet it in time, else the one that lags least; its rank pays ``RACE``
-    per step of lag, up to ``RACE_STEPS``."""
-    bombs = {s for s, c in enumerate(cells) if c == me * 16 + BOMB}
-    plain = bfs([flag])
-    walled = bfs_seeded({flag: 0}, bombs)
-    ours = [(s, c & 15) for s, c in enumerate(cells) if c >= 0 and c >> 4 == me and 0 < c & 15 < BOMB]
-    out: dict[int, list[float]] = {}
-    for e, c in enumerate(cells):
-        if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
-            continue
-        r = c & 15
-        to_flag = plain if r == MINER else walled
-        far = to_flag[e]
-        if far > RACE_RANGE:
-            continue
-        able = [(s, q) for s, q in ours if RESULT[q][r] >= 0 and q != SPY]
-        if not able:
-            continue
-        from_e = bfs([e]) if r == MINER else bfs_seeded({e: 0}, bombs)
-        way = {x: far - from_e[x] for x in range(100)
-               if x != flag and from_e[x] + to_flag[x] == far}
-        lag = [d - far for d in bfs_seeded(way, bombs)]
-        in_time = [(q, s) for s, q in able if lag[s] <= 1]     # we move first
-        q = min(in_time)[0] if in_time else min((lag[s], q) for s, q in able)[1]
-        table = out.setdefault(q, [0.0] * 100)
-        for x in range(100):
-            if lag[x] > 0:
-                table[x] -= RACE * min(lag[x], RACE_STEPS)
-    return out
 
 
 def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[list[float]],

@@ -150,3 +150,35 @@ def test_marshal_does_not_gamble_on_a_hidden_unmoved_piece():
     for seed in range(3):
         move = make_bot(5, seed).choose(s.observation(0), 0)
         assert move != Move(84, 94)      # E9xE10: a flag in a third of the guesses
+
+
+def test_a_search_past_its_node_limit_stops():
+    from doors.stratego.search import Spent
+    state = started(11)
+    cells = [-1] * 100
+    for x, piece in enumerate(state.board):
+        if piece is not None:
+            cells[x] = piece.owner * 16 + R_OF[piece.rank]
+    search = Search(cells, 0, 2)
+    search.limit = 10
+    move = state.legal_actions(0)[0]
+    try:
+        search.root_value(0, move.frm, move.to, 3)
+    except Spent:
+        assert search.nodes == 11
+    else:
+        raise AssertionError("no stop at the node limit")
+
+
+def test_a_deepening_level_looks_further_only_when_few_pieces_are_left():
+    """With ``Level.deepen``, a level searches two or four plies more when a
+    sample there costs little: in an endgame of a few pieces, not in the
+    opening."""
+    import dataclasses
+    endgame = position({"A1": (0, "F"), "B1": (0, "B"), "C3": (0, "4"), "H2": (0, "8"),
+                        "J10": (1, "F"), "I10": (1, "B"), "E8": (1, "5"), "B8": (1, "7")})
+    for state, depth in ((endgame, 7), (started(11), 3)):
+        bot = StrategoBot(5, 1, time_cap=None)
+        bot.cfg = dataclasses.replace(ai_module.LEVELS[5], deepen=4)
+        assert bot.choose(state.observation(0), 0) in state.legal_actions(0)
+        assert bot.last_depth == depth

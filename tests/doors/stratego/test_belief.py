@@ -441,29 +441,79 @@ def race_position(hunter: str) -> StrategoState:
     return with_losses(s)
 
 
-def test_the_race_table_charges_the_defender_that_lags():
-    """The lag of a square: how many steps too late our piece there would be
-    (at the horizon, the Miner to move) to stand next to the Miner's way to
-    our flag; the Captain, the one piece to meet it, pays per step."""
+def race_cells(s: StrategoState) -> list[int]:
     from doors.stratego.belief import R_OF
-    from doors.stratego.search import Search
-    from doors.stratego.tables import RACE, race_tables
-    s = race_position("H3")
     cells = [-1] * 100
     for x, piece in enumerate(s.board):
         if piece is not None:
             cells[x] = piece.owner * 16 + R_OF[piece.rank]
-    tables = race_tables(cells, 0, sq("A1"), frozenset({sq("E9")}))
+    return cells
+
+
+def test_the_race_lag_counts_the_steps_too_late_on_the_threats_way():
+    """The lag of a square: how many steps too late our piece there would be
+    to stand on the Miner's way down the A file to our flag (A1 behind the
+    bombs A2, B1), judged at the search's horizon with the Miner a step
+    nearer: the Captain at E3 is two steps late, at D3 one, at C3 in time."""
+    from doors.stratego.race import race_lag
+    lag = race_lag(sq("A6"), True, sq("A1"), frozenset({sq("A2"), sq("B1")}))
+    assert lag is not None
+    assert lag[sq("E3")] == 2 and lag[sq("D3")] == 1 and lag[sq("C3")] == 0
+    assert lag[sq("A3")] == 0 and lag[sq("B4")] == 0 and lag[sq("B5")] == 1
+    # a piece other than a Miner goes round the bombs: further, so later
+    assert race_lag(sq("A6"), False, sq("A1"), frozenset({sq("A2"), sq("B1")})) is None
+
+
+def test_the_race_lag_asks_for_every_way_the_threat_may_take():
+    """Our flag E1 behind bombs D1, E2, F1; their Miner at H4 may clear F1
+    or E2 (both 5 steps). Our piece at D2, beside E2 but 5 steps round to F1,
+    is late; at F2 it is in time for both."""
+    from doors.stratego.race import race_lag
+    lag = race_lag(sq("H4"), True, sq("E1"), frozenset({sq("D1"), sq("E2"), sq("F1")}))
+    assert lag is not None
+    assert lag[sq("D2")] > 0 and lag[sq("F2")] == 0
+
+
+def test_the_race_charges_only_the_best_placed_defender():
+    """The Captain (E3), the one piece of ours to meet the Miner, pays per
+    step of its lag; a second Captain far off changes nothing, and when it
+    comes into time the charge is gone whatever the first one does. An
+    unmoved hidden piece is no threat."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.race import RACE, Race
+    cells = race_cells(race_position("H3"))
+    race = Race(cells, 0, sq("A1"), frozenset({sq("E9")}))
+    assert race.charge() == -2 * RACE
     captain = R_OF["5"]
-    assert set(tables) == {captain}
-    table = tables[captain]
-    assert table[sq("D3")] == 0.0 and table[sq("C3")] == 0.0 and table[sq("B5")] == 0.0
-    assert table[sq("E3")] == -RACE and table[sq("D4")] == -RACE
-    assert table[sq("F3")] == -2 * RACE and table[sq("E4")] == -2 * RACE
-    # an unmoved hidden piece is no threat; without the defence terms no table
-    assert race_tables(cells, 0, sq("A1"), frozenset({sq("A6"), sq("E9")})) == {}
-    search = Search(list(cells), 0, 2, False, frozenset(), frozenset({sq("E9")}))
-    assert search.hunt[0][captain] is None or search.hunt[0][captain][sq("G3")] > -RACE
+    assert race.move(captain, sq("E3"), sq("D3")) == RACE
+    assert race.move(captain, sq("D3"), sq("E3")) == -RACE
+    assert race.move(captain, -1, sq("J5")) == 0.0           # a second Captain, far off
+    assert race.move(captain, sq("J5"), sq("C3")) == 2 * RACE
+    assert race.move(captain, sq("E3"), sq("J4")) == 0.0     # the first one goes free
+    assert race.charge() == 0.0
+    assert race.move(R_OF["9"], -1, sq("J3")) == 0.0         # a Scout cannot stop a Miner
+    assert not Race(cells, 0, sq("A1"), frozenset({sq("A6"), sq("E9")}))
+
+
+def test_the_search_keeps_the_race_charge_through_moves_and_undoes():
+    """Played and undone in the search, strikes included, the race charge
+    is always what it would be counted afresh on that board."""
+    from doors.stratego.race import Race
+    from doors.stratego.search import Search
+    cells = race_cells(race_position("H3"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("A6"), sq("H3")}), frozenset({sq("E9")}))
+    assert search.race is not None
+    start = search.score
+    done = []
+    for s, t in ((sq("E3"), sq("D3")), (sq("D3"), sq("C3")), (sq("C3"), sq("B3")), (sq("B3"), sq("B4"))):
+        a, d = search.b[s], search.b[t]
+        done.append((s, t, a, d, search.play(s, t)))
+        fresh = Race(search.b, 0, sq("A1"), frozenset({sq("E9")}))
+        assert search.race.charge() == fresh.charge()
+    for s, t, a, d, delta in reversed(done):
+        search.unplay(s, t, a, d, delta)
+    assert search.b == cells and abs(search.score - start) < 1e-9
+    assert search.race.charge() == Race(cells, 0, sq("A1"), frozenset({sq("E9")})).charge()
 
 
 def test_a_defender_races_a_miner_to_our_flag_rather_than_hunting():

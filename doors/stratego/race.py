@@ -1,0 +1,112 @@
+"""The race to our flag, for the search's evaluation (defence levels).
+
+A threat is an enemy piece that moved or is known (never one unmoved and
+hidden at the root) within ``RACE_RANGE`` steps of our flag: a Miner
+through our bombs, any other piece only round them. Whichever of its
+shortest ways it takes, it passes one square of each "level" (the squares
+``k`` steps from it on those ways). Our piece on ``s`` stops it at level
+``k`` if it can reach every square of that level by the time the threat
+does (its worst case; our steps go round our own bombs and flag); its lag
+is the fewest steps too late over the levels (``race_lag``).
+
+Only the best-placed of our pieces that beat the threat (or trade with it)
+is charged: ``RACE`` per step of the least lag among them, up to
+``RACE_STEPS``. The others are free to go; any one of them that comes into
+time lifts the charge. ``Race`` keeps, per threat, how many such pieces
+stand at each lag, so the search moves pieces at the cost of a few counts.
+
+Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .tables import BOMB, MINER, RESULT, SPY, bfs, bfs_seeded
+
+__all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS"]
+
+RACE = 30.0
+RACE_RANGE = 12
+RACE_STEPS = 6
+
+
+@lru_cache(maxsize=4096)
+def _reach(x: int, walls: frozenset[int]) -> tuple[int, ...]:
+    return tuple(bfs_seeded({x: 0}, walls))
+
+
+@lru_cache(maxsize=512)
+def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
+    """Per square, how many steps our piece there is too late (0 to
+    ``RACE_STEPS``) for the threat on ``e``, judged at the search's horizon:
+    the threat to move, having come a step nearer (so our piece must be a
+    step early). None if the threat is further than ``RACE_RANGE``."""
+    to_flag = bfs([flag]) if miner else bfs_seeded({flag: 0}, bombs)
+    far = to_flag[e]
+    if far > RACE_RANGE:
+        return None
+    from_e = bfs([e]) if miner else bfs_seeded({e: 0}, bombs)
+    levels: dict[int, list[tuple[int, ...]]] = {}
+    walls = bombs | {flag}
+    for x in range(100):
+        if x != flag and from_e[x] + to_flag[x] == far:
+            levels.setdefault(from_e[x], []).append(_reach(x, walls))
+    best = [RACE_STEPS] * 100
+    for k, reach in levels.items():
+        for s in range(100):
+            late = max(r[s] for r in reach) - k + 1
+            if late < best[s]:
+                best[s] = late
+    return tuple(max(0, b) for b in best)
+
+
+class Race:
+    """Per threat, our able pieces counted by lag; the charge is kept as
+    the search moves pieces (``move``, and ``move`` back to undo)."""
+
+    def __init__(self, cells: list[int], me: int, flag: int, unknown: frozenset[int] | set[int]):
+        bombs = frozenset(s for s, c in enumerate(cells) if c == me * 16 + BOMB)
+        self.lags: list[tuple[int, ...]] = []
+        self.counts: list[list[int]] = []
+        self.of_rank: list[list[int]] = [[] for _ in range(16)]    # threats each rank of ours can stop
+        for e, c in enumerate(cells):
+            if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
+                continue
+            r = c & 15
+            lag = race_lag(e, r == MINER, flag, bombs)
+            if lag is None:
+                continue
+            k = len(self.lags)
+            self.lags.append(lag)
+            self.counts.append([0] * (RACE_STEPS + 1))
+            for q in range(1, BOMB):
+                if q != SPY and RESULT[q][r] >= 0:
+                    self.of_rank[q].append(k)
+        for s, c in enumerate(cells):
+            if c >= 0 and c >> 4 == me:
+                for k in self.of_rank[c & 15]:
+                    self.counts[k][self.lags[k][s]] += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.lags)
+
+    def least(self, k: int) -> int:
+        """The least lag among our pieces able to stop threat ``k``."""
+        return next((i for i, n in enumerate(self.counts[k]) if n), RACE_STEPS)
+
+    def charge(self) -> float:
+        return -RACE * sum(self.least(k) for k in range(len(self.lags)))
+
+    def move(self, r: int, frm: int, to: int) -> float:
+        """Our rank-``r`` piece goes from ``frm`` to ``to`` (-1: off the
+        board, or onto it); the change of the charge."""
+        gain = 0
+        for k in self.of_rank[r]:
+            before = self.least(k)
+            cnt, lag = self.counts[k], self.lags[k]
+            if frm >= 0:
+                cnt[lag[frm]] -= 1
+            if to >= 0:
+                cnt[lag[to]] += 1
+            gain += before - self.least(k)
+        return RACE * gain
