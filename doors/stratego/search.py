@@ -142,8 +142,8 @@ class Search:
             cut = [-x * self.val[me][r] for x in pocket]
             old = self.hunt[me][r]
             self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
-        self.race = Race(cells, me, flags[me][0], unknown) if defend and flags[me] else None
-        self.race = self.race or None
+        race = Race(cells, me, flags[me][0], unknown) if defend and flags[me] else None
+        self.race = race if race else None      # (no threat: None, a cheap test on every move)
         self.moved: list[tuple[tuple[int, int, int], ...]] = []     # our pieces' race moves, to undo
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
         if self.race:
