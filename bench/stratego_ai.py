@@ -6,6 +6,12 @@ each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
         [--versus N] [--ladder N] [--rungs 1,2,3,4] [--minutes M]
+        [--jobs J] [--verbose]
+
+``--jobs 2`` plays two games at once in worker processes (a game's
+options and seeds depend only on its number, so the figures are the same;
+think times grow with the machine's load, and level 5's time cap may bind
+more often on a busy machine). ``--verbose`` prints a comment line a game.
 
 The ladder (``--ladder N``: N games of each level n+1 against level n,
 sides alternated) is the figure behind "each level wins at least 65 % against
@@ -14,7 +20,9 @@ the one below"; draws (both stuck, or the ply cap) count as not won.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import multiprocessing
 import os
 import random
 import statistics
@@ -60,26 +68,45 @@ def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[fl
     return None if out is None else out.winner
 
 
+def one_game(make_a: Callable[[int], Any], make_b: Callable[[int], Any], seed0: int,
+             g: int) -> tuple[int | None, int, dict[str, Any], list[float], float]:
+    """Game ``g`` of a match: (winner, our side, options, our move times, wall s).
+    Sides alternate; the options are drawn from the game's own seed, so a
+    game is the same whether the match runs in one process or several."""
+    side = g % 2
+    a, b = make_a(seed0 + g), make_b(seed0 + 1000 + g)
+    opt_rng = random.Random(seed0 * 7919 + g)
+    options = {"scout_strike": opt_rng.choice([1, 2]),
+               "two_square": opt_rng.choice(["seed", "tournament"])}
+    times: list[float] = []
+    t = time.perf_counter()
+    winner = play({side: a, 1 - side: b}, options, {side: times, 1 - side: None})
+    return winner, side, options, times, time.perf_counter() - t
+
+
 def match(name: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int,
-          seed0: int, opt_rng: random.Random, minutes: float | None = None) -> list[float]:
-    """Play ``games`` games, sides alternated; with ``minutes``, start no new
-    game after that long (the figure then says how many were played)."""
+          seed0: int, minutes: float | None = None, jobs: int = 1,
+          verbose: bool = False) -> list[float]:
+    """Play ``games`` games, sides alternated, ``jobs`` at a time in worker
+    processes; with ``minutes``, start no new game after that long (the
+    figure then says how many were played)."""
     wins = draws = played = 0
     times: list[float] = []
     t0 = time.perf_counter()
-    for g in range(games):
-        if minutes is not None and played >= 2 and time.perf_counter() - t0 > 60 * minutes:
-            break
-        side = g % 2
-        a, b = make_a(seed0 + g), make_b(seed0 + 1000 + g)
-        bots = {side: a, 1 - side: b}
-        tt = {side: times, 1 - side: None}
-        options = {"scout_strike": opt_rng.choice([1, 2]),
-                   "two_square": opt_rng.choice(["seed", "tournament"])}
-        winner = play(bots, options, tt)
-        played += 1
-        wins += winner == side
-        draws += winner is None
+    game = functools.partial(one_game, make_a, make_b, seed0)
+    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.imap(game, range(games)) if pool is not None else map(game, range(games))
+        for g, (winner, side, options, tt, wall) in enumerate(results):
+            played += 1
+            wins += winner == side
+            draws += winner is None
+            times += tt
+            if verbose:
+                result = "won" if winner == side else "drawn" if winner is None else "lost"
+                print(f"# {name} game {g} ({options}): {result}, {len(tt)} moves, {wall:.0f} s; "
+                      f"{wins}/{played}", flush=True)
+            if minutes is not None and played >= 2 and time.perf_counter() - t0 > 60 * minutes:
+                break
     print(f"{name} win rate: {100.0 * wins / played:.1f} % ({wins}/{played} games, "
           f"{draws} drawn/capped)", flush=True)
     print(f"{name} games: {played} games", flush=True)
@@ -97,27 +124,28 @@ def main(argv: list[str] | None = None) -> None:
                     help="games of each level n+1 against level n (default 0: none)")
     ap.add_argument("--rungs", default="1,2,3,4",
                     help="ladder rungs to play, by the lower level (default 1,2,3,4)")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
+    ap.add_argument("--verbose", action="store_true", help="a comment line per game")
     ap.add_argument("--minutes", type=float, default=None,
                     help="per match against random or ladder: start no new game after this many minutes")
     args = ap.parse_args(argv)
     games = 4 if args.quick else args.games
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
     levels = [int(x) for x in args.levels.split(",") if x]
-    opt_rng = random.Random(12345)
     start = time.perf_counter()
     for level in levels:
         times = match(f"stratego L{level} vs random", functools.partial(make_bot, level),
-                      RandomMover, games, 100 * level, opt_rng, args.minutes)
+                      RandomMover, games, 100 * level, args.minutes, args.jobs, args.verbose)
         if times:
             print(f"stratego L{level} median move time: {statistics.median(times):.3f} s")
             print(f"stratego L{level} worst move time: {max(times):.3f} s", flush=True)
     if versus:
         match("stratego L5 vs L1", functools.partial(make_bot, 5), functools.partial(make_bot, 1),
-              versus, 777, opt_rng)
+              versus, 777, None, args.jobs, args.verbose)
     for low in [int(x) for x in args.rungs.split(",")] if args.ladder else ():
         times = match(f"stratego L{low + 1} vs L{low}", functools.partial(make_bot, low + 1),
-                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, opt_rng,
-                      args.minutes)
+                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, args.minutes, args.jobs,
+                      args.verbose)
         if times:
             print(f"stratego L{low + 1} mean move time: {statistics.mean(times):.3f} s")
             print(f"stratego L{low + 1} worst move time: {max(times):.3f} s", flush=True)
