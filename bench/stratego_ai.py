@@ -20,7 +20,6 @@ the one below"; draws (both stuck, or the ply cap) count as not won.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import multiprocessing
 import os
@@ -28,7 +27,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -84,6 +83,16 @@ def one_game(make_a: Callable[[int], Any], make_b: Callable[[int], Any], seed0: 
     return winner, side, options, times, time.perf_counter() - t
 
 
+def _in_order(game: Callable[[int], Any], games: int, jobs: int) -> Iterator[Any]:
+    """``game(0)``, ``game(1)`` ... as each ends: in this process, or in
+    ``jobs`` worker processes (stopping early ends the games under way)."""
+    if jobs <= 1:
+        yield from map(game, range(games))
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap(game, range(games))
+
+
 def match(name: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int,
           seed0: int, minutes: float | None = None, jobs: int = 1,
           verbose: bool = False) -> list[float]:
@@ -94,19 +103,17 @@ def match(name: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any],
     times: list[float] = []
     t0 = time.perf_counter()
     game = functools.partial(one_game, make_a, make_b, seed0)
-    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
-        results = pool.imap(game, range(games)) if pool is not None else map(game, range(games))
-        for g, (winner, side, options, tt, wall) in enumerate(results):
-            played += 1
-            wins += winner == side
-            draws += winner is None
-            times += tt
-            if verbose:
-                result = "won" if winner == side else "drawn" if winner is None else "lost"
-                print(f"# {name} game {g} ({options}): {result}, {len(tt)} moves, {wall:.0f} s; "
-                      f"{wins}/{played}", flush=True)
-            if minutes is not None and played >= 2 and time.perf_counter() - t0 > 60 * minutes:
-                break
+    for g, (winner, side, options, tt, wall) in enumerate(_in_order(game, games, jobs)):
+        played += 1
+        wins += winner == side
+        draws += winner is None
+        times += tt
+        if verbose:
+            result = "won" if winner == side else "drawn" if winner is None else "lost"
+            print(f"# {name} game {g} ({options}): {result}, {len(tt)} moves, {wall:.0f} s; "
+                  f"{wins}/{played}", flush=True)
+        if minutes is not None and played >= 2 and time.perf_counter() - t0 > 60 * minutes:
+            break
     print(f"{name} win rate: {100.0 * wins / played:.1f} % ({wins}/{played} games, "
           f"{draws} drawn/capped)", flush=True)
     print(f"{name} games: {played} games", flush=True)
@@ -144,8 +151,8 @@ def main(argv: list[str] | None = None) -> None:
               versus, 777, None, args.jobs, args.verbose)
     for low in [int(x) for x in args.rungs.split(",")] if args.ladder else ():
         times = match(f"stratego L{low + 1} vs L{low}", functools.partial(make_bot, low + 1),
-                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, args.minutes, args.jobs,
-                      args.verbose)
+                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, args.minutes,
+                      args.jobs, args.verbose)
         if times:
             print(f"stratego L{low + 1} mean move time: {statistics.mean(times):.3f} s")
             print(f"stratego L{low + 1} worst move time: {max(times):.3f} s", flush=True)

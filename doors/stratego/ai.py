@@ -56,7 +56,7 @@ the defences).
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, 20 games a rung, sides alternated):
 2 over 1 18/20, 3 over 2 19/20, 4 over 3 19/20, 5 over 4 14/20 (that
-rung with the bots' seeds from 555). Level 3 was 8 samples, noise 4,
+rung's games with match seed 555 instead of the bench's 595). Level 3 was 8 samples, noise 4,
 budget 30000 until 4 over 3 came out 14/20 (3 over 2 was 18/20 then): it
 now searches five samples with more noise, which leaves a wide step below
 level 4 and still one above level 2.
