@@ -78,6 +78,16 @@ ring a step before our defender came. Tried and not kept (the same 40
 games of seed 9090): the flag always ringed at levels 4-5, a moved hidden
 piece within four steps of our flag five times likelier a Miner, and 36
 samples: 34/40 again (flag losses 4 -> 2, attrition 2 -> 4), 0.29 s a move.
+The same code again on seed 9090 and on 7070: 34/40 each (85 %), 0.19 s
+a move (0.84 s at most): 117/140 (84 %) over its four runs. Tried later
+and not kept, each alone on top of this code (seeds 9090 and 3131, load
+about 2): (a) every hidden piece that moved raced as a Miner through our
+bombs (``race.py``): 39/46 (85 %), no gain; (b) a belief that a hidden
+piece coming within two steps of a revealed one of ours likely beats it,
+with a root tie-break by a move's own gain: 41/54 (76 %); (c) the flag
+always ringed at levels 4-5, and 36 samples in 90000 nodes: 34/45 (76 %),
+0.26 s a move. (a) raced with what stops a Miner, plus (b)'s belief: 15/19
+when stopped (four flags lost in the first eight games of seed 9090).
 """
 from __future__ import annotations
 
