@@ -54,40 +54,11 @@ the rest at the depth that fitted; not where the deeper search loses in
 every line (their side sees our flag there: the shallower one still ranks
 the defences).
 The goal is that each wins at least 65 % against the one below
-(``bench/stratego_ai.py --ladder 20``, 20 games a rung, sides alternated):
-2 over 1 18/20, 3 over 2 19/20, 4 over 3 19/20, 5 over 4 14/20 (that
-rung's games with match seed 555 instead of the bench's 595). Level 3 was 8 samples, noise 4,
-budget 30000 until 4 over 3 came out 14/20 (3 over 2 was 18/20 then): it
-now searches five samples with more noise, which leaves a wide step below
-level 4 and still one above level 2.
-Level 5 against ``peternlewis``
-(``bench/stratego_vs_peers.py --seed 4242``): 18/24 with the old race
-(each rank of the chosen defender charged on every square), 2 attrition
-and 4 flag losses, 0.11 s a move (0.33 s at most); 20/24 with the race of
-``race.py`` (only the best-placed defender charged, whichever way the
-threat takes), 3 attrition and 1 flag loss, 0.17 s a move (0.58 s at most,
-load 0.9-1.5); 22/24 with that race and deepening, 1 attrition and 1 flag
-loss, 0.22 s a move (0.84 s at most, load 1.0-1.9; measured before the
-"not where every line loses" rule, which keeps the old depth where it acts).
-With that rule, a second seed (``--seed 9090``, 40 games): 34/40 (85 %), 2
-attrition and 4 flag losses (three of them in endgames where we were down
-to a piece or two that could move), no officer lost on a bomb, 0.20 s a
-move (0.61 s at most, load about 2); a third seed (3131) 15/20, 2 attrition
-and 3 flag losses, each flag loss a Miner clearing the last bomb of the
-ring a step before our defender came. Tried and not kept (the same 40
-games of seed 9090): the flag always ringed at levels 4-5, a moved hidden
-piece within four steps of our flag five times likelier a Miner, and 36
-samples: 34/40 again (flag losses 4 -> 2, attrition 2 -> 4), 0.29 s a move.
-The same code again on seed 9090 and on 7070: 34/40 each (85 %), 0.19 s
-a move (0.84 s at most): 117/140 (84 %) over its four runs. Tried later
-and not kept, each alone on top of this code (seeds 9090 and 3131, load
-about 2): (a) every hidden piece that moved raced as a Miner through our
-bombs (``race.py``): 39/46 (85 %), no gain; (b) a belief that a hidden
-piece coming within two steps of a revealed one of ours likely beats it,
-with a root tie-break by a move's own gain: 41/54 (76 %); (c) the flag
-always ringed at levels 4-5, and 36 samples in 90000 nodes: 34/45 (76 %),
-0.26 s a move. (a) raced with what stops a Miner, plus (b)'s belief: 15/19
-when stopped (four flags lost in the first eight games of seed 9090).
+(``bench/stratego_ai.py --ladder 20``: 2 over 1 18/20, 3 over 2 19/20,
+4 over 3 19/20, 5 over 4 14/20), and level 5 90 % against ``peternlewis``
+(``bench/stratego_vs_peers.py``: 117/140, 84 %, over four seeds, 0.2 s a
+move). Every run behind these settings, and the changes tried and not
+kept, are in ``docs/STRATEGO-AI.md``.
 """
 from __future__ import annotations
 
