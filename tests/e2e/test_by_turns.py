@@ -7,6 +7,7 @@ the game ends with a flag capture. A sysop console pauses the clocks."""
 from __future__ import annotations
 
 from server.screens.challenge import BY_NAME
+from server.screens.session import NOTICE_SECONDS
 
 from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, session_of, start_app, wait_until
 from .test_stratego import BLUE, RED, arrows, counts
@@ -23,6 +24,9 @@ class Wall:
 
 
 DAY = 86400.0
+# the turns screen's title shows once the login's notice ("Your turn in 1
+# game: press t in the lobby.", NOTICE_SECONDS on the same line) is gone
+NOTICE_WAIT = NOTICE_SECONDS + 30.0
 
 
 async def call(app, handle: str, new: bool = False) -> Caller:
@@ -39,7 +43,7 @@ async def hang_up(app, caller: Caller, handle: str) -> None:
 async def open_game(app, caller: Caller, handle: str, status: str):
     """From the lobby: t, the first game by turns, ENTER; waits for ``status``."""
     caller.send("t")
-    await caller.expect("My games by turns")
+    await caller.expect("My games by turns", timeout=NOTICE_WAIT)
     caller.send(ENTER)
     await caller.expect(status)
     return session_of(app, handle).screens[-1]
@@ -119,7 +123,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         assert "Your turn in 1 game: press t in the lobby." in text      # the login notice
         assert "Your turn in 1 game (t)" in text                          # and the lobby's
         alice.send("t")
-        text = await alice.expect("My games by turns")
+        text = await alice.expect("My games by turns", timeout=NOTICE_WAIT)
         assert "Bob" in text and "YOUR TURN, 5d 0h left" in text
         alice.send(ENTER)
         await alice.expect("Your move (5d 0h left)")
