@@ -13,71 +13,53 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-import re
+import sys
 from collections import Counter
 
-MOVE = re.compile(r"(\d+) (RED|BLU): (\d+) (\d+) (UP|DOWN|LEFT|RIGHT) (\d+) (\w+)(?: (\S+) (\S+))?")
-STEP = {"UP": (0, -1), "DOWN": (0, 1), "LEFT": (-1, 0), "RIGHT": (1, 0)}
-WATCHED = "123s"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from stratego_replay import read_log  # noqa: E402
+
+WATCHED = ("1", "2", "3", "S")
 
 
-class Piece:
-    def __init__(self, owner: str, rank: str):
-        self.owner, self.rank = owner, rank
-        self.moves = 0
-        self.revealed = False
+def token(rank: str) -> str:
+    return "s" if rank == "S" else rank
 
 
-def where(y: int, ours: str) -> str:
-    """The row's part of the board, seen from our side."""
-    deep = y if ours == "BLU" else 9 - y      # 0: their back row
+def where(square: int, me: int) -> str:
+    """The square's part of the board, seen from our side."""
+    deep = square // 10 if me == 1 else 9 - square // 10     # 0: their back row
     return "their camp" if deep <= 3 else "middle" if deep <= 5 else "our camp"
 
 
 def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> bool | None:
     """Tally one game; True if we lost it (None: not a finished game)."""
-    lines = open(path).read().splitlines()
-    if len(lines) < 11 or "VICTORY" not in lines[-1] and "SURRENDER" not in lines[-1] \
-            and "ILLEGAL" not in lines[-1]:
+    end = open(path).read().splitlines()[-1:] or [""]
+    if not any(word in end[0] for word in ("VICTORY", "SURRENDER", "ILLEGAL")):
         return None
-    ours = "RED" if "ours" in lines[0].split()[0] else "BLU"
-    lost = "ours" not in lines[-1].split()[0] and "VICTORY" in lines[-1]
-    board: dict[tuple[int, int], Piece] = {}
-    for y0, owner, first in ((0, "RED", 1), (6, "BLU", 6)):
-        for dy, row in enumerate(lines[first:first + 4]):
-            for x, ch in enumerate(row):
-                if ch != ".":
-                    board[(x, y0 + dy)] = Piece(owner, ch)
+    lost = "ours" not in end[0].split()[0] and "VICTORY" in end[0]
+    adapter, moves = read_log(path)
+    me = adapter.me
     events = []
-    for line in lines:
-        m = MOVE.match(line)
-        if not m:
+    for _, side, text in moves:
+        x, y = (int(w) for w in text.split()[:2])
+        mover = adapter.board[y * 10 + x]
+        shown = mover is not None and mover[3]
+        before = adapter.last_strike
+        if not adapter.apply(side, text):
+            break
+        hit = adapter.last_strike
+        if hit is None or hit is before:
             continue
-        _, side, xs, ys, d, n, res, a, b = m.groups()
-        x, y, k = int(xs), int(ys), int(n)
-        to = (x + STEP[d][0] * k, y + STEP[d][1] * k)
-        mover = board.pop((x, y))
-        target = board.get(to)
-        shown = mover.revealed
-        mover.moves += 1
-        if res == "OK":
-            board[to] = mover
-            continue
-        if res not in ("KILLS", "DIES", "BOTHDIE") or target is None:
-            continue
-        mover.revealed = target.revealed = True
-        dead = [target] if res == "KILLS" else [mover] if res == "DIES" else [mover, target]
-        for piece in dead:
-            if piece.owner != ours or piece.rank not in WATCHED:
+        lost_ranks = ([] if hit.attacker_survived else [(hit.player, hit.attacker, hit.defender)]) + \
+            ([] if hit.defender_survived else [(1 - hit.player, hit.defender, hit.attacker)])
+        for owner, rank, other in lost_ranks:
+            if owner != me or rank not in WATCHED:
                 continue
-            other = mover if piece is target else target
-            how = "struck by" if piece is target else "striking"
-            known = "" if piece is mover else " (taker known)" if shown else " (taker hidden)"
-            events.append(f"our {piece.rank} lost {how} {other.rank} in {where(to[1], ours)}{known}")
-        if res == "KILLS":
-            board[to] = mover
-        elif res == "BOTHDIE":
-            board.pop(to, None)
+            how = f"striking {token(other)}" if owner == hit.player else f"struck by {token(other)}"
+            known = "" if owner == hit.player else " (taker known)" if shown else " (taker hidden)"
+            events.append(f"our {token(rank)} lost {how} in {where(hit.to, me)}{known}")
     for e in events:
         tally[e] += 1
         lost_in[e] += lost

@@ -27,8 +27,10 @@ from stratego_vs_peers import TOKEN_RANK, Adapter  # noqa: E402
 LAKES = {42, 43, 46, 47, 52, 53, 56, 57}
 
 
-def load(path: str, turn: int, level: int) -> Adapter:
-    """Our adapter after every move before our move of ``turn``."""
+def read_log(path: str, level: int = 5) -> tuple[Adapter, list[tuple[int, int, str]]]:
+    """Our adapter with both setups of a log placed (their ranks hidden),
+    and the log's moves as (turn, side, the move's text) for ``apply``
+    (not a surrender, which is no move)."""
     lines = open(path).read().splitlines()
     adapter = Adapter(level, 0, None)
     adapter.me = 0 if "ours" in lines[0] else 1
@@ -38,15 +40,23 @@ def load(path: str, turn: int, level: int) -> Adapter:
             i += 1
         for dy, row in enumerate(lines[i + 1:i + 5]):
             for x, ch in enumerate(row):
-                rank = TOKEN_RANK[ch] if owner == adapter.me else None
-                adapter.board[(dy + 6 * owner) * 10 + x] = [owner, rank, False, False]
+                if ch != ".":
+                    rank = TOKEN_RANK[ch] if owner == adapter.me else None
+                    adapter.board[(dy + 6 * owner) * 10 + x] = [owner, rank, False, False]
         i += 5
+    moves = []
     for line in lines[i:]:
         words = line.split()
-        if len(words) < 3 or words[1] not in ("RED:", "BLU:"):
-            continue
-        side = 0 if words[1] == "RED:" else 1
-        if (int(words[0]), side) == (turn, adapter.me) or not adapter.apply(side, " ".join(words[2:])):
+        if len(words) >= 4 and words[1] in ("RED:", "BLU:") and words[2].isdigit():
+            moves.append((int(words[0]), 0 if words[1] == "RED:" else 1, " ".join(words[2:])))
+    return adapter, moves
+
+
+def load(path: str, turn: int, level: int) -> Adapter:
+    """Our adapter after every move before our move of ``turn``."""
+    adapter, moves = read_log(path, level)
+    for t, side, text in moves:
+        if (t, side) == (turn, adapter.me) or not adapter.apply(side, text):
             break
     return adapter
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
@@ -66,6 +64,3 @@ def test_an_unfinished_log_is_not_counted(tmp_path, capsys):
     load_stats().main([str(tmp_path)])
     assert capsys.readouterr().out.splitlines()[:2] == ["games: 0 games", "lost: 0 games"]
 
-
-if __name__ == "__main__":
-    pytest.main([__file__])
