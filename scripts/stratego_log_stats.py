@@ -7,6 +7,11 @@ middle, ours), and whether the taker was already revealed.
 Each folder is one run's ``# logs in <folder>``. Prints one line a kind of
 loss: how often, per game, and how often in games we lost. Ranks are the
 referee's (1 Marshal, 2 General, 3 Colonel, s Spy, B bomb).
+
+Then how the games we lost stood in material (the search's ``VALUE`` of
+the movable pieces each side lost) at turns 100 and 150 (or the end, if
+sooner): how many were lost from a lead of ``LEAD`` or more (thrown), how
+many from as far behind.
 """
 from __future__ import annotations
 
@@ -20,7 +25,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from stratego_replay import read_log  # noqa: E402
 
+from doors.stratego.belief import R_OF  # noqa: E402
+from doors.stratego.search import VALUE  # noqa: E402
+
 WATCHED = ("1", "2", "3", "S")
+LEAD = 100.0        # material, as the search values it
+CHECKS = (100, 150)  # turns
 
 
 def token(rank: str) -> str:
@@ -33,8 +43,10 @@ def where(square: int, me: int) -> str:
     return "their camp" if deep <= 3 else "middle" if deep <= 5 else "our camp"
 
 
-def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> bool | None:
-    """Tally one game; True if we lost it (None: not a finished game)."""
+def read(path: str, tally: Counter[str], lost_in: Counter[str],
+         leads: list[float] | None = None) -> bool | None:
+    """Tally one game; True if we lost it (None: not a finished game).
+    ``leads`` gets our material lead at each of ``CHECKS``."""
     end = open(path).read().splitlines()[-1:] or [""]
     if not any(word in end[0] for word in ("VICTORY", "SURRENDER", "ILLEGAL")):
         return None
@@ -42,7 +54,12 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> bool | None:
     adapter, moves = read_log(path)
     me = adapter.me
     events = []
-    for _, side, text in moves:
+    lead = 0.0
+    at: dict[int, float] = {}
+    for turn, side, text in moves:
+        for check in CHECKS:
+            if turn >= check and check not in at:
+                at[check] = lead
         x, y = (int(w) for w in text.split()[:2])
         mover = adapter.board[y * 10 + x]
         shown = mover is not None and mover[3]
@@ -55,6 +72,8 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> bool | None:
         lost_ranks = ([] if hit.attacker_survived else [(hit.player, hit.attacker, hit.defender)]) + \
             ([] if hit.defender_survived else [(1 - hit.player, hit.defender, hit.attacker)])
         for owner, rank, other in lost_ranks:
+            if rank not in ("B", "F"):
+                lead += VALUE[R_OF[rank]] * (-1 if owner == me else 1)
             if owner != me or rank not in WATCHED:
                 continue
             how = f"striking {token(other)}" if owner == hit.player else f"struck by {token(other)}"
@@ -63,6 +82,8 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> bool | None:
     for e in events:
         tally[e] += 1
         lost_in[e] += lost
+    if leads is not None:
+        leads += [at.get(check, lead) for check in CHECKS]
     return lost
 
 
@@ -72,17 +93,23 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     tally: Counter[str] = Counter()
     lost_in: Counter[str] = Counter()
-    games = losses = 0
+    games = losses = thrown = behind = 0
     for folder in args.folders:
         for path in sorted(glob.glob(os.path.join(folder, "game*.log"))):
-            lost = read(path, tally, lost_in)
+            leads: list[float] = []
+            lost = read(path, tally, lost_in, leads)
             if lost is not None:
                 games += 1
                 losses += lost
+                thrown += lost and max(leads) >= LEAD
+                behind += lost and leads[-1] <= -LEAD
     print(f"games: {games} games")
     print(f"lost: {losses} games")
     for what, n in tally.most_common():
         print(f"{what}: {n} times, {n / max(games, 1):.2f} a game, {lost_in[what]} in lost games")
+    turns = " or ".join(str(c) for c in CHECKS)
+    print(f"lost from a lead of {LEAD:.0f} or more at turn {turns}: {thrown} games")
+    print(f"lost from {LEAD:.0f} or more behind at turn {CHECKS[-1]}: {behind} games")
 
 
 if __name__ == "__main__":

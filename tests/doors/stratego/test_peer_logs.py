@@ -56,7 +56,10 @@ def test_losses_are_told_by_taker_place_and_whether_the_taker_was_known(tmp_path
     assert "games: 1 games" in out and "lost: 1 games" in out
     assert "our 1 lost struck by s in their camp (taker hidden): 1 times, 1.00 a game, 1 in lost games" in out
     assert "our 2 lost struck by 1 in our camp (taker known): 1 times, 1.00 a game, 1 in lost games" in out
-    assert len(out) == 4, out
+    # our Marshal, General and Scout gone by the end (turn 7), nothing of theirs
+    assert "lost from a lead of 100 or more at turn 100 or 150: 0 games" in out
+    assert "lost from 100 or more behind at turn 150: 1 games" in out
+    assert len(out) == 6, out
 
 
 def test_an_unfinished_log_is_not_counted(tmp_path, capsys):
