@@ -21,7 +21,8 @@ import os
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]     # the replay's reader; the doors
 
 from stratego_replay import read_log  # noqa: E402
 
@@ -43,10 +44,9 @@ def where(square: int, me: int) -> str:
     return "their camp" if deep <= 3 else "middle" if deep <= 5 else "our camp"
 
 
-def read(path: str, tally: Counter[str], lost_in: Counter[str],
-         leads: list[float] | None = None) -> bool | None:
-    """Tally one game; True if we lost it (None: not a finished game).
-    ``leads`` gets our material lead at each of ``CHECKS``."""
+def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, list[float]] | None:
+    """Tally one game: whether we lost it and our material lead at each
+    of ``CHECKS`` (None: not a finished game)."""
     end = open(path).read().splitlines()[-1:] or [""]
     if not any(word in end[0] for word in ("VICTORY", "SURRENDER", "ILLEGAL")):
         return None
@@ -82,9 +82,7 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str],
     for e in events:
         tally[e] += 1
         lost_in[e] += lost
-    if leads is not None:
-        leads += [at.get(check, lead) for check in CHECKS]
-    return lost
+    return lost, [at.get(check, lead) for check in CHECKS]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,9 +94,9 @@ def main(argv: list[str] | None = None) -> None:
     games = losses = thrown = behind = 0
     for folder in args.folders:
         for path in sorted(glob.glob(os.path.join(folder, "game*.log"))):
-            leads: list[float] = []
-            lost = read(path, tally, lost_in, leads)
-            if lost is not None:
+            game = read(path, tally, lost_in)
+            if game is not None:
+                lost, leads = game
                 games += 1
                 losses += lost
                 thrown += lost and max(leads) >= LEAD
