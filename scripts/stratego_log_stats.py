@@ -12,6 +12,11 @@ Then how the games we lost stood in material (the search's ``VALUE`` of
 the movable pieces each side lost) at turns 100 and 150 (or the end, if
 sooner): how many were lost from a lead of ``LEAD`` or more (thrown), how
 many from as far behind.
+
+Last, the strikes' balance: for each side as striker, and for struck
+pieces hidden or already revealed, the material (``VALUE``) the striker's
+side won and lost a game (a trade counts on both sides), over all games and
+over the games we lost.
 """
 from __future__ import annotations
 
@@ -32,6 +37,10 @@ from doors.stratego.search import VALUE  # noqa: E402
 WATCHED = ("1", "2", "3", "S")
 LEAD = 100.0        # material, as the search values it
 CHECKS = (100, 150)  # turns
+STEP = {"UP": -10, "DOWN": 10, "LEFT": -1, "RIGHT": 1}
+STRIKES = [(f"{who} struck {whose} {kind} pieces", (us, shown))
+           for us, who, whose in ((True, "we", "their"), (False, "they", "our"))
+           for shown, kind in ((False, "hidden"), (True, "revealed"))]
 
 
 def token(rank: str) -> str:
@@ -44,9 +53,12 @@ def where(square: int, me: int) -> str:
     return "their camp" if deep <= 3 else "middle" if deep <= 5 else "our camp"
 
 
-def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, list[float]] | None:
-    """Tally one game: whether we lost it and our material lead at each
-    of ``CHECKS`` (None: not a finished game)."""
+Balance = Counter[tuple[bool, bool, bool]]     # (we struck, struck piece shown, striker won): material
+
+
+def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, list[float], Balance] | None:
+    """Tally one game: whether we lost it, our material lead at each of
+    ``CHECKS``, and its strikes' balance (None: not a finished game)."""
     end = open(path).read().splitlines()[-1:] or [""]
     if not any(word in end[0] for word in ("VICTORY", "SURRENDER", "ILLEGAL")):
         return None
@@ -56,13 +68,16 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
     events = []
     lead = 0.0
     at: dict[int, float] = {}
+    balance: Balance = Counter()
     for turn, side, text in moves:
         for check in CHECKS:
             if turn >= check and check not in at:
                 at[check] = lead
-        x, y = (int(w) for w in text.split()[:2])
-        mover = adapter.board[y * 10 + x]
+        x, y, step, far = text.split()[:4]
+        mover = adapter.board[int(y) * 10 + int(x)]
         shown = mover is not None and mover[3]
+        struck = adapter.board[int(y) * 10 + int(x) + STEP.get(step, 0) * int(far)] if far.isdigit() else None
+        struck_shown = struck is not None and struck[3]
         before = adapter.last_strike
         if not adapter.apply(side, text):
             break
@@ -74,6 +89,7 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
         for owner, rank, other in lost_ranks:
             if rank not in ("B", "F"):
                 lead += VALUE[R_OF[rank]] * (-1 if owner == me else 1)
+                balance[hit.player == me, struck_shown, owner != hit.player] += round(VALUE[R_OF[rank]])
             if owner != me or rank not in WATCHED:
                 continue
             how = f"striking {token(other)}" if owner == hit.player else f"struck by {token(other)}"
@@ -82,7 +98,7 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
     for e in events:
         tally[e] += 1
         lost_in[e] += lost
-    return lost, [at.get(check, lead) for check in CHECKS]
+    return lost, [at.get(check, lead) for check in CHECKS], balance
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,11 +108,16 @@ def main(argv: list[str] | None = None) -> None:
     tally: Counter[str] = Counter()
     lost_in: Counter[str] = Counter()
     games = losses = thrown = behind = 0
+    balance: Balance = Counter()
+    balance_lost: Balance = Counter()
     for folder in args.folders:
         for path in sorted(glob.glob(os.path.join(folder, "game*.log"))):
             game = read(path, tally, lost_in)
             if game is not None:
-                lost, leads = game
+                lost, leads, strikes = game
+                balance.update(strikes)
+                if lost:
+                    balance_lost.update(strikes)
                 games += 1
                 losses += lost
                 thrown += lost and max(leads) >= LEAD
@@ -108,6 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     turns = " or ".join(str(c) for c in CHECKS)
     print(f"lost from a lead of {LEAD:.0f} or more at turn {turns}: {thrown} games")
     print(f"lost from {LEAD:.0f} or more behind at turn {CHECKS[-1]}: {behind} games")
+    for what, key in STRIKES:
+        won, gone = (balance[key + (True,)] / max(games, 1), balance[key + (False,)] / max(games, 1))
+        won_l, gone_l = (balance_lost[key + (True,)] / max(losses, 1), balance_lost[key + (False,)] / max(losses, 1))
+        print(f"{what}: won {won:.0f} and lost {gone:.0f} a game, in lost games {won_l:.0f} and {gone_l:.0f}")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,13 @@ def test_losses_are_told_by_taker_place_and_whether_the_taker_was_known(tmp_path
     # our Marshal, General and Scout gone by the end (turn 7), nothing of theirs
     assert "lost from a lead of 100 or more at turn 100 or 150: 0 games" in out
     assert "lost from 100 or more behind at turn 150: 1 games" in out
-    assert len(out) == 6, out
+    # the strikes' balance: our Scout died on their hidden Marshal; their
+    # Spy and Marshal took our Marshal and General, both still hidden
+    assert "we struck their hidden pieces: won 0 and lost 12 a game, in lost games 0 and 12" in out
+    assert "we struck their revealed pieces: won 0 and lost 0 a game, in lost games 0 and 0" in out
+    assert "they struck our hidden pieces: won 420 and lost 0 a game, in lost games 420 and 0" in out
+    assert "they struck our revealed pieces: won 0 and lost 0 a game, in lost games 0 and 0" in out
+    assert len(out) == 10, out
 
 
 def test_an_unfinished_log_is_not_counted(tmp_path, capsys):
