@@ -17,6 +17,11 @@ Last, the strikes' balance: for each side as striker, and for struck
 pieces hidden or already revealed, the material (``VALUE``) the striker's
 side won and lost a game (a trade counts on both sides), over all games and
 over the games we lost.
+
+And the cornered: a revealed piece of theirs steps next to a revealed piece
+of ours that it beats, we make a quiet move elsewhere, and it strikes. Was
+ours trapped (no empty square beside it before our move: the striker's
+square is not empty) or could it have fled?
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ import glob
 import os
 import sys
 from collections import Counter
+from typing import NamedTuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.dirname(HERE)]     # the replay's reader; the doors
@@ -32,6 +38,7 @@ sys.path[:0] = [HERE, os.path.dirname(HERE)]     # the replay's reader; the door
 from stratego_replay import read_log  # noqa: E402
 
 from doors.stratego.belief import R_OF  # noqa: E402
+from doors.stratego.pieces import NEIGHBOURS  # noqa: E402
 from doors.stratego.search import VALUE  # noqa: E402
 
 WATCHED = ("1", "2", "3", "S")
@@ -54,11 +61,24 @@ def where(square: int, me: int) -> str:
 
 
 Balance = Counter[tuple[bool, bool, bool]]     # (we struck, struck piece shown, striker won): material
+Cornered = Counter[tuple[bool, str]]            # (trapped, our rank): times
 
 
-def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, list[float], Balance] | None:
-    """Tally one game: whether we lost it, our material lead at each of
-    ``CHECKS``, and its strikes' balance (None: not a finished game)."""
+def trapped(occupied: set[int], victim: int) -> bool:
+    """No empty square beside ``victim`` (board edges and lakes aside)."""
+    return all(n in occupied for n in NEIGHBOURS[victim])
+
+
+class Game(NamedTuple):
+    lost: bool
+    leads: list[float]      # our material lead at each of ``CHECKS``
+    balance: Balance
+    cornered: Cornered
+
+
+def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> Game | None:
+    """Tally one game's officer losses; the rest of what it tells (None:
+    not a finished game)."""
     end = open(path).read().splitlines()[-1:] or [""]
     if not any(word in end[0] for word in ("VICTORY", "SURRENDER", "ILLEGAL")):
         return None
@@ -69,6 +89,9 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
     lead = 0.0
     at: dict[int, float] = {}
     balance: Balance = Counter()
+    cornered: Cornered = Counter()
+    before_ours: set[int] = set()        # the occupied squares before our last move
+    ours_quiet = False                   # and whether it struck nothing
     for turn, side, text in moves:
         for check in CHECKS:
             if turn >= check and check not in at:
@@ -79,11 +102,20 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
         struck = adapter.board[int(y) * 10 + int(x) + STEP.get(step, 0) * int(far)] if far.isdigit() else None
         struck_shown = struck is not None and struck[3]
         before = adapter.last_strike
+        if side == me:
+            before_ours = {s for s, p in enumerate(adapter.board) if p is not None}
         if not adapter.apply(side, text):
             break
         hit = adapter.last_strike
+        if side == me:
+            ours_quiet = hit is before
         if hit is None or hit is before:
             continue
+        played = adapter.moves
+        if hit.player != me and shown and struck_shown and hit.attacker_survived \
+                and hit.defender not in ("B", "F") and len(played) >= 3 and played[-3][2] == hit.frm \
+                and ours_quiet and played[-2][2] != hit.to:
+            cornered[trapped(before_ours, hit.to), token(hit.defender)] += 1
         lost_ranks = ([] if hit.attacker_survived else [(hit.player, hit.attacker, hit.defender)]) + \
             ([] if hit.defender_survived else [(1 - hit.player, hit.defender, hit.attacker)])
         for owner, rank, other in lost_ranks:
@@ -98,7 +130,7 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> tuple[bool, l
     for e in events:
         tally[e] += 1
         lost_in[e] += lost
-    return lost, [at.get(check, lead) for check in CHECKS], balance
+    return Game(lost, [at.get(check, lead) for check in CHECKS], balance, cornered)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -110,14 +142,16 @@ def main(argv: list[str] | None = None) -> None:
     games = losses = thrown = behind = 0
     balance: Balance = Counter()
     balance_lost: Balance = Counter()
+    cornered: Cornered = Counter()
     for folder in args.folders:
         for path in sorted(glob.glob(os.path.join(folder, "game*.log"))):
             game = read(path, tally, lost_in)
             if game is not None:
-                lost, leads, strikes = game
-                balance.update(strikes)
+                lost, leads = game.lost, game.leads
+                balance.update(game.balance)
+                cornered.update(game.cornered)
                 if lost:
-                    balance_lost.update(strikes)
+                    balance_lost.update(game.balance)
                 games += 1
                 losses += lost
                 thrown += lost and max(leads) >= LEAD
@@ -133,6 +167,10 @@ def main(argv: list[str] | None = None) -> None:
         won, gone = (balance[key + (True,)] / max(games, 1), balance[key + (False,)] / max(games, 1))
         won_l, gone_l = (balance_lost[key + (True,)] / max(losses, 1), balance_lost[key + (False,)] / max(losses, 1))
         print(f"{what}: won {won:.0f} and lost {gone:.0f} a game, in lost games {won_l:.0f} and {gone_l:.0f}")
+    for stuck, how in ((True, "trapped"), (False, "could have fled")):
+        ranks = " ".join(f"{r}:{n}" for (t, r), n in sorted(cornered.items()) if t == stuck)
+        total = sum(n for (t, _r), n in cornered.items() if t == stuck)
+        print(f"cornered and {how}: {total} times, {total / max(games, 1):.2f} a game ({ranks or 'none'})")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,22 @@ def test_losses_are_told_by_taker_place_and_whether_the_taker_was_known(tmp_path
     assert "we struck their revealed pieces: won 0 and lost 0 a game, in lost games 0 and 0" in out
     assert "they struck our hidden pieces: won 420 and lost 0 a game, in lost games 420 and 0" in out
     assert "they struck our revealed pieces: won 0 and lost 0 a game, in lost games 0 and 0" in out
-    assert len(out) == 10, out
+    # no revealed piece of ours was taken by a revealed one that had just stepped next to it
+    assert "cornered and trapped: 0 times, 0.00 a game (none)" in out
+    assert "cornered and could have fled: 0 times, 0.00 a game (none)" in out
+    assert len(out) == 12, out
+
+
+def test_a_piece_is_trapped_when_no_square_beside_it_is_empty():
+    """Squares as the referee's logs number them (row * 10 + column). The
+    corner 99, beside the striker on 89 and a piece on 98, has no way out;
+    with 98 empty it could have fled. The lake below 32 walls it in as the
+    board's edge does."""
+    trapped = load_stats().trapped
+    assert trapped({98, 89}, 99)
+    assert not trapped({89}, 99)
+    assert trapped({31, 22, 33}, 32)
+    assert not trapped({31, 22}, 32)
 
 
 def test_an_unfinished_log_is_not_counted(tmp_path, capsys):
