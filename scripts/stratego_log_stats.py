@@ -33,9 +33,11 @@ from collections import Counter
 from typing import NamedTuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.dirname(HERE)]     # the replay's reader; the doors
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "bench")]     # the replay's reader; the doors; the bench
 
 from stratego_replay import read_log  # noqa: E402
+from stratego_vs_peers import DIRS  # noqa: E402
 
 from doors.stratego.belief import R_OF  # noqa: E402
 from doors.stratego.pieces import NEIGHBOURS  # noqa: E402
@@ -44,7 +46,6 @@ from doors.stratego.search import VALUE  # noqa: E402
 WATCHED = ("1", "2", "3", "S")
 LEAD = 100.0        # material, as the search values it
 CHECKS = (100, 150)  # turns
-STEP = {"UP": -10, "DOWN": 10, "LEFT": -1, "RIGHT": 1}
 STRIKES = [(f"{who} struck {whose} {kind} pieces", (us, shown))
            for us, who, whose in ((True, "we", "their"), (False, "they", "our"))
            for shown, kind in ((False, "hidden"), (True, "revealed"))]
@@ -97,9 +98,9 @@ def read(path: str, tally: Counter[str], lost_in: Counter[str]) -> Game | None:
             if turn >= check and check not in at:
                 at[check] = lead
         x, y, step, far = text.split()[:4]
-        mover = adapter.board[int(y) * 10 + int(x)]
+        frm = int(y) * 10 + int(x)
+        mover, struck = adapter.board[frm], adapter.board[frm + DIRS[step] * int(far)]
         shown = mover is not None and mover[3]
-        struck = adapter.board[int(y) * 10 + int(x) + STEP.get(step, 0) * int(far)] if far.isdigit() else None
         struck_shown = struck is not None and struck[3]
         before = adapter.last_strike
         if side == me:
@@ -164,8 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"lost from a lead of {LEAD:.0f} or more at turn {turns}: {thrown} games")
     print(f"lost from {LEAD:.0f} or more behind at turn {CHECKS[-1]}: {behind} games")
     for what, key in STRIKES:
-        won, gone = (balance[key + (True,)] / max(games, 1), balance[key + (False,)] / max(games, 1))
-        won_l, gone_l = (balance_lost[key + (True,)] / max(losses, 1), balance_lost[key + (False,)] / max(losses, 1))
+        won, gone = (balance[key + (w,)] / max(games, 1) for w in (True, False))
+        won_l, gone_l = (balance_lost[key + (w,)] / max(losses, 1) for w in (True, False))
         print(f"{what}: won {won:.0f} and lost {gone:.0f} a game, in lost games {won_l:.0f} and {gone_l:.0f}")
     for stuck, how in ((True, "trapped"), (False, "could have fled")):
         ranks = " ".join(f"{r}:{n}" for (t, r), n in sorted(cornered.items()) if t == stuck)
