@@ -27,7 +27,10 @@ the General never strike an unmoved hidden piece whose bomb odds exceed
 ``RISK_BOMB`` (10 %; ``RISK_LIMIT``: a Colonel 15 %, a Major 25 %, the Spy
 10 %) unless the strike surely takes the flag or nothing else is legal, and
 no piece makes a known losing strike (on a revealed piece that beats it)
-while another move exists.
+while another move exists. From level 4 on, a move that leaves our Marshal,
+known to them, next to their hidden pieces costs ``SPY_RISK`` times the
+odds that one of them is the Spy: a rare rank is in few samples or none,
+and the Marshal is too dear to leave to that chance.
 
 Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
 odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
@@ -69,7 +72,7 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief, Marginals
-from .pieces import COUNTS, Move, Phase, Ready
+from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 
@@ -112,6 +115,10 @@ REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
 FIRST_MOVE_COST = 12.0
 TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
 #                    if it leaves our officers no weaker than theirs (else a malus)
+# our Marshal, known to them, left next to their hidden pieces: this times
+# the odds that one of them is the Spy (a few samples see the Spy's strike
+# or miss it; this weighs it by its odds in every move)
+SPY_RISK = 200.0
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -328,12 +335,32 @@ class StrategoBot:
             theirs[R_OF[r]] -= 1
         return mine, theirs
 
+    def _spy_risk(self, obs: Any, me: int, m: Move, marshal: int | None) -> float:
+        """The odds that our Marshal, shown, stands next to their Spy after
+        ``m`` (at most 1)."""
+        marg = self.last_marginals
+        if marshal is None or marg is None:
+            return 0.0
+        moves = m.frm == marshal
+        if not (obs.squares[marshal].revealed or moves and obs.squares[m.to] is not None):
+            return 0.0
+        where = m.to if moves else marshal
+        odds = 0.0
+        for n in NEIGHBOURS[where]:
+            seen = obs.squares[n]
+            if seen is not None and seen.owner != me and seen.rank is None and n != m.to:
+                odds += marg.p(n, "S")
+        return min(1.0, odds)
+
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
+        marshal = next((s for s, seen in enumerate(obs.squares) if seen is not None
+                        and seen.owner == me and seen.rank == "1"), None) if self.cfg.defend else None
         for m, val in zip(cands, values, strict=True):
             target = obs.squares[m.to]
             mine = obs.squares[m.frm]
+            val -= SPY_RISK * self._spy_risk(obs, me, m, marshal)
             if target is not None and not mine.revealed and target.rank != mine.rank:
                 val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
             if not mine.moved and self.cfg.defend:

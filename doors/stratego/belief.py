@@ -25,10 +25,13 @@ around it, then the other bombs, then the movable ranks.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
-  officers (``APPROACH``: who attacks the unknown is usually strong); a
-  piece that has stayed put for a long game is likelier a bomb (the count
-  already does this: every piece that moves leaves the bombs among fewer
-  squares).
+  officers (``APPROACH``: who attacks the unknown is usually strong); one
+  whose step brought it to two steps of a revealed piece of ours, less
+  strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
+  to a known piece to take it, and our piece should be gone before it is
+  next to it); a piece that has stayed put for a long game is likelier a
+  bomb (the count already does this: every piece that moves leaves the
+  bombs among fewer squares).
 
 Where the prior came from: no corpus of human setups is reachable from the
 package registries, so the weights are set by hand from the setups our own
@@ -56,6 +59,7 @@ B_DEPTH = (1.6, 2.0, 1.3, 0.7)      # other bombs' weight by row
 RING = 0.72                         # odds that an unmoved flag neighbour is a bomb
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
 THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
+CLOSING = 8.0                       # ... that stepped to two steps of one: likely beats it
 # ... next to a hidden one: likelier an officer, the likelier the higher
 APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
@@ -139,7 +143,9 @@ class Belief:
                     self.spy_w[n] *= SPY_PASSED
         # rank weights for moved pieces that just stepped next to a piece of ours
         self.threat: dict[int, dict[str, float]] = {}
-        recent = {to for p, _frm, to in obs.moves[-6:] if p == enemy}
+        recent = {to: frm for p, frm, to in obs.moves[-6:] if p == enemy}
+        shown = [(n, s.rank) for n, s in enumerate(squares)
+                 if s is not None and s.owner == me and s.revealed and s.rank is not None]
         for sq in self.moved:
             if sq not in recent:
                 continue
@@ -159,6 +165,25 @@ class Belief:
                 self.threat[sq] = dict.fromkeys(best, THREAT)
             elif near_hidden:
                 self.threat[sq] = dict(APPROACH)
+            else:
+                closing = self._closing(sq, recent[sq], shown)
+                if closing:
+                    self.threat[sq] = dict.fromkeys(closing, CLOSING)
+
+    @staticmethod
+    def _closing(sq: int, frm: int, shown: list[tuple[int, str]]) -> set[str] | None:
+        """The ranks that beat the strongest revealed piece of ours that the
+        piece's last step (``frm`` to ``sq``) brought it to two steps of (a
+        hunter walking up to a known piece comes to take it)."""
+        def far(a: int, b: int) -> int:
+            return abs(a % 10 - b % 10) + abs(a // 10 - b // 10)
+        best: set[str] | None = None
+        for n, rank in shown:
+            if far(sq, n) == 2 and far(frm, n) > 2:
+                beats = {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
+                if beats and (best is None or len(beats) < len(best)):
+                    best = beats
+        return best
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One assignment square -> rank for every hidden enemy piece."""

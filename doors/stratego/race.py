@@ -15,6 +15,13 @@ is charged: ``RACE`` per step of the least lag among them, up to
 time lifts the charge. ``Race`` keeps, per threat, how many such pieces
 stand at each lag, so the search moves pieces at the cost of a few counts.
 
+A threat keeps the lags of the square it stood on at the root; the search
+follows it as it moves (``enemy``), and once it is taken in a line it is
+charged no more: a defender that trades itself for the Miner on its way has
+saved the flag. (Before, a taken threat was still charged, then against our
+next-best defender, so the search would shadow a Miner rather than trade
+with it, and lost flags that way.)
+
 Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 """
 from __future__ import annotations
@@ -68,6 +75,9 @@ class Race:
         bombs = frozenset(s for s, c in enumerate(cells) if c == me * 16 + BOMB)
         self.lags: list[tuple[int, ...]] = []
         self.counts: list[list[int]] = []
+        self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
+        self.live: list[bool] = []          # a threat taken in the line is charged no more
+        self.trail: list[tuple[int, int, int | None]] = []    # their moves, to undo
         self.of_rank: list[list[int]] = [[] for _ in range(16)]    # threats each rank of ours can stop
         for e, c in enumerate(cells):
             if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
@@ -77,6 +87,8 @@ class Race:
             if lag is None:
                 continue
             k = len(self.lags)
+            self.at[e] = k
+            self.live.append(True)
             self.lags.append(lag)
             self.counts.append([0] * (RACE_STEPS + 1))
             for q in range(1, BOMB):
@@ -95,7 +107,32 @@ class Race:
         return next((i for i, n in enumerate(self.counts[k]) if n), RACE_STEPS)
 
     def charge(self) -> float:
-        return -RACE * sum(self.least(k) for k in range(len(self.lags)))
+        return -RACE * sum(self.least(k) for k in range(len(self.lags)) if self.live[k])
+
+    def enemy(self, frm: int, to: int) -> float:
+        """Their piece goes from ``frm`` to ``to`` (-1: it was taken); the
+        change of the charge. A threat keeps its lags from where it stood
+        at the root; once taken it is charged no more."""
+        k = self.at.pop(frm, None)
+        self.trail.append((frm, to, k))
+        if k is None:
+            return 0.0
+        if to >= 0:
+            self.at[to] = k
+            return 0.0
+        self.live[k] = False
+        return RACE * self.least(k)
+
+    def enemy_back(self) -> None:
+        """Undo the last ``enemy``."""
+        frm, to, k = self.trail.pop()
+        if k is None:
+            return
+        if to >= 0:
+            del self.at[to]
+        else:
+            self.live[k] = True
+        self.at[frm] = k
 
     def move(self, r: int, frm: int, to: int) -> float:
         """Our rank-``r`` piece goes from ``frm`` to ``to`` (-1: off the
@@ -108,5 +145,6 @@ class Race:
                 cnt[lag[frm]] -= 1
             if to >= 0:
                 cnt[lag[to]] += 1
-            gain += before - self.least(k)
+            if self.live[k]:
+                gain += before - self.least(k)
         return RACE * gain

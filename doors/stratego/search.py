@@ -19,7 +19,14 @@ values, see ``piece_values``) plus a positional table per owner:
 - the race to our flag (defence levels, ``race.Race``): for each enemy
   piece that moved within reach of our flag, the best-placed piece of ours
   that beats it is charged for each step it would come too late, whichever
-  way the threat takes (the others go free).
+  way the threat takes (the others go free); a threat taken in the line is
+  charged no more;
+- the top bonus (``top_bonus``): an officer that no enemy piece left can
+  beat is worth ``TOP`` more, recounted whenever an officer dies in a line,
+  so a trade that leaves their next officer the strongest piece on the
+  board counts against us;
+- our Spy beside our revealed General while their Marshal lives
+  (``tables.ESCORT``).
 """
 from __future__ import annotations
 
@@ -55,6 +62,9 @@ INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, furthe
 OFFICERS = (8, 9, 10)
 TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
 MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
+# an officer that no enemy piece left can beat (Major 7, Colonel 8, General 9)
+# is worth this more: it takes whatever it finds (``top_bonus``)
+TOP = {7: 20.0, 8: 35.0, 9: 60.0}
 
 
 
@@ -63,10 +73,25 @@ class Spent(Exception):
     mid-line: the search object is thrown away)."""
 
 
+def top_bonus(counts: list[list[int]], me: int) -> float:
+    """``me``'s side less the other's: ``TOP`` for each officer no enemy
+    piece left beats. Kept through the search's strikes, so a trade that
+    leaves their next officer on top counts against us (their General,
+    once our Marshal is gone, takes everything)."""
+    out = 0.0
+    for p in (0, 1):
+        enemy = counts[1 - p]
+        mine = counts[p]
+        for r, bonus in TOP.items():
+            if mine[r] and not any(enemy[e] for e in range(r + 1, MARSHAL + 1)):
+                out += bonus * mine[r] if p == me else -bonus * mine[r]
+    return out
+
+
 def piece_values(cells: list[int]) -> list[list[float]]:
     """Per owner, the value of each rank in this position: a miner is worth
-    more the fewer are left, the spy little once the enemy marshal is gone,
-    the top remaining officer more; and every movable piece a premium
+    more the fewer are left, the spy little once the enemy marshal is gone
+    (the top remaining officer more: ``top_bonus``); and every movable piece a premium
     that grows as they become few (``MOBILE``: the side that runs out of
     movable pieces loses)."""
     counts = [[0] * 12 for _ in (0, 1)]
@@ -82,8 +107,6 @@ def piece_values(cells: list[int]) -> list[list[float]]:
             v[MINER] = 30.0 + 25.0 * (3 - mine[MINER])
         if not enemy[MARSHAL]:
             v[SPY] = 10.0
-            if mine[GENERAL]:
-                v[GENERAL] = 220.0
         mobile = sum(mine[1:BOMB])
         if mobile:
             extra = MOBILE / mobile ** 0.5
@@ -144,8 +167,16 @@ class Search:
             self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
         race = Race(cells, me, flags[me][0], unknown) if defend and flags[me] else None
         self.race = race if race else None      # (no threat: None, a cheap test on every move)
-        self.moved: list[tuple[tuple[int, int, int], ...]] = []     # our pieces' race moves, to undo
+        # the race's moves, to undo: ours (rank, from, to) and theirs (from, to)
+        self.moved: list[tuple[tuple[int, int, int] | None, tuple[int, int] | None]] = []
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
+        self.counts = [[0] * 12 for _ in (0, 1)]
+        for c in cells:
+            if c >= 0:
+                self.counts[c >> 4][c & 15] += 1
+        self.top = top_bonus(self.counts, me)
+        self.score += self.top
+        self.tops: list[tuple[float, int, int]] = []    # before each officer strike, to undo
         if self.race:
             self.score += self.race.charge()
 
@@ -165,9 +196,14 @@ class Search:
         old = self.b[s]
         if old >= 0:
             self.score -= self.worth(old, s)
+            self.counts[old >> 4][old & 15] -= 1
         self.b[s] = c
         if c >= 0:
             self.score += self.worth(c, s)
+            self.counts[c >> 4][c & 15] += 1
+        top = top_bonus(self.counts, self.me)
+        self.score += top - self.top
+        self.top = top
 
     def evaluate(self, side: int) -> float:
         return self.score if side == self.me else -self.score
@@ -228,31 +264,65 @@ class Search:
                 delta += self.worth(d, t)
             else:
                 b[t] = -1
+            if 6 < a & 15 < BOMB or 6 < d & 15 < BOMB:
+                delta += self._officers(a if res < 1 else -1, d if res > -1 else -1)
             if self.race:
-                ours = a >> 4 == self.me
-                gone = (a & 15, s, t if res == 1 else -1) if ours else (d & 15, t, t if res == -1 else -1)
-                delta += self._race((gone,))
+                if a >> 4 == self.me:
+                    delta += self._race((a & 15, s, t if res == 1 else -1), (t, t if res == -1 else -1))
+                else:
+                    delta += self._race((d & 15, t, t if res == -1 else -1), (s, t if res == 1 else -1))
         else:
             b[s] = -1
             b[t] = a
             delta = self.worth(a, t) - self.worth(a, s)
             if self.race:
-                delta += self._race(((a & 15, s, t),) if a >> 4 == self.me else ())
+                delta += self._race((a & 15, s, t), None) if a >> 4 == self.me \
+                    else self._race(None, (s, t))
         self.score += delta
         return delta
 
-    def _race(self, moves: tuple[tuple[int, int, int], ...]) -> float:
-        """Our pieces' moves (rank, from, to) in the race; kept to undo."""
+    def _officers(self, a: int, d: int) -> float:
+        """Pieces ``a``, ``d`` (-1: none) leave the board in a strike with
+        an officer; the change of the top bonus (``_officers_back`` undoes)."""
+        a = a if 6 < a & 15 < BOMB else -1     # only an officer's death can change it
+        d = d if 6 < d & 15 < BOMB else -1
+        self.tops.append((self.top, a, d))
+        if a < 0 and d < 0:
+            return 0.0
+        for c in (a, d):
+            if c >= 0:
+                self.counts[c >> 4][c & 15] -= 1
+        self.top = top_bonus(self.counts, self.me)
+        return self.top - self.tops[-1][0]
+
+    def _officers_back(self) -> None:
+        self.top, a, d = self.tops.pop()
+        for c in (a, d):
+            if c >= 0:
+                self.counts[c >> 4][c & 15] += 1
+
+    def _race(self, ours: tuple[int, int, int] | None, theirs: tuple[int, int] | None) -> float:
+        """Our piece's move (rank, from, to; to -1: it died) and theirs
+        (from, to; to -1: it died) in the race; kept to undo."""
         assert self.race is not None
-        self.moved.append(moves)
-        return sum(self.race.move(r, frm, to) for r, frm, to in moves)
+        self.moved.append((ours, theirs))
+        change = self.race.move(*ours) if ours is not None else 0.0
+        if theirs is not None and theirs[0] != theirs[1]:
+            change += self.race.enemy(*theirs)
+        return change
 
     def unplay(self, s: int, t: int, a: int, d: int, delta: float) -> None:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
         self.score -= delta
+        if d >= 0 and (6 < a & 15 < BOMB or 6 < d & 15 < BOMB):
+            self._officers_back()
         if self.race:
-            for r, frm, to in self.moved.pop():
+            ours, theirs = self.moved.pop()
+            if theirs is not None and theirs[0] != theirs[1]:
+                self.race.enemy_back()
+            if ours is not None:
+                r, frm, to = ours
                 self.race.move(r, to, frm)
 
     def won(self, side: int, depth: int) -> float:

@@ -1,7 +1,9 @@
 """Positional tables for the search's evaluation (``search.py``), built
 once per determinization: distances on the board, the hunt (pulls towards
-revealed enemy pieces one beats, pushes away from those that beat one) and
-the pocket rule for our officers (the race to our flag: ``race.py``).
+revealed enemy pieces one beats, pushes away from those that beat one),
+the escort (our Spy beside our revealed General, to take back their
+Marshal) and the pocket rule for our officers (the race to our flag:
+``race.py``).
 
 Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 """
@@ -19,6 +21,12 @@ TRADE = 1.0         # of the hunt's pull, towards a revealed equal Colonel or be
 # our officer on a square walled in by hidden enemy pieces (and edges, lakes),
 # while the enemy still has a piece that beats it: of its value, by walls
 POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
+# our Spy beside our revealed General while they have a Marshal: their
+# Marshal that takes the General is taken back (the pull, fading over
+# ``ESCORT_REACH`` steps; the General, chased by their revealed Marshal,
+# is pulled towards the Spy alike)
+ESCORT = 24.0
+ESCORT_REACH = 4
 
 
 def _result(a: int, d: int) -> int:
@@ -131,7 +139,30 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
                     used = True
             if used:
                 out[p][r] = table
+    if me is not None:
+        _escort(cells, known, me, counts, out[me])
     return out
+
+
+def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts: list[list[int]],
+            tables: list[list[float] | None]) -> None:
+    """``ESCORT``: our Spy towards our revealed General, and the General,
+    with their revealed Marshal near, towards the Spy."""
+    if not counts[1 - me][MARSHAL]:
+        return
+    general = next((s for s in known if cells[s] == me * 16 + GENERAL), None)
+    spy = next((s for s, c in enumerate(cells) if c == me * 16 + SPY), None)
+    if general is None or spy is None:
+        return
+    marshal = next((s for s in known if cells[s] == (1 - me) * 16 + MARSHAL), None)
+    chased = marshal is not None and bfs([marshal])[general] <= ESCORT_REACH + 1
+    for r, centre in [(SPY, general)] + ([(GENERAL, spy)] if chased else []):
+        dist = bfs([centre])
+        table = tables[r] or [0.0] * 100
+        for x in range(100):
+            if 0 < dist[x] < ESCORT_REACH:
+                table[x] += ESCORT * (ESCORT_REACH - dist[x]) / (ESCORT_REACH - 1)
+        tables[r] = table
 
 
 def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:

@@ -159,6 +159,33 @@ def test_a_piece_that_walks_up_to_our_general_is_likely_the_marshal():
         assert move.frm == sq("E5") and move.to != sq("E6")
 
 
+def test_a_piece_that_closes_to_two_steps_of_our_general_is_likely_the_marshal():
+    """A hunter walks up to a known piece to take it: a hidden piece whose
+    step brings it to two steps of our revealed General is likely their
+    Marshal, before it stands next to it; one that steps away is not."""
+    s = position({"A1": (0, "F"), "E4": (0, "2"), "J1": (0, "7"),
+                  "E8": (1, "1"), "B9": (1, "5"), "H7": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B")})
+    s.board[sq("E4")] = s.board[sq("E4")]._replace(revealed=True, moved=True)
+    for name in ("B9", "H7", "A8", "E8"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+
+    def marshal(name):
+        return Belief(s.observation(0), 0).marginals(random.Random(4), 400).p(sq(name), "1")
+
+    before = marshal("E8")
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # two steps from our General
+    assert before < 0.3
+    assert marshal("E6") > 0.5
+    s.apply(0, Move(sq("J2"), sq("J1")))
+    s.apply(1, Move(sq("E6"), sq("F6")))      # no nearer: three steps
+    assert marshal("F6") < 0.3
+
+
 def test_a_piece_that_walks_up_to_a_hidden_one_is_likelier_an_officer():
     s = position({"A1": (0, "F"), "E5": (0, "7"), "J1": (0, "7"),
                   "E8": (1, "3"), "B9": (1, "5"), "H9": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
@@ -376,6 +403,107 @@ def test_marshals_are_traded_only_when_it_leaves_us_no_weaker():
         assert make_bot(5, seed).choose(trade_position(False).observation(0), 0) != strike
 
 
+def bait_position() -> StrategoState:
+    """Our revealed Marshal E5 may take their revealed Captain F5, next to
+    their revealed Marshal G5; they keep their General and we have none."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "1"), "J1": (0, "6"),
+                  "I1": (0, "7"), "F5": (1, "6"), "G5": (1, "1"), "B9": (1, "2"), "J10": (1, "F"),
+                  "I10": (1, "B"), "J9": (1, "B"), "A9": (1, "6")})
+    for name in ("E5", "F5", "G5"):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True, moved=True)
+    for name in ("B9", "A9", "J1", "I1"):
+        moved(s, name)
+    return with_losses(s)
+
+
+def test_the_marshal_is_not_traded_for_a_captain_when_their_general_would_rule():
+    """Taking the Captain puts our Marshal next to theirs, which trades it
+    off: then their General is the strongest piece left and nothing of ours
+    can stop it. The search counts that (``top_bonus``) and leaves the bait."""
+    take = Move(sq("E5"), sq("F5"))
+    for seed in range(3):
+        assert make_bot(5, seed).choose(bait_position().observation(0), 0) != take
+
+
+def test_the_top_bonus_is_kept_through_strikes_and_undone():
+    """A Marshal trade in the search hands their General the top bonus; the
+    search's running bonus is always what the board left counts, and all of
+    it comes back when the line is undone."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.search import TOP, Search, top_bonus
+    cells = [-1] * 100
+    for i, piece in enumerate(bait_position().board):
+        if piece is not None:
+            cells[i] = piece.owner * 16 + R_OF[piece.rank]
+
+    def counted(board: list[int]) -> float:
+        counts = [[0] * 12 for _ in (0, 1)]
+        for c in board:
+            if c >= 0:
+                counts[c >> 4][c & 15] += 1
+        return top_bonus(counts, 0)
+
+    search = Search(list(cells), 0, 2, True, frozenset({sq("E5"), sq("F5"), sq("G5")}))
+    start, top = search.score, search.top
+    assert top == counted(cells) == 0.0
+    done = []
+    for a, b in (("E5", "F5"), ("G5", "F5")):
+        s_, t_ = sq(a), sq(b)
+        before = search.b[s_], search.b[t_]
+        done.append((s_, t_, *before, search.play(s_, t_)))
+    assert search.b[sq("F5")] == -1                       # the Marshals traded
+    assert search.top == counted(search.b) == -TOP[9]     # their General rules
+    for s_, t_, a, d, delta in reversed(done):
+        search.unplay(s_, t_, a, d, delta)
+    assert search.b == cells and abs(search.score - start) < 1e-9 and search.top == top
+
+
+def spy_bait_position() -> StrategoState:
+    """Our revealed Marshal E5 may take their revealed Captain E6, next to
+    their unmoved E7 (their Spy, one of many unmoved front-row pieces)."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E5": (0, "1"), "J1": (0, "6"),
+                  "I1": (0, "7"), "E6": (1, "6"), "E7": (1, "S"), "D8": (1, "4"), "A9": (1, "5"),
+                  "B8": (1, "9"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "H8": (1, "8"),
+                  "A7": (1, "7"), "B7": (1, "8"), "H7": (1, "9"), "I7": (1, "7"), "C8": (1, "8"),
+                  "G8": (1, "7")})
+    for name in ("E5", "E6"):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True, moved=True)
+    for name in ("J1", "I1", "A9", "B8"):
+        moved(s, name)
+    return with_losses(s)
+
+
+def test_our_known_marshal_does_not_step_next_to_a_likely_spy_for_a_captain():
+    """E7 is the Spy in about one sample in eight: a few samples may miss
+    it. The Spy's odds next to where our Marshal stands weigh every move
+    (``SPY_RISK``), so the Captain is left."""
+    from doors.stratego.ai import SPY_RISK
+    obs = spy_bait_position().observation(0)
+    take = Move(sq("E5"), sq("E6"))
+    for seed in range(8):
+        bot = make_bot(5, seed)
+        assert bot.choose(obs, 0) != take
+        marg = bot.last_marginals
+        assert marg is not None and 0.05 < marg.p(sq("E7"), "S") < 0.3
+        assert bot._spy_risk(obs, 0, take, sq("E5")) == marg.p(sq("E7"), "S")
+        assert bot._spy_risk(obs, 0, Move(sq("J1"), sq("J2")), sq("E5")) == 0.0
+    assert SPY_RISK * 0.1 > 15.0
+
+
+def test_our_spy_comes_to_stand_by_our_revealed_general():
+    """Their Marshal is still on the board and our General is known: our
+    Spy comes beside it (their Marshal that takes it is taken back)."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E4": (0, "2"), "H4": (0, "S"),
+                  "J1": (0, "6"), "I1": (0, "7"), "E8": (1, "1"), "A9": (1, "5"), "B8": (1, "9"),
+                  "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "H8": (1, "8")})
+    s.board[sq("E4")] = s.board[sq("E4")]._replace(revealed=True, moved=True)
+    for name in ("J1", "I1", "A9", "B8", "H4", "E8"):
+        moved(s, name)
+    obs = with_losses(s).observation(0)
+    for seed in range(4):
+        assert make_bot(5, seed).choose(obs, 0) == Move(sq("H4"), sq("G4"))
+
+
 def test_a_known_marshal_takes_a_moved_hidden_piece():
     """Striking shows our rank; once our Marshal is known anyway, that is no
     reason to spare a hidden piece that moved (it cannot be a bomb)."""
@@ -514,6 +642,49 @@ def test_the_search_keeps_the_race_charge_through_moves_and_undoes():
         search.unplay(s, t, a, d, delta)
     assert search.b == cells and abs(search.score - start) < 1e-9
     assert search.race.charge() == Race(cells, 0, sq("A1"), frozenset({sq("E9")})).charge()
+
+
+def test_a_threat_taken_is_charged_no_more():
+    """The race follows a threat as it moves and charges nothing for it
+    once it is taken; undone, the charge is back."""
+    from doors.stratego.race import RACE, Race
+    cells = race_cells(race_position("H3"))
+    race = Race(cells, 0, sq("A1"), frozenset({sq("E9")}))
+    assert race.charge() == -2 * RACE
+    assert race.enemy(sq("A6"), sq("A5")) == 0.0
+    assert race.enemy(sq("H3"), sq("H4")) == 0.0     # not a threat: nothing changes
+    assert race.charge() == -2 * RACE
+    assert race.enemy(sq("A5"), -1) == 2 * RACE
+    assert race.charge() == 0.0
+    for _ in range(3):
+        race.enemy_back()
+    assert race.charge() == -2 * RACE
+    assert race.enemy(sq("A6"), -1) == 2 * RACE
+
+
+def test_the_search_lifts_the_race_charge_when_our_defender_takes_the_threat():
+    """Our Captain meets the Miner and takes it: in the search the charge is
+    then what it would be counted afresh (none: no threat is left), and all
+    of it comes back when the line is undone."""
+    from doors.stratego.race import Race
+    from doors.stratego.search import Search
+    cells = race_cells(race_position("H3"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("A6"), sq("H3")}), frozenset({sq("E9")}))
+    assert search.race is not None
+    start, charge = search.score, search.race.charge()
+    assert charge < 0
+    done = []
+    for a, b in (("E3", "D3"), ("A6", "A5"), ("D3", "C3"), ("A5", "A4"), ("C3", "B3"), ("B3", "B4"),
+                 ("B4", "A4")):
+        s, t = sq(a), sq(b)
+        before = search.b[s], search.b[t]
+        done.append((s, t, *before, search.play(s, t)))
+    assert search.b[sq("A4")] == cells[sq("E3")]           # the Captain took the Miner
+    assert search.race.charge() == 0.0 == Race(search.b, 0, sq("A1"), frozenset({sq("E9")})).charge()
+    for s, t, a, d, delta in reversed(done):
+        search.unplay(s, t, a, d, delta)
+    assert search.b == cells and abs(search.score - start) < 1e-9
+    assert search.race.charge() == charge
 
 
 def test_a_defender_races_a_miner_to_our_flag_rather_than_hunting():
