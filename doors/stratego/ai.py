@@ -57,8 +57,9 @@ the rest at the depth that fitted; not where the deeper search loses in
 every line (their side sees our flag there: the shallower one still ranks
 the defences).
 The goal is that each wins at least 65 % against the one below
-(``bench/stratego_ai.py --ladder 20``: 2 over 1 18/20, 3 over 2 19/20,
-4 over 3 19/20, 5 over 4 14/20, or 10/16 on the bench's own match seed),
+(``bench/stratego_ai.py --ladder 20``: 2 over 1 18/20, 3 over 2 19/20;
+since level 4 was made weaker, 4 over 3 17/20 and 5 over 4 14/20 on the
+bench's own seeds, where 5 over 4 had been 10/16),
 and level 5 90 % against ``peternlewis``
 (``bench/stratego_vs_peers.py``: 119/144, 83 %, over four seeds since the
 Spy risk and its companions, where ``main`` before them won 112 of the same
@@ -98,7 +99,7 @@ LEVELS = {
     1: Level(0, 0, 0.0, 0, 0, False, False),
     2: Level(3, 1, 16.0, 5000, 40, False, False),
     3: Level(5, 2, 6.0, 15000, 60, True, False),
-    4: Level(12, 2, 1.5, 45000, 200, True, True),
+    4: Level(8, 2, 3.0, 25000, 200, True, True),
     5: Level(24, 3, 0.3, 60000, 300, True, True, 4),
 }
 DEEP_SAMPLES = 12   # search two plies deeper if one sample there costs under budget / this
