@@ -345,7 +345,7 @@ class StrategoBot:
         if marshal is None or marg is None:
             return 0.0
         moves = m.frm == marshal
-        if not (obs.squares[marshal].revealed or moves and obs.squares[m.to] is not None):
+        if not (obs.squares[marshal].revealed or (moves and obs.squares[m.to] is not None)):
             return 0.0
         where = m.to if moves else marshal
         odds = 0.0

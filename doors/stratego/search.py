@@ -45,6 +45,7 @@ from .tables import (
     bfs,
     hunt_tables,
     pocket_table,
+    rank_counts,
     trade_ok,
 )
 
@@ -65,6 +66,9 @@ MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left)
 # an officer that no enemy piece left can beat (Major 7, Colonel 8, General 9)
 # is worth this more: it takes whatever it finds (``top_bonus``)
 TOP = {7: 20.0, 8: 35.0, 9: 60.0}
+# per cell & 15: a Major or higher, whose death can change the top bonus
+# (15, an empty cell's, is not)
+TOPPLES = tuple(6 < r < BOMB for r in range(16))
 
 
 
@@ -94,10 +98,7 @@ def piece_values(cells: list[int]) -> list[list[float]]:
     (the top remaining officer more: ``top_bonus``); and every movable piece a premium
     that grows as they become few (``MOBILE``: the side that runs out of
     movable pieces loses)."""
-    counts = [[0] * 12 for _ in (0, 1)]
-    for c in cells:
-        if c >= 0:
-            counts[c >> 4][c & 15] += 1
+    counts = rank_counts(cells)
     out = []
     for p in (0, 1):
         v = list(VALUE)
@@ -170,10 +171,7 @@ class Search:
         # the race's moves, to undo: ours (rank, from, to) and theirs (from, to)
         self.moved: list[tuple[tuple[int, int, int] | None, tuple[int, int] | None]] = []
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
-        self.counts = [[0] * 12 for _ in (0, 1)]
-        for c in cells:
-            if c >= 0:
-                self.counts[c >> 4][c & 15] += 1
+        self.counts = rank_counts(cells)
         self.top = top_bonus(self.counts, me)
         self.score += self.top
         self.tops: list[tuple[float, int, int]] = []    # before each officer strike, to undo
@@ -201,9 +199,10 @@ class Search:
         if c >= 0:
             self.score += self.worth(c, s)
             self.counts[c >> 4][c & 15] += 1
-        top = top_bonus(self.counts, self.me)
-        self.score += top - self.top
-        self.top = top
+        if TOPPLES[old & 15] or TOPPLES[c & 15]:
+            top = top_bonus(self.counts, self.me)
+            self.score += top - self.top
+            self.top = top
 
     def evaluate(self, side: int) -> float:
         return self.score if side == self.me else -self.score
@@ -264,13 +263,13 @@ class Search:
                 delta += self.worth(d, t)
             else:
                 b[t] = -1
-            if 6 < a & 15 < BOMB or 6 < d & 15 < BOMB:
+            if TOPPLES[a & 15] or TOPPLES[d & 15]:
                 delta += self._officers(a if res < 1 else -1, d if res > -1 else -1)
-            if self.race:
+            if self.race:   # the defender that won stays where it stood: no race move
                 if a >> 4 == self.me:
-                    delta += self._race((a & 15, s, t if res == 1 else -1), (t, t if res == -1 else -1))
+                    delta += self._race((a & 15, s, t if res == 1 else -1), (t, -1) if res > -1 else None)
                 else:
-                    delta += self._race((d & 15, t, t if res == -1 else -1), (s, t if res == 1 else -1))
+                    delta += self._race((d & 15, t, -1) if res > -1 else None, (s, t if res == 1 else -1))
         else:
             b[s] = -1
             b[t] = a
@@ -284,8 +283,8 @@ class Search:
     def _officers(self, a: int, d: int) -> float:
         """Pieces ``a``, ``d`` (-1: none) leave the board in a strike with
         an officer; the change of the top bonus (``_officers_back`` undoes)."""
-        a = a if 6 < a & 15 < BOMB else -1     # only an officer's death can change it
-        d = d if 6 < d & 15 < BOMB else -1
+        a = a if TOPPLES[a & 15] else -1     # only an officer's death can change it
+        d = d if TOPPLES[d & 15] else -1
         self.tops.append((self.top, a, d))
         if a < 0 and d < 0:
             return 0.0
@@ -307,7 +306,7 @@ class Search:
         assert self.race is not None
         self.moved.append((ours, theirs))
         change = self.race.move(*ours) if ours is not None else 0.0
-        if theirs is not None and theirs[0] != theirs[1]:
+        if theirs is not None:
             change += self.race.enemy(*theirs)
         return change
 
@@ -315,11 +314,11 @@ class Search:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
         self.score -= delta
-        if d >= 0 and (6 < a & 15 < BOMB or 6 < d & 15 < BOMB):
+        if d >= 0 and (TOPPLES[a & 15] or TOPPLES[d & 15]):
             self._officers_back()
         if self.race:
             ours, theirs = self.moved.pop()
-            if theirs is not None and theirs[0] != theirs[1]:
+            if theirs is not None:
                 self.race.enemy_back()
             if ours is not None:
                 r, frm, to = ours

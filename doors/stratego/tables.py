@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .pieces import NEIGHBOURS
 
-__all__ = ["RESULT", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
+__all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
            "HUNT", "FEAR", "TRADE", "POCKET"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
@@ -41,6 +41,15 @@ def _result(a: int, d: int) -> int:
 
 
 RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
+
+
+def rank_counts(cells: list[int]) -> list[list[int]]:
+    """Per owner, how many pieces of each rank index stand on ``cells``."""
+    counts = [[0] * 12 for _ in (0, 1)]
+    for c in cells:
+        if c >= 0:
+            counts[c >> 4][c & 15] += 1
+    return counts
 
 
 def trade_ok(mine: list[int], theirs: list[int], r: int) -> bool:
@@ -98,10 +107,7 @@ def hunt_tables(cells: list[int], known: frozenset[int] | set[int], val: list[li
     every piece of ours that beats them, fading over sixteen steps, so a far
     Marshal comes home to a Miner at the bomb wall."""
     out: list[list[list[float] | None]] = [[None] * 12, [None] * 12]
-    counts = [[0] * 12 for _ in (0, 1)]
-    for c in cells:
-        if c >= 0:
-            counts[c >> 4][c & 15] += 1
+    counts = rank_counts(cells)
     for p in (0, 1):
         targets = [(s, cells[s] & 15, HUNT * val[1 - p][cells[s] & 15], 8) for s in known
                    if cells[s] >= 0 and cells[s] >> 4 != p and 0 < cells[s] & 15 < BOMB

@@ -429,19 +429,12 @@ def test_the_top_bonus_is_kept_through_strikes_and_undone():
     """A Marshal trade in the search hands their General the top bonus; the
     search's running bonus is always what the board left counts, and all of
     it comes back when the line is undone."""
-    from doors.stratego.belief import R_OF
     from doors.stratego.search import TOP, Search, top_bonus
-    cells = [-1] * 100
-    for i, piece in enumerate(bait_position().board):
-        if piece is not None:
-            cells[i] = piece.owner * 16 + R_OF[piece.rank]
+    from doors.stratego.tables import rank_counts
+    cells = race_cells(bait_position())
 
     def counted(board: list[int]) -> float:
-        counts = [[0] * 12 for _ in (0, 1)]
-        for c in board:
-            if c >= 0:
-                counts[c >> 4][c & 15] += 1
-        return top_bonus(counts, 0)
+        return top_bonus(rank_counts(board), 0)
 
     search = Search(list(cells), 0, 2, True, frozenset({sq("E5"), sq("F5"), sq("G5")}))
     start, top = search.score, search.top
