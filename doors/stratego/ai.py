@@ -53,7 +53,8 @@ on a loaded machine).
 Level 5 also deepens (``Level.deepen``): two or four plies more when a
 sample there costs under ``budget / DEEP_SAMPLES`` nodes (few pieces
 left): the first sample is searched again deeper with a node limit, and
-the rest at the depth that fitted; not where the deeper search loses in
+the rest at the depth that fitted, each with a node limit too (``DEEP_LIMIT``:
+one sample may cost far more than the first); not where the deeper search loses in
 every line (their side sees our flag there: the shallower one still ranks
 the defences).
 The goal is that each wins at least 65 % against the one below
@@ -103,6 +104,8 @@ LEVELS = {
     5: Level(24, 3, 0.3, 60000, 300, True, True, 4),
 }
 DEEP_SAMPLES = 12   # search two plies deeper if one sample there costs under budget / this
+DEEP_LIMIT = 4      # ... and then no sample past budget / this nodes (one searched seven plies
+#                     in an endgame of a few pieces once took a million nodes, 9 s)
 WIDE = 30           # more candidate moves than this: search one ply less
 RISK_BOMB = 0.10    # Marshal/General never strike an unmoved piece likelier a bomb than this
 RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25, "S": RISK_BOMB}
@@ -236,6 +239,7 @@ class StrategoBot:
         own = obs.own_moves(me)
         depth = cfg.depth - 1 if cfg.depth > 2 and len(cands) > WIDE else cfg.depth
         totals = [0.0] * len(cands)
+        shallow = depth
         self.last_nodes = 0
         samples = cfg.samples if belief.hidden else 1
         offset = self.rng.random()
@@ -272,7 +276,10 @@ class StrategoBot:
             for s, rank in belief.sample(self.rng).items():
                 cells[s] = enemy * 16 + R_OF[rank]
             u = (_vdc(i + 1) + offset) % 1.0
-            values = values_of(list(cells), depth)
+            try:    # deepened, a sample may cost far more than the first one did
+                values = values_of(list(cells), depth, cfg.budget // DEEP_LIMIT if depth > shallow else None)
+            except Spent:
+                break
             if values is None:
                 break
             for _ in range(cfg.deepen // 2 if i == 0 else 0):

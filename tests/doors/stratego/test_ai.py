@@ -182,3 +182,42 @@ def test_a_deepening_level_looks_further_only_when_few_pieces_are_left():
         bot.cfg = dataclasses.replace(ai_module.LEVELS[5], deepen=4)
         assert bot.choose(state.observation(0), 0) in state.legal_actions(0)
         assert bot.last_depth == depth
+
+
+def test_a_deepened_search_keeps_every_sample_within_a_node_limit():
+    """An endgame from a game against ``peternlewis`` (our Marshal out on
+    its own, their Miner beside our flag): the first sample searched seven
+    plies cost a few hundred nodes, so every sample went seven plies deep,
+    and one (seed 10) cost a million nodes, 9 s. Now each sample past the
+    first has a node limit (``DEEP_LIMIT``): the move stays within twice
+    the budget."""
+    from doors.stratego.pieces import COLS
+
+    def name(x: int, y: int) -> str:
+        return f"{COLS[x]}{y + 1}"
+
+    ours = {"F": [(0, 0)], "B": [(1, 0), (5, 0), (1, 1), (7, 1), (3, 2)], "8": [(2, 0), (3, 0), (6, 0), (7, 0),
+            (2, 1)], "9": [(4, 0), (9, 0), (4, 1), (4, 2)], "7": [(8, 0), (3, 1), (8, 1)], "4": [(5, 1), (7, 3)],
+            "3": [(6, 1)], "5": [(7, 2)], "2": [(6, 3)], "1": [(0, 7)]}
+    theirs = {"8": [(0, 1), (6, 9), (7, 9), (9, 9)], "7": [(5, 3), (5, 8), (5, 9)], "4": [(8, 4)], "6": [(3, 6)],
+              "1": [(5, 6)], "B": [(2, 8), (3, 8), (6, 8), (8, 8), (1, 9), (8, 9)], "2": [(7, 8)], "S": [(2, 9)],
+              "F": [(3, 9)], "3": [(4, 9)]}
+    pieces = {name(x, y): (0, r) for r, squares in ours.items() for x, y in squares}
+    pieces.update({name(x, y): (1, r) for r, squares in theirs.items() for x, y in squares})
+    s = position(pieces)
+    for x, y in ((0, 1), (5, 3), (8, 4), (5, 6), (0, 7), (1, 9), (9, 9), (6, 3), (7, 3)):
+        piece = s.board[y * 10 + x]
+        s.board[y * 10 + x] = piece._replace(moved=piece.rank != "B" and (x, y) != (9, 9),
+                                             revealed=(x, y) not in ((6, 3), (7, 3)))
+    for owner in (0, 1):
+        for r in COUNTS:
+            left = sum(1 for p in s.board if p is not None and p.owner == owner and p.rank == r)
+            s.lost[owner].extend([r] * (COUNTS[r] - left))
+    budget = ai_module.LEVELS[5].budget
+    depths = set()
+    for seed in (9, 10, 11):
+        bot = StrategoBot(5, seed, time_cap=None)
+        assert bot.choose(s.observation(0), 0) in s.legal_actions(0)
+        assert bot.last_nodes <= 2 * budget, (seed, bot.last_nodes)
+        depths.add(bot.last_depth)
+    assert 7 in depths
