@@ -362,27 +362,40 @@ class StrategoBot:
                 odds += marg.p(n, "S")
         return min(1.0, odds)
 
+    def _costs(self, obs: Any, me: int, m: Move, marshal: int | None, own: Any) -> float:
+        """What the root adds to a move's searched value: the Spy risk, the
+        costs of showing a piece or moving it first, the trade bonus and
+        the shuffle penalty."""
+        target = obs.squares[m.to]
+        mine = obs.squares[m.frm]
+        val = -SPY_RISK * self._spy_risk(obs, me, m, marshal)
+        if target is not None and not mine.revealed and target.rank != mine.rank:
+            val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
+        if not mine.moved and self.cfg.defend:
+            val -= FIRST_MOVE_COST      # it might still be a bomb to them
+        if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
+            # an equal officer on the loose: trade it off, unless that
+            # leaves their next officer stronger than ours
+            val += TRADE_BONUS if trade_ok(*self._counts(obs, me), R_OF[target.rank]) \
+                else -TRADE_BONUS
+        if own and (m.to, m.frm) == own[-1]:
+            val -= 4.0          # do not shuffle back and forth
+        return val
+
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
         marshal = next((s for s, seen in enumerate(obs.squares) if seen is not None
                         and seen.owner == me and seen.rank == "1"), None) if self.cfg.defend else None
+        # every move loses the flag in every sample: then only the search's
+        # tie-break counts (the move that brings our pieces nearest the
+        # intruder, which may not know it stands beside our flag), not the
+        # costs of showing or moving a piece
+        lost = max(values) < ROOT_LOSS / 2
         for m, val in zip(cands, values, strict=True):
-            target = obs.squares[m.to]
-            mine = obs.squares[m.frm]
-            val -= SPY_RISK * self._spy_risk(obs, me, m, marshal)
-            if target is not None and not mine.revealed and target.rank != mine.rank:
-                val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
-            if not mine.moved and self.cfg.defend:
-                val -= FIRST_MOVE_COST      # it might still be a bomb to them
-            if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
-                # an equal officer on the loose: trade it off, unless that
-                # leaves their next officer stronger than ours
-                val += TRADE_BONUS if trade_ok(*self._counts(obs, me), R_OF[target.rank]) \
-                    else -TRADE_BONUS
+            if not lost:
+                val += self._costs(obs, me, m, marshal, own)
             val += self.rng.gauss(0.0, self.cfg.noise)
-            if own and (m.to, m.frm) == own[-1]:
-                val -= 4.0          # do not shuffle back and forth
             if val > best_val + 1e-9:
                 best_val, best = val, [m]
             elif abs(val - best_val) <= 1e-9:

@@ -177,6 +177,7 @@ class Search:
         self.tops: list[tuple[float, int, int]] = []    # before each officer strike, to undo
         if self.race:
             self.score += self.race.charge()
+        self.base = self.score      # the score at the root (``root_value``), for ``won``'s tie-break
 
     def worth(self, c: int, s: int) -> float:
         """Signed (``me``'s side) worth of piece ``c`` on square ``s``."""
@@ -329,8 +330,12 @@ class Search:
         better, and within one time a little better the better the position
         it was taken from (``TIE_BREAK``): when every line loses our flag,
         the move that brings our pieces nearer the intruder still scores best
-        (their player may not know it is our flag)."""
-        return WIN + 100 * depth + max(-TIE_BREAK, min(TIE_BREAK, self.evaluate(side) / 20.0))
+        (their player may not know it is our flag). The position is counted
+        from the root's (``base``): counted whole, a score past 800 either way
+        hit the bound in every line and the tie-break was lost."""
+        change = self.score - self.base
+        change = change if side == self.me else -change
+        return WIN + 100 * depth + max(-TIE_BREAK, min(TIE_BREAK, change / 20.0))
 
     def negamax(self, side: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
@@ -373,6 +378,7 @@ class Search:
         """The value of our root move s->t; ``ban``: our move refused next
         time by our own two-square rule (a last piece with no move loses)."""
         self.ban, self.ban_depth = ban, depth - 2
+        self.base = self.score
         b = self.b
         a, d = b[s], b[t]
         delta = self.play(s, t)

@@ -13,7 +13,7 @@ from doors.stratego.pieces import COUNTS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
 from doors.stratego.setup import board_row
 
-from .helpers import position, started
+from .helpers import position, sq, started
 from .test_props import scramble
 
 
@@ -98,8 +98,8 @@ def test_belief_respects_facts():
         sample = belief.sample(random.Random(k))
         assert sorted(sample) == sorted(obs.hidden_squares(1))
         assert sorted(sample.values()) == sorted(pool)
-        for sq, rank in sample.items():
-            if obs.squares[sq].moved:
+        for square, rank in sample.items():
+            if obs.squares[square].moved:
                 assert rank not in ("B", "F")
 
 
@@ -221,3 +221,25 @@ def test_a_deepened_search_keeps_every_sample_within_a_node_limit():
         assert bot.last_nodes <= 2 * budget, (seed, bot.last_nodes)
         depths.add(bot.last_depth)
     assert 7 in depths
+
+
+def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
+    """Their Miner, known, stands beside our flag (A1) and our nearest
+    piece that beats it is three steps off: every line loses the flag. Far
+    ahead in material (a score past the tie-break's bound, which once made
+    every move equal), the General still steps towards the Miner: their
+    player may not know it stands beside our flag."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "D3": (0, "2"), "J1": (0, "1"), "I1": (0, "3"),
+                  "H1": (0, "3"), "G1": (0, "4"), "F1": (0, "4"), "E1": (0, "5"), "A2": (1, "8"),
+                  "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "9")})
+    for name in ("D3", "A2", "E9"):
+        piece = s.board[sq(name)]
+        s.board[sq(name)] = piece._replace(moved=True, revealed=name != "E9")
+    for owner in (0, 1):
+        for r in COUNTS:
+            left = sum(1 for p in s.board if p is not None and p.owner == owner and p.rank == r)
+            s.lost[owner].extend([r] * (COUNTS[r] - left))
+    towards = {Move(sq("D3"), sq("C3")), Move(sq("D3"), sq("D2"))}
+    for seed in range(3):
+        bot = StrategoBot(5, seed, time_cap=None)
+        assert bot.choose(s.observation(0), 0) in towards
