@@ -15,12 +15,13 @@ is charged: ``RACE`` per step of the least lag among them, up to
 time lifts the charge. ``Race`` keeps, per threat, how many such pieces
 stand at each lag, so the search moves pieces at the cost of a few counts.
 
-A threat keeps the lags of the square it stood on at the root; the search
-follows it as it moves (``enemy``), and once it is taken in a line it is
-charged no more: a defender that trades itself for the Miner on its way has
-saved the flag. (Before, a taken threat was still charged, then against our
-next-best defender, so the search would shadow a Miner rather than trade
-with it, and lost flags that way.)
+The search follows each threat as it moves (``enemy``): its lags are
+those of the square it stands on, so a threat that comes a step nearer in
+a line is a step nearer in the race. (Before, a threat kept the lags of
+its root square: in a search of three plies our two moves raced its none,
+and our defender came a step late, the flag lost by that step.) Once a
+threat is taken in a line it is charged no more: a defender that trades
+itself for the Miner on its way has saved the flag.
 
 Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 """
@@ -35,6 +36,7 @@ __all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS"]
 RACE = 30.0
 RACE_RANGE = 12
 RACE_STEPS = 6
+_NONE = (0,) * 100      # the lags of a threat gone out of range
 
 
 @lru_cache(maxsize=4096)
@@ -42,7 +44,7 @@ def _reach(x: int, walls: frozenset[int]) -> tuple[int, ...]:
     return tuple(bfs_seeded({x: 0}, walls))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=8192)
 def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
     """Per square, how many steps our piece there is too late (0 to
     ``RACE_STEPS``) for the threat on ``e``, judged at the search's horizon:
@@ -73,11 +75,16 @@ class Race:
 
     def __init__(self, cells: list[int], me: int, flag: int, unknown: frozenset[int] | set[int]):
         bombs = frozenset(s for s, c in enumerate(cells) if c == me * 16 + BOMB)
+        self.b = cells              # the search's board (read when a threat moves)
+        self.me, self.flag, self.bombs = me, flag, bombs
+        self.miner: list[bool] = []
+        self.able: list[tuple[bool, ...]] = []     # per threat, by rank: ours that stop it
         self.lags: list[tuple[int, ...]] = []
         self.counts: list[list[int]] = []
         self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
         self.live: list[bool] = []          # a threat taken in the line is charged no more
-        self.trail: list[tuple[int, int, int | None]] = []    # their moves, to undo
+        # their moves, to undo: (from, to, threat, its lags and counts before)
+        self.trail: list[tuple[int, int, int | None, tuple[tuple[int, ...], list[int]] | None]] = []
         self.of_rank: list[list[int]] = [[] for _ in range(16)]    # threats each rank of ours can stop
         for e, c in enumerate(cells):
             if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
@@ -91,8 +98,10 @@ class Race:
             self.live.append(True)
             self.lags.append(lag)
             self.counts.append([0] * (RACE_STEPS + 1))
+            self.miner.append(r == MINER)
+            self.able.append(tuple(0 < q < BOMB and q != SPY and RESULT[q][r] >= 0 for q in range(16)))
             for q in range(1, BOMB):
-                if q != SPY and RESULT[q][r] >= 0:
+                if self.able[k][q]:
                     self.of_rank[q].append(k)
         for s, c in enumerate(cells):
             if c >= 0 and c >> 4 == me:
@@ -111,25 +120,38 @@ class Race:
 
     def enemy(self, frm: int, to: int) -> float:
         """Their piece goes from ``frm`` to ``to`` (-1: it was taken); the
-        change of the charge. A threat keeps its lags from where it stood
-        at the root; once taken it is charged no more."""
+        change of the charge. A threat that moves takes the lags of its new
+        square (none beyond ``RACE_RANGE``); once taken it is charged no more."""
         k = self.at.pop(frm, None)
-        self.trail.append((frm, to, k))
         if k is None:
+            self.trail.append((frm, to, k, None))
             return 0.0
-        if to >= 0:
-            self.at[to] = k
-            return 0.0
-        self.live[k] = False
-        return RACE * self.least(k)
+        if to < 0:
+            self.trail.append((frm, to, k, None))
+            self.live[k] = False
+            return RACE * self.least(k)
+        self.at[to] = k
+        lag = race_lag(to, self.miner[k], self.flag, self.bombs) or _NONE
+        before = self.least(k)
+        self.trail.append((frm, to, k, (self.lags[k], self.counts[k])))
+        self.lags[k] = lag
+        cnt = [0] * (RACE_STEPS + 1)
+        able, me = self.able[k], self.me
+        for s, c in enumerate(self.b):
+            if c >= 0 and c >> 4 == me and able[c & 15]:
+                cnt[lag[s]] += 1
+        self.counts[k] = cnt
+        return RACE * (before - self.least(k))
 
     def enemy_back(self) -> None:
         """Undo the last ``enemy``."""
-        frm, to, k = self.trail.pop()
+        frm, to, k, old = self.trail.pop()
         if k is None:
             return
         if to >= 0:
             del self.at[to]
+            assert old is not None
+            self.lags[k], self.counts[k] = old
         else:
             self.live[k] = True
         self.at[frm] = k

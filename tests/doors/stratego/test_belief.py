@@ -644,21 +644,44 @@ def test_the_search_keeps_the_race_charge_through_moves_and_undoes():
 
 
 def test_a_threat_taken_is_charged_no_more():
-    """The race follows a threat as it moves and charges nothing for it
-    once it is taken; undone, the charge is back."""
+    """The race follows a threat as it moves: a step nearer our flag, our
+    Captain is a step later; taken, it is charged nothing; undone, the
+    charge is back."""
     from doors.stratego.race import RACE, Race
     cells = race_cells(race_position("H3"))
     race = Race(cells, 0, sq("A1"), frozenset({sq("E9")}))
     assert race.charge() == -2 * RACE
-    assert race.enemy(sq("A6"), sq("A5")) == 0.0
+    cells[sq("A5")], cells[sq("A6")] = cells[sq("A6")], -1     # the search moves the board first
+    assert race.enemy(sq("A6"), sq("A5")) == -RACE
+    assert race.charge() == -3 * RACE
     assert race.enemy(sq("H3"), sq("H4")) == 0.0     # not a threat: nothing changes
-    assert race.charge() == -2 * RACE
-    assert race.enemy(sq("A5"), -1) == 2 * RACE
+    assert race.charge() == -3 * RACE
+    cells[sq("A5")] = -1
+    assert race.enemy(sq("A5"), -1) == 3 * RACE
     assert race.charge() == 0.0
     for _ in range(3):
         race.enemy_back()
     assert race.charge() == -2 * RACE
     assert race.enemy(sq("A6"), -1) == 2 * RACE
+
+
+def test_a_threat_coming_nearer_in_a_line_makes_our_defender_later():
+    """Played in the search, their Miner's step down the A file makes our
+    Captain a step later: the charge is what it would be counted afresh
+    with the Miner where it now stands (a race that kept the Miner's root
+    square gave our two moves of a three-ply line against its none)."""
+    from doors.stratego.race import Race
+    from doors.stratego.search import Search
+    cells = race_cells(race_position("H3"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("A6"), sq("H3")}), frozenset({sq("E9")}))
+    assert search.race is not None
+    before = search.race.charge()
+    a, d = search.b[sq("A6")], search.b[sq("A5")]
+    delta = search.play(sq("A6"), sq("A5"))
+    assert search.race.charge() < before
+    assert search.race.charge() == Race(search.b, 0, sq("A1"), frozenset({sq("E9")})).charge()
+    search.unplay(sq("A6"), sq("A5"), a, d, delta)
+    assert search.race.charge() == before
 
 
 def test_the_search_lifts_the_race_charge_when_our_defender_takes_the_threat():
