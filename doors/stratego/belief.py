@@ -29,9 +29,14 @@ around it, then the other bombs, then the movable ranks.
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
-  next to it); a piece that has stayed put for a long game is likelier a
-  bomb (the count already does this: every piece that moves leaves the
-  bombs among fewer squares).
+  next to it). Not for our Marshal: the Spy waits, it does not walk up.
+  Counted against ``peternlewis`` over 80 games, of the pieces whose step
+  came to two squares of our revealed General 17 % were their Marshal (at
+  a Colonel, 34 % their General or Marshal; at our Marshal, 0 of 100 its
+  Spy), and of those that stepped next to one, 94 % or more beat it. A
+  piece that has stayed put for a long game is likelier a bomb (the count
+  already does this: every piece that moves leaves the bombs among fewer
+  squares).
 
 Where the prior came from: no corpus of human setups is reachable from the
 package registries, so the weights are set by hand from the setups our own
@@ -95,6 +100,16 @@ def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
         if x <= 0:
             return item
     return items[-1]
+
+
+def _hunters(rank: str) -> set[str]:
+    """The ranks that walk up to a revealed piece of ``rank`` to take it;
+    none for our Marshal: the Spy waits, it does not walk up (over 100
+    pieces that came to two steps of our revealed Marshal in 80 games
+    against ``peternlewis``, not one was its Spy)."""
+    if rank == "1":
+        return set()
+    return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
 
 
 class Belief:
@@ -180,7 +195,7 @@ class Belief:
         best: set[str] | None = None
         for n, rank in shown:
             if far(sq, n) == 2 and far(frm, n) > 2:
-                beats = {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
+                beats = _hunters(rank)
                 if beats and (best is None or len(beats) < len(best)):
                     best = beats
         return best

@@ -763,3 +763,19 @@ def test_with_the_flag_lost_in_every_line_a_defender_still_heads_for_the_intrude
     for seed in range(3):
         move = make_bot(5, seed).choose(s.observation(0), 0)
         assert move.frm == sq("I3") and near[move.to] < near[move.frm], move
+
+
+def test_a_piece_closing_on_our_known_marshal_is_not_taken_for_the_spy():
+    """The Spy waits for our Marshal, it does not walk up to it: a hidden
+    piece whose step brought it to two squares of our revealed Marshal
+    keeps its plain odds of being the Spy (weighted as a hunter, 8 to one,
+    it was the Spy in about 0.7 of the samples)."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "C2": (0, "1"), "J1": (0, "6"),
+                  "C4": (1, "S"), "H8": (1, "9"), "J7": (1, "7"), "A7": (1, "5"), "J10": (1, "F"),
+                  "I10": (1, "B"), "J9": (1, "B")})
+    s.board[sq("C2")] = s.board[sq("C2")]._replace(revealed=True, moved=True)
+    for name in ("C4", "H8", "J7", "A7", "J1"):
+        moved(s, name)
+    s.moves = [(1, sq("C5"), sq("C4"))]
+    marg = Belief(with_losses(s).observation(0), 0).marginals(random.Random(1), 2000)
+    assert 0.15 < marg.p(sq("C4"), "S") < 0.35       # four pieces, one the Spy: about a quarter
