@@ -59,8 +59,8 @@ every line (their side sees our flag there: the shallower one still ranks
 the defences).
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``: 2 over 1 18/20, 3 over 2 19/20;
-since level 4 was made weaker, 4 over 3 17/20 and 5 over 4 14/20 on the
-bench's own seeds, where 5 over 4 had been 10/16),
+since level 4 was made weaker and the race follows a threat's step, 4 over
+3 15/20 and 5 over 4 15/20 on the bench's own seeds),
 and level 5 90 % against ``peternlewis``
 (``bench/stratego_vs_peers.py``: 119/144, 83 %, over four seeds since the
 Spy risk and its companions, where ``main`` before them won 112 of the same
