@@ -62,13 +62,9 @@ The goal is that each wins at least 65 % against the one below
 since level 4 was made weaker and the race follows a threat's step, 4 over
 3 15/20 and 5 over 4 15/20 on the bench's own seeds),
 and level 5 90 % against ``peternlewis``
-(``bench/stratego_vs_peers.py``: 119/144, 83 %, over four seeds since the
-Spy risk and its companions, where ``main`` before them won 112 of the same
-games; 287/357 before, over eleven runs; with the race that follows a
-threat's step and three faults mended, 124/144, 86 %, where they won 119
-of the same games; 0.25 s a move). Every run behind
-these settings, and the changes tried and not kept, are in
-``docs/STRATEGO-AI.md``.
+(``bench/stratego_vs_peers.py``: 124/144, 86 %, over four seeds; 0.25 s
+a move). Every run behind these settings, the earlier figures, and the
+changes tried and not kept, are in ``docs/STRATEGO-AI.md``.
 """
 from __future__ import annotations
 

@@ -92,13 +92,12 @@ def top_bonus(counts: list[list[int]], me: int) -> float:
     return out
 
 
-def piece_values(cells: list[int]) -> list[list[float]]:
+def piece_values(counts: list[list[int]]) -> list[list[float]]:
     """Per owner, the value of each rank in this position: a miner is worth
     more the fewer are left, the spy little once the enemy marshal is gone
     (the top remaining officer more: ``top_bonus``); and every movable piece a premium
     that grows as they become few (``MOBILE``: the side that runs out of
-    movable pieces loses)."""
-    counts = rank_counts(cells)
+    movable pieces loses). ``counts``: ``rank_counts`` of the position."""
     out = []
     for p in (0, 1):
         v = list(VALUE)
@@ -132,7 +131,8 @@ class Search:
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
         self.ban_depth = -1
-        self.val = piece_values(cells)
+        self.counts = rank_counts(cells)
+        self.val = piece_values(self.counts)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
                  for p in (0, 1)]
         pieces = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p] for p in (0, 1)]
@@ -171,7 +171,6 @@ class Search:
         # the race's moves, to undo: ours (rank, from, to) and theirs (from, to)
         self.moved: list[tuple[tuple[int, int, int] | None, tuple[int, int] | None]] = []
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
-        self.counts = rank_counts(cells)
         self.top = top_bonus(self.counts, me)
         self.score += self.top
         self.tops: list[tuple[float, int, int]] = []    # before each officer strike, to undo

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from doors.stratego.pieces import parse_square
+from doors.stratego.pieces import COUNTS, parse_square
 from doors.stratego.rules import Piece, StrategoState
 from doors.stratego.setup import random_fill
 
@@ -38,3 +38,14 @@ def started(seed: int = 0, **options: object) -> StrategoState:
 def move(state: StrategoState, a: str, b: str, player: int | None = None) -> None:
     from doors.stratego.pieces import Move
     state.apply(state.turn if player is None else player, Move(sq(a), sq(b)))
+
+
+def with_losses(state: StrategoState) -> StrategoState:
+    """Count every piece not on the board as lost (a consistent endgame)."""
+    for p in (0, 1):
+        left = dict(COUNTS)
+        for piece in state.board:
+            if piece is not None and piece.owner == p:
+                left[piece.rank] -= 1
+        state.lost[p][:] = [r for r, n in left.items() for _ in range(n)]
+    return state

@@ -13,7 +13,7 @@ from doors.stratego.pieces import COUNTS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
 from doors.stratego.setup import board_row
 
-from .helpers import position, sq, started
+from .helpers import position, sq, started, with_losses
 from .test_props import scramble
 
 
@@ -209,10 +209,7 @@ def test_a_deepened_search_keeps_every_sample_within_a_node_limit():
         piece = s.board[y * 10 + x]
         s.board[y * 10 + x] = piece._replace(moved=piece.rank != "B" and (x, y) != (9, 9),
                                              revealed=(x, y) not in ((6, 3), (7, 3)))
-    for owner in (0, 1):
-        for r in COUNTS:
-            left = sum(1 for p in s.board if p is not None and p.owner == owner and p.rank == r)
-            s.lost[owner].extend([r] * (COUNTS[r] - left))
+    with_losses(s)
     budget = ai_module.LEVELS[5].budget
     depths = set()
     for seed in (9, 10, 11):
@@ -235,10 +232,7 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
     for name in ("D3", "A2", "E9"):
         piece = s.board[sq(name)]
         s.board[sq(name)] = piece._replace(moved=True, revealed=name != "E9")
-    for owner in (0, 1):
-        for r in COUNTS:
-            left = sum(1 for p in s.board if p is not None and p.owner == owner and p.rank == r)
-            s.lost[owner].extend([r] * (COUNTS[r] - left))
+    with_losses(s)
     towards = {Move(sq("D3"), sq("C3")), Move(sq("D3"), sq("D2"))}
     for seed in range(3):
         bot = StrategoBot(5, seed, time_cap=None)

@@ -5,27 +5,16 @@ import random
 
 from doors.stratego.ai import RISK_BOMB, StrategoBot
 from doors.stratego.belief import Belief
-from doors.stratego.pieces import COUNTS, Move
+from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState
 
-from .helpers import position, sq, started
+from .helpers import position, sq, started, with_losses
 
 
 def make_bot(level: int, seed: int) -> StrategoBot:
     """A bot bounded by its node budget alone: its choice is the same on a
     loaded machine (the time cap, a safety net in play, would cut samples)."""
     return StrategoBot(level, seed, time_cap=None)
-
-
-def with_losses(state: StrategoState) -> StrategoState:
-    """Count every piece not on the board as lost (a consistent endgame)."""
-    for p in (0, 1):
-        left = dict(COUNTS)
-        for piece in state.board:
-            if piece is not None and piece.owner == p:
-                left[piece.rank] -= 1
-        state.lost[p][:] = [r for r, n in left.items() for _ in range(n)]
-    return state
 
 
 def moved(state: StrategoState, name: str) -> None:
