@@ -12,7 +12,7 @@ around it, then the other bombs, then the movable ranks.
   ``F_DEPTH``; corners and edges a little more; a flag with no unmoved
   neighbour left (an open square) much less.
 - Each unmoved neighbour of the flag is a bomb with ``RING`` odds (our own
-  generator rings the flag 85 % of the time; the published advice and the
+  generator always rings the flag; the published advice and the
   setups of the UCC 2012 bots do the same), so an unmoved piece next to a
   likely flag is a likely bomb. A revealed enemy bomb makes its unmoved
   neighbours likelier flags.

@@ -126,10 +126,12 @@ def _one_setup(player: int, rng: random.Random) -> Fill:
     grid[flag] = "F"
     bombs = 6
     guard = [s for s in NEIGHBOURS[flag] if s // 10 in [board_row(player, k) for k in range(4)]]
-    if rng.random() < 0.85:
-        for s in guard:
-            grid[s] = "B"
-            bombs -= 1
+    # always ringed: of 368 games against peternlewis, the 41 whose flag was
+    # left open (15 % then) were lost 29 % of the time, the ringed 14 %
+    rng.random()        # the draw that once chose, kept: the other setups stay as they were
+    for s in guard:
+        grid[s] = "B"
+        bombs -= 1
     lines_w = (0.3, 1.0, 2.0, 2.0)
     while bombs:
         line = rng.choices(range(4), lines_w)[0]

@@ -9,7 +9,7 @@ from doors.stratego import INFO
 from doors.stratego import ai as ai_module
 from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
-from doors.stratego.pieces import COUNTS, Fill, Move, Ready
+from doors.stratego.pieces import COUNTS, NEIGHBOURS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
 from doors.stratego.setup import board_row
 
@@ -26,6 +26,7 @@ def test_setup_is_sensible_and_varied():
             assert sorted(grid.values()) == sorted(r for r, n in COUNTS.items() for _ in range(n))
             flag = next(s for s, r in grid.items() if r == "F")
             assert flag // 10 == board_row(player, 3), "flag on the back row"
+            assert all(grid[n] == "B" for n in NEIGHBOURS[flag] if n in grid), "flag ringed"
             assert _all_free(player, grid)
             seen.add(tuple(sorted(grid.items())))
     assert len(seen) == 60
