@@ -1,7 +1,10 @@
 """Shared helpers for the Stratego tests."""
 from __future__ import annotations
 
+import importlib.util
+import pathlib
 import random
+from types import ModuleType
 
 from doors.stratego.pieces import COUNTS, parse_square
 from doors.stratego.rules import Piece, StrategoState
@@ -49,3 +52,13 @@ def with_losses(state: StrategoState) -> StrategoState:
                 left[piece.rank] -= 1
         state.lost[p][:] = [r for r, n in left.items() for _ in range(n)]
     return state
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` loaded as a module (the scripts are no package)."""
+    path = pathlib.Path(__file__).resolve().parents[3] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

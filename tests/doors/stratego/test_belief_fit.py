@@ -3,25 +3,18 @@ logs: at each strike that shows a hidden piece of theirs, the odds the
 belief gave the rank it showed."""
 from __future__ import annotations
 
-import importlib.util
 import math
-import pathlib
 
 import pytest
 
 from doors.stratego import belief
 
+from .helpers import load_script
 from .test_peer_logs import GAME
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 def load_fit():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("stratego_belief_fit", ROOT / "scripts" / "stratego_belief_fit.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("stratego_belief_fit")
 
 
 def figures(out: str) -> dict[str, float]:

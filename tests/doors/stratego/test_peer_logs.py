@@ -2,18 +2,11 @@
 against outside bots and says how our officers were lost."""
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+from .helpers import load_script
 
 
 def load_stats():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("stratego_log_stats", ROOT / "scripts" / "stratego_log_stats.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("stratego_log_stats")
 
 
 # RED (theirs) on rows 0-3, with its Marshal on A4 and its Spy on F4; ours
