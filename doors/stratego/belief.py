@@ -102,14 +102,17 @@ def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
     return items[-1]
 
 
+def _beaters(rank: str) -> set[str]:
+    """The movable ranks that strike a piece of ``rank`` and survive it."""
+    return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
+
+
 def _hunters(rank: str) -> set[str]:
     """The ranks that walk up to a revealed piece of ``rank`` to take it;
     none for our Marshal: the Spy waits, it does not walk up (over 100
     pieces that came to two steps of our revealed Marshal in 80 games
     against ``peternlewis``, not one was its Spy)."""
-    if rank == "1":
-        return set()
-    return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
+    return set() if rank == "1" else _beaters(rank)
 
 
 class Belief:
@@ -173,7 +176,7 @@ class Belief:
                 if not mine.revealed:
                     near_hidden = True
                     continue
-                beats = {r for r in RANKS[:10] if strike(r, mine.rank) == (True, False)}
+                beats = _beaters(mine.rank)
                 if beats and (best is None or len(beats) < len(best)):
                     best = beats
             if best:

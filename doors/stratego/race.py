@@ -97,16 +97,21 @@ class Race:
             self.at[e] = k
             self.live.append(True)
             self.lags.append(lag)
-            self.counts.append([0] * (RACE_STEPS + 1))
             self.miner.append(r == MINER)
             self.able.append(tuple(0 < q < BOMB and q != SPY and RESULT[q][r] >= 0 for q in range(16)))
+            self.counts.append(self._count(k))
             for q in range(1, BOMB):
                 if self.able[k][q]:
                     self.of_rank[q].append(k)
-        for s, c in enumerate(cells):
-            if c >= 0 and c >> 4 == me:
-                for k in self.of_rank[c & 15]:
-                    self.counts[k][self.lags[k][s]] += 1
+
+    def _count(self, k: int) -> list[int]:
+        """Our pieces able to stop threat ``k``, by their lag against it."""
+        cnt = [0] * (RACE_STEPS + 1)
+        able, lag, me = self.able[k], self.lags[k], self.me
+        for s, c in enumerate(self.b):
+            if c >= 0 and c >> 4 == me and able[c & 15]:
+                cnt[lag[s]] += 1
+        return cnt
 
     def __bool__(self) -> bool:
         return bool(self.lags)
@@ -135,12 +140,7 @@ class Race:
         before = self.least(k)
         self.trail.append((frm, to, k, (self.lags[k], self.counts[k])))
         self.lags[k] = lag
-        cnt = [0] * (RACE_STEPS + 1)
-        able, me = self.able[k], self.me
-        for s, c in enumerate(self.b):
-            if c >= 0 and c >> 4 == me and able[c & 15]:
-                cnt[lag[s]] += 1
-        self.counts[k] = cnt
+        self.counts[k] = self._count(k)
         return RACE * (before - self.least(k))
 
     def enemy_back(self) -> None:
