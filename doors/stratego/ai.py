@@ -92,6 +92,7 @@ class Level:
     careful: bool       # the risk rules (officers vs likely bombs, known losing strikes)
     defend: bool        # the flag-defence terms of the evaluation
     deepen: int = 0     # more plies at most, while a sample costs little (``DEEP_SAMPLES``)
+    fog: bool = False   # their side strikes only what it knows of ours (``Search.fog``)
 
 
 LEVELS = {
@@ -99,7 +100,7 @@ LEVELS = {
     2: Level(3, 1, 16.0, 5000, 40, False, False),
     3: Level(5, 2, 6.0, 15000, 60, True, False),
     4: Level(8, 2, 3.0, 25000, 200, True, True),
-    5: Level(24, 3, 0.3, 60000, 300, True, True, 4),
+    5: Level(24, 3, 0.3, 60000, 300, True, True, 4, True),
 }
 DEEP_SAMPLES = 12   # search two plies deeper if one sample there costs under budget / this
 DEEP_LIMIT = 4      # ... and then no sample past budget / this nodes (one searched seven plies
@@ -215,11 +216,17 @@ class StrategoBot:
         enemy = 1 - me
         base = [-1] * 100
         known = set()
+        fog: list[int] | None = [0] * 100 if cfg.fog else None
+        hidden_top = 0      # our best rank they have not seen
         for s, seen in enumerate(obs.squares):
             if seen is not None and seen.rank is not None:
                 base[s] = seen.owner * 16 + R_OF[seen.rank]
                 if seen.revealed:
                     known.add(s)
+                elif seen.owner == me and fog is not None:
+                    fog[s] = 1 if seen.moved else 2
+                    if R_OF[seen.rank] < 11:
+                        hidden_top = max(hidden_top, R_OF[seen.rank])
         # stratified ranks for root strikes on hidden pieces
         ladders: dict[int, list[tuple[float, int]]] = {}
         if marg is not None:
@@ -245,7 +252,8 @@ class StrategoBot:
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
-            search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown,
+                            list(fog) if fog is not None else None, hidden_top)
             search.limit = limit
             values: list[float] = []
             try:

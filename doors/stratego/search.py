@@ -69,6 +69,9 @@ TOP = {7: 20.0, 8: 35.0, 9: 60.0}
 # per cell & 15: a Major or higher, whose death can change the top bonus
 # (15, an empty cell's, is not)
 TOPPLES = tuple(6 < r < BOMB for r in range(16))
+# their pieces that strike a hidden piece of ours to learn what it is
+# (Scout, Miner, Sergeant, Lieutenant, Captain): see ``Search.fog``
+PROBERS = frozenset(range(2, 7))
 
 
 
@@ -120,13 +123,25 @@ class Search:
 
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
-                 unknown: frozenset[int] | set[int] = frozenset()):
+                 unknown: frozenset[int] | set[int] = frozenset(),
+                 fog: list[int] | None = None, hidden_top: int = MARSHAL):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
         self.nodes = 0
         self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
+        # what they know of our pieces (``fog``, per square: 0 shown or not
+        # ours, 1 hidden and moved, 2 hidden and unmoved), kept through the
+        # line: a piece that strikes or is struck is shown. They strike a
+        # hidden piece of ours only with a piece they can spare to learn
+        # what it is (``PROBERS``), or with one that beats whatever a moved
+        # one may be (above ``hidden_top``, our best hidden rank): an
+        # officer does not gamble on a piece that may be a bomb or stronger.
+        self.fog = fog
+        self.fogs: list[tuple[int, int]] = []
+        self.may = [[True] * 16, [r in PROBERS or r > hidden_top for r in range(16)],
+                    [r in PROBERS for r in range(16)]]
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
@@ -214,6 +229,8 @@ class Search:
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
         flag, bomb, scout = lo + FLAG, lo + BOMB, lo + SCOUT
+        fog = self.fog if side != self.me else None
+        may = self.may
         for s, c in enumerate(b):
             if c < lo or c >= hi or c == flag or c == bomb:
                 continue
@@ -222,7 +239,7 @@ class Search:
                     o = b[t]
                     if o < 0:
                         quiet.append((s, t))
-                    elif o < lo or o >= hi:
+                    elif (o < lo or o >= hi) and (fog is None or may[fog[t]][c & 15]):
                         strikes.append((s, t))
                 continue
             for ray in RAYS[s]:
@@ -233,7 +250,8 @@ class Search:
                         quiet.append((s, t))
                         first = False
                         continue
-                    if (o < lo or o >= hi) and (first or self.long_strike):
+                    if (o < lo or o >= hi) and (first or self.long_strike) \
+                            and (fog is None or may[fog[t]][SCOUT]):
                         strikes.append((s, t))
                     break
         return strikes + quiet
@@ -247,12 +265,20 @@ class Search:
         from the sample's truth there (no flag found by hindsight)."""
         b = self.b
         a, d = b[s], b[t]
+        fog = self.fog
+        if fog is not None:
+            fs, ft = fog[s], fog[t]
+            self.fogs.append((fs, ft))
+            fog[s] = 0
+            fog[t] = 1 if fs and d < 0 else 0     # a strike shows both pieces
         if d >= 0:
             if guess and t in self.unknown and a & 15 != MINER:
                 res = -1
             else:
                 res = RESULT[a & 15][d & 15]
             if res == 2:
+                if fog is not None:
+                    fog[s], fog[t] = self.fogs.pop()
                 return None
             delta = -self.worth(a, s) - self.worth(d, t)
             b[s] = -1
@@ -314,6 +340,8 @@ class Search:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
         self.score -= delta
+        if self.fog is not None:
+            self.fog[s], self.fog[t] = self.fogs.pop()
         if d >= 0 and (TOPPLES[a & 15] or TOPPLES[d & 15]):
             self._officers_back()
         if self.race:
