@@ -239,6 +239,10 @@ class StrategoBot:
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
+        odds: dict[int, list[tuple[int, float]]] | None = None
+        if cfg.fog and marg is not None:     # their moved hidden pieces, for our last ply
+            odds = {s: [(R_OF[r], p) for r, p in marg.odds[s].items()]
+                    for s in marg.odds if obs.squares[s].moved}
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
@@ -253,7 +257,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown,
-                            list(fog) if fog is not None else None, hidden_top)
+                            list(fog) if fog is not None else None, hidden_top, odds)
             search.limit = limit
             values: list[float] = []
             try:

@@ -124,7 +124,8 @@ class Search:
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(),
-                 fog: list[int] | None = None, hidden_top: int = MARSHAL):
+                 fog: list[int] | None = None, hidden_top: int = MARSHAL,
+                 odds: dict[int, list[tuple[int, float]]] | None = None):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -140,6 +141,12 @@ class Search:
         # officer does not gamble on a piece that may be a bomb or stronger.
         self.fog = fog
         self.fogs: list[tuple[int, int]] = []
+        # our last ply's strikes on their pieces that moved, hidden at the
+        # root (per square, the belief's odds of each rank index): counted
+        # at those odds, not at the sample's rank, which we do not know
+        # (``_blind_strike``); the pieces as they stood at the root
+        self.odds = odds or {}
+        self.root_cells = list(cells)
         self.may = [[True] * 16, [r in PROBERS or r > hidden_top for r in range(16)],
                     [r in PROBERS for r in range(16)]]
         # our own two-square rule: after a root move that undoes our last
@@ -385,8 +392,18 @@ class Search:
         best = -WIN * 2
         b = self.b
         guess = side == self.me
+        blind = guess and depth == 1 and self.odds and not self._flag_pressed()
         for s, t in moves:
             a, d = b[s], b[t]
+            if blind and d >= 0 and t in self.odds and d == self.root_cells[t]:
+                val = self.score + self._blind_strike(a, s, t)
+                if val > best:
+                    best = val
+                    if val > alpha:
+                        alpha = val
+                        if alpha >= beta:
+                            break
+                continue
             delta = self.play(s, t, guess)
             if delta is None:
                 return self.won(side, depth)
@@ -399,6 +416,30 @@ class Search:
                     if alpha >= beta:
                         break
         return best
+
+    def _flag_pressed(self) -> bool:
+        """An enemy piece stands next to our flag (the horizon's test)."""
+        lo = (1 - self.me) * 16
+        return any(lo < self.b[n] < lo + BOMB for n in self.flag_side)
+
+    def _blind_strike(self, a: int, s: int, t: int) -> float:
+        """The score change of our piece ``a`` on ``s`` striking the
+        hidden piece on ``t``, over the odds of its rank (material and
+        place; the top bonus and the race left as they are)."""
+        enemy = (1 - self.me) * 16
+        ra = a & 15
+        gone = -self.worth(a, s)
+        change = 0.0
+        for r, p in self.odds[t]:
+            d = enemy + r
+            res = RESULT[ra][r]
+            if res == 1:
+                change += p * (gone - self.worth(d, t) + self.worth(a, t))
+            elif res == 0:
+                change += p * (gone - self.worth(d, t))
+            else:
+                change += p * gone
+        return change
 
     def root_value(self, side: int, s: int, t: int, depth: int,
                    ban: tuple[int, int] | None = None) -> float:

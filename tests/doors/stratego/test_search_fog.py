@@ -86,3 +86,24 @@ def test_a_piece_that_strikes_is_shown_for_the_rest_of_the_line():
     before = list(search.b), list(search.fog or [])
     search.root_value(0, *strike, 3)
     assert (search.b, search.fog) == before
+
+
+# their piece on E5 moved and is hidden at the root: boxed in by their bombs
+# and a lake, beside our Colonel on E4; the sample says it is a Scout
+BOXED = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "A10": (1, "F"), "B10": (1, "B"),
+         "A9": (1, "B"), "E4": (0, "3"), "E5": (1, "9"), "F5": (1, "B"), "E6": (1, "B"),
+         "J10": (1, "7"), "H2": (0, "9")}
+
+
+def boxed_value(odds: dict[int, list[tuple[int, float]]] | None) -> float:
+    return Search(board(BOXED), 0, 2, False, odds=odds).root_value(0, *QUIET, 3)
+
+
+def test_our_last_strike_on_a_hidden_piece_is_counted_at_the_beliefs_odds():
+    scout, general = R_OF["9"], R_OF["2"]
+    sure = boxed_value({sq("E5"): [(scout, 1.0)]})
+    assert abs(sure - boxed_value(None)) < 1e-6      # the odds agree with the sample
+    # half the time their General: our Colonel would not strike, whatever
+    # the sample says, so the line is worth less by about the Scout won
+    doubt = boxed_value({sq("E5"): [(scout, 0.5), (general, 0.5)]})
+    assert sure - doubt > VALUE[scout] * 0.8
