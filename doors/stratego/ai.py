@@ -45,6 +45,11 @@ keeps our own two-square rule for our next move: a root move that undoes
 our last move may not be undone again, so a last piece left without a move
 is seen to lose.
 
+Level 5's search respects what each side knows (``Level.fog``): their
+side strikes our hidden pieces only as a player who cannot see them would
+(``Search.fog``), and our last strike on a hidden piece of theirs that
+moved counts at the belief's odds of its rank, not the sample's.
+
 Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
 noise; 3 searches two plies over five, with noise, and keeps the risk rules;
 4 adds the flag-defence terms, more samples and less noise; 5 searches three

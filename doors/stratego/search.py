@@ -27,6 +27,15 @@ values, see ``piece_values``) plus a positional table per owner:
   board counts against us;
 - our Spy beside our revealed General while their Marshal lives
   (``tables.ESCORT``).
+
+What each side knows (level 5, ``fog``/``odds``): a sample fixes their
+ranks, but neither side sees the other's. Their side strikes a hidden
+piece of ours only with a piece it can spare to learn what it is
+(``PROBERS``) or one that beats whatever it may be (``hidden_top``), and a
+piece that strikes or is struck is shown for the rest of the line; at our
+last ply, our strike on a piece of theirs that moved, hidden at the root,
+is counted over the belief's odds of its rank, not the sample's
+(``_blind_strike``).
 """
 from __future__ import annotations
 
