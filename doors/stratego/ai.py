@@ -45,11 +45,6 @@ keeps our own two-square rule for our next move: a root move that undoes
 our last move may not be undone again, so a last piece left without a move
 is seen to lose.
 
-Level 5's search respects what each side knows (``Level.fog``): their
-side strikes our hidden pieces only as a player who cannot see them would
-(``Search.fog``), and our last strike on a hidden piece of theirs that
-moved counts at the belief's odds of its rank, not the sample's.
-
 Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
 noise; 3 searches two plies over five, with noise, and keeps the risk rules;
 4 adds the flag-defence terms, more samples and less noise; 5 searches three
@@ -67,8 +62,8 @@ The goal is that each wins at least 65 % against the one below
 since level 4 was made weaker and the race follows a threat's step, 4 over
 3 15/20 and 5 over 4 15/20 on the bench's own seeds),
 and level 5 90 % against ``peternlewis``
-(``bench/stratego_vs_peers.py``: 121/141, 86 %, over seeds 7777, 8888,
-1357 and 2468 with the fog; 0.26 s a move). Every run behind these settings, the earlier figures, and the
+(``bench/stratego_vs_peers.py``: 124/144, 86 %, over four seeds; 0.25 s
+a move). Every run behind these settings, the earlier figures, and the
 changes tried and not kept, are in ``docs/STRATEGO-AI.md``.
 """
 from __future__ import annotations
@@ -97,7 +92,6 @@ class Level:
     careful: bool       # the risk rules (officers vs likely bombs, known losing strikes)
     defend: bool        # the flag-defence terms of the evaluation
     deepen: int = 0     # more plies at most, while a sample costs little (``DEEP_SAMPLES``)
-    fog: bool = False   # their side strikes only what it knows of ours (``Search.fog``)
 
 
 LEVELS = {
@@ -105,7 +99,7 @@ LEVELS = {
     2: Level(3, 1, 16.0, 5000, 40, False, False),
     3: Level(5, 2, 6.0, 15000, 60, True, False),
     4: Level(8, 2, 3.0, 25000, 200, True, True),
-    5: Level(24, 3, 0.3, 60000, 300, True, True, 4, True),
+    5: Level(24, 3, 0.3, 60000, 300, True, True, 4),
 }
 DEEP_SAMPLES = 12   # search two plies deeper if one sample there costs under budget / this
 DEEP_LIMIT = 4      # ... and then no sample past budget / this nodes (one searched seven plies
@@ -221,17 +215,11 @@ class StrategoBot:
         enemy = 1 - me
         base = [-1] * 100
         known = set()
-        fog: list[int] | None = [0] * 100 if cfg.fog else None
-        hidden_top = 0      # our best rank they have not seen
         for s, seen in enumerate(obs.squares):
             if seen is not None and seen.rank is not None:
                 base[s] = seen.owner * 16 + R_OF[seen.rank]
                 if seen.revealed:
                     known.add(s)
-                elif seen.owner == me and fog is not None:
-                    fog[s] = 1 if seen.moved else 2
-                    if R_OF[seen.rank] < 11:
-                        hidden_top = max(hidden_top, R_OF[seen.rank])
         # stratified ranks for root strikes on hidden pieces
         ladders: dict[int, list[tuple[float, int]]] = {}
         if marg is not None:
@@ -244,10 +232,6 @@ class StrategoBot:
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
-        odds: dict[int, list[tuple[int, float]]] | None = None
-        if cfg.fog and marg is not None:     # their moved hidden pieces, for our last ply
-            odds = {s: [(R_OF[r], p) for r, p in marg.odds[s].items()]
-                    for s in marg.odds if obs.squares[s].moved}
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
@@ -261,8 +245,7 @@ class StrategoBot:
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
-            search = Search(cells, me, scout_strike, cfg.defend, known, unknown,
-                            list(fog) if fog is not None else None, hidden_top, odds)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
             search.limit = limit
             values: list[float] = []
             try:

@@ -27,15 +27,6 @@ values, see ``piece_values``) plus a positional table per owner:
   board counts against us;
 - our Spy beside our revealed General while their Marshal lives
   (``tables.ESCORT``).
-
-What each side knows (level 5, ``fog``/``odds``): a sample fixes their
-ranks, but neither side sees the other's. Their side strikes a hidden
-piece of ours only with a piece it can spare to learn what it is
-(``PROBERS``) or one that beats whatever it may be (``hidden_top``), and a
-piece that strikes or is struck is shown for the rest of the line; at our
-last ply, our strike on a piece of theirs that moved, hidden at the root,
-is counted over the belief's odds of its rank, not the sample's
-(``_blind_strike``).
 """
 from __future__ import annotations
 
@@ -78,9 +69,6 @@ TOP = {7: 20.0, 8: 35.0, 9: 60.0}
 # per cell & 15: a Major or higher, whose death can change the top bonus
 # (15, an empty cell's, is not)
 TOPPLES = tuple(6 < r < BOMB for r in range(16))
-# their pieces that strike a hidden piece of ours to learn what it is
-# (Scout, Miner, Sergeant, Lieutenant, Captain): see ``Search.fog``
-PROBERS = frozenset(range(2, 7))
 
 
 
@@ -132,32 +120,13 @@ class Search:
 
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
-                 unknown: frozenset[int] | set[int] = frozenset(),
-                 fog: list[int] | None = None, hidden_top: int = MARSHAL,
-                 odds: dict[int, list[tuple[int, float]]] | None = None):
+                 unknown: frozenset[int] | set[int] = frozenset()):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
         self.nodes = 0
         self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
-        # what they know of our pieces (``fog``, per square: 0 shown or not
-        # ours, 1 hidden and moved, 2 hidden and unmoved), kept through the
-        # line: a piece that strikes or is struck is shown. They strike a
-        # hidden piece of ours only with a piece they can spare to learn
-        # what it is (``PROBERS``), or with one that beats whatever a moved
-        # one may be (above ``hidden_top``, our best hidden rank): an
-        # officer does not gamble on a piece that may be a bomb or stronger.
-        self.fog = fog
-        self.fogs: list[tuple[int, int]] = []
-        # our last ply's strikes on their pieces that moved, hidden at the
-        # root (per square, the belief's odds of each rank index): counted
-        # at those odds, not at the sample's rank, which we do not know
-        # (``_blind_strike``); the pieces as they stood at the root
-        self.odds = odds or {}
-        self.root_cells = list(cells)
-        self.may = [[True] * 16, [r in PROBERS or r > hidden_top for r in range(16)],
-                    [r in PROBERS for r in range(16)]]
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
@@ -245,8 +214,6 @@ class Search:
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
         flag, bomb, scout = lo + FLAG, lo + BOMB, lo + SCOUT
-        fog = self.fog if side != self.me else None
-        may = self.may
         for s, c in enumerate(b):
             if c < lo or c >= hi or c == flag or c == bomb:
                 continue
@@ -255,7 +222,7 @@ class Search:
                     o = b[t]
                     if o < 0:
                         quiet.append((s, t))
-                    elif (o < lo or o >= hi) and (fog is None or may[fog[t]][c & 15]):
+                    elif o < lo or o >= hi:
                         strikes.append((s, t))
                 continue
             for ray in RAYS[s]:
@@ -266,8 +233,7 @@ class Search:
                         quiet.append((s, t))
                         first = False
                         continue
-                    if (o < lo or o >= hi) and (first or self.long_strike) \
-                            and (fog is None or may[fog[t]][SCOUT]):
+                    if (o < lo or o >= hi) and (first or self.long_strike):
                         strikes.append((s, t))
                     break
         return strikes + quiet
@@ -281,20 +247,12 @@ class Search:
         from the sample's truth there (no flag found by hindsight)."""
         b = self.b
         a, d = b[s], b[t]
-        fog = self.fog
-        if fog is not None:
-            fs, ft = fog[s], fog[t]
-            self.fogs.append((fs, ft))
-            fog[s] = 0
-            fog[t] = 1 if fs and d < 0 else 0     # a strike shows both pieces
         if d >= 0:
             if guess and t in self.unknown and a & 15 != MINER:
                 res = -1
             else:
                 res = RESULT[a & 15][d & 15]
             if res == 2:
-                if fog is not None:
-                    fog[s], fog[t] = self.fogs.pop()
                 return None
             delta = -self.worth(a, s) - self.worth(d, t)
             b[s] = -1
@@ -356,8 +314,6 @@ class Search:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
         self.score -= delta
-        if self.fog is not None:
-            self.fog[s], self.fog[t] = self.fogs.pop()
         if d >= 0 and (TOPPLES[a & 15] or TOPPLES[d & 15]):
             self._officers_back()
         if self.race:
@@ -401,18 +357,8 @@ class Search:
         best = -WIN * 2
         b = self.b
         guess = side == self.me
-        blind = guess and depth == 1 and self.odds and not self._flag_pressed()
         for s, t in moves:
             a, d = b[s], b[t]
-            if blind and d >= 0 and t in self.odds and d == self.root_cells[t]:
-                val = self.score + self._blind_strike(a, s, t)
-                if val > best:
-                    best = val
-                    if val > alpha:
-                        alpha = val
-                        if alpha >= beta:
-                            break
-                continue
             delta = self.play(s, t, guess)
             if delta is None:
                 return self.won(side, depth)
@@ -425,30 +371,6 @@ class Search:
                     if alpha >= beta:
                         break
         return best
-
-    def _flag_pressed(self) -> bool:
-        """An enemy piece stands next to our flag (the horizon's test)."""
-        lo = (1 - self.me) * 16
-        return any(lo < self.b[n] < lo + BOMB for n in self.flag_side)
-
-    def _blind_strike(self, a: int, s: int, t: int) -> float:
-        """The score change of our piece ``a`` on ``s`` striking the
-        hidden piece on ``t``, over the odds of its rank (material and
-        place; the top bonus and the race left as they are)."""
-        enemy = (1 - self.me) * 16
-        ra = a & 15
-        gone = -self.worth(a, s)
-        change = 0.0
-        for r, p in self.odds[t]:
-            d = enemy + r
-            res = RESULT[ra][r]
-            if res == 1:
-                change += p * (gone - self.worth(d, t) + self.worth(a, t))
-            elif res == 0:
-                change += p * (gone - self.worth(d, t))
-            else:
-                change += p * gone
-        return change
 
     def root_value(self, side: int, s: int, t: int, depth: int,
                    ban: tuple[int, int] | None = None) -> float:
