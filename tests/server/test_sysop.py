@@ -13,7 +13,6 @@ from tests.e2e.harness import (
     DOWN,
     ENTER,
     ESC,
-    LEFT,
     RIGHT,
     Caller,
     door_digit,
@@ -215,13 +214,11 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     console.send("w")
     text = await console.expect("TOWERS")
     assert "Alice" in text and "Computer (" in text and "ESC back to the lobby" in console.line(23)
-    # the computer may have placed first, on the square under her cursor:
-    # then she steps aside (one tower on the board at most)
-    screen = alice.text()
-    last, cursor = re.search(r"Last: (\w\d)", screen), re.search(r"Cursor: (\w\d)", screen)
-    if last and cursor and last.group(1) == cursor.group(1):
-        alice.send(LEFT if cursor.group(1)[0] == "h" else RIGHT)
-    alice.send(ENTER)                           # Alice places a tower: the sysop sees it
+    # Alice places a tower on a free square (the computer may have placed
+    # first, under her cursor): the sysop sees it
+    session = session_of(app, "Alice")
+    match = session.screens[-1].match
+    await play_towers_move(alice, session, match, match.names().index("Alice"))
     await console.expect("red  to place 7")     # one of Alice's eight towers is down
     console.send(ESC)
     await console.expect("Sysop console")
