@@ -308,6 +308,7 @@ class StrategoBot:
         search.set_cell(t, want)
         if other is not None:
             search.set_cell(other, have)
+        search.rerace()
         return have, other
 
     @staticmethod
@@ -316,6 +317,7 @@ class StrategoBot:
         if other is not None:
             search.set_cell(other, search.b[t])
         search.set_cell(t, have)
+        search.rerace()
 
     @staticmethod
     def _root_map(val: float, depth: int) -> float:

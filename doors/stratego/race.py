@@ -31,9 +31,14 @@ from functools import lru_cache
 
 from .tables import BOMB, MINER, RESULT, SPY, bfs, bfs_seeded
 
-__all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS"]
+__all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS", "DOOM", "IMMINENT"]
 
 RACE = 30.0
+# a threat this few steps from our flag (a Miner through the last bombs)
+# that none of ours can stop in time takes it: the game, not a few steps
+# of lag, is lost in that sample (``Race.cost``)
+IMMINENT = 3
+DOOM = 500.0
 RACE_RANGE = 12
 RACE_STEPS = 6
 _NONE = (0,) * 100      # the lags of a threat gone out of range
@@ -44,13 +49,20 @@ def _reach(x: int, walls: frozenset[int]) -> tuple[int, ...]:
     return tuple(bfs_seeded({x: 0}, walls))
 
 
+@lru_cache(maxsize=256)
+def flag_steps(miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...]:
+    """Per square, a threat's steps to our flag: a Miner's through our
+    bombs, any other piece's round them."""
+    return tuple(bfs([flag]) if miner else bfs_seeded({flag: 0}, bombs))
+
+
 @lru_cache(maxsize=8192)
 def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
     """Per square, how many steps our piece there is too late (0 to
     ``RACE_STEPS``) for the threat on ``e``, judged at the search's horizon:
     the threat to move, having come a step nearer (so our piece must be a
     step early). None if the threat is further than ``RACE_RANGE``."""
-    to_flag = bfs([flag]) if miner else bfs_seeded({flag: 0}, bombs)
+    to_flag = flag_steps(miner, flag, bombs)
     far = to_flag[e]
     if far > RACE_RANGE:
         return None
@@ -84,7 +96,8 @@ class Race:
         self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
         self.live: list[bool] = []          # a threat taken in the line is charged no more
         # their moves, to undo: (from, to, threat, its lags and counts before)
-        self.trail: list[tuple[int, int, int | None, tuple[tuple[int, ...], list[int]] | None]] = []
+        self.trail: list[tuple[int, int, int | None, tuple[tuple[int, ...], list[int], bool] | None]] = []
+        self.near: list[bool] = []          # per threat: within ``IMMINENT`` of our flag
         self.of_rank: list[list[int]] = [[] for _ in range(16)]    # threats each rank of ours can stop
         for e, c in enumerate(cells):
             if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
@@ -98,6 +111,7 @@ class Race:
             self.live.append(True)
             self.lags.append(lag)
             self.miner.append(r == MINER)
+            self.near.append(flag_steps(r == MINER, flag, bombs)[e] <= IMMINENT)
             self.able.append(tuple(0 < q < BOMB and q != SPY and RESULT[q][r] >= 0 for q in range(16)))
             self.counts.append(self._count(k))
             for q in range(1, BOMB):
@@ -120,8 +134,13 @@ class Race:
         """The least lag among our pieces able to stop threat ``k``."""
         return next((i for i, n in enumerate(self.counts[k]) if n), RACE_STEPS)
 
+    def cost(self, k: int, lag: int) -> float:
+        """The charge of threat ``k`` at ``lag``: ``RACE`` a step, and
+        ``DOOM`` more if it is ``near`` our flag and none of ours is in time."""
+        return RACE * lag + (DOOM if lag and self.near[k] else 0.0)
+
     def charge(self) -> float:
-        return -RACE * sum(self.least(k) for k in range(len(self.lags)) if self.live[k])
+        return -sum(self.cost(k, self.least(k)) for k in range(len(self.lags)) if self.live[k])
 
     def enemy(self, frm: int, to: int) -> float:
         """Their piece goes from ``frm`` to ``to`` (-1: it was taken); the
@@ -134,14 +153,15 @@ class Race:
         if to < 0:
             self.trail.append((frm, to, k, None))
             self.live[k] = False
-            return RACE * self.least(k)
+            return self.cost(k, self.least(k))
         self.at[to] = k
         lag = race_lag(to, self.miner[k], self.flag, self.bombs) or _NONE
-        before = self.least(k)
-        self.trail.append((frm, to, k, (self.lags[k], self.counts[k])))
+        before = self.cost(k, self.least(k))
+        self.trail.append((frm, to, k, (self.lags[k], self.counts[k], self.near[k])))
         self.lags[k] = lag
         self.counts[k] = self._count(k)
-        return RACE * (before - self.least(k))
+        self.near[k] = flag_steps(self.miner[k], self.flag, self.bombs)[to] <= IMMINENT
+        return before - self.cost(k, self.least(k))
 
     def enemy_back(self) -> None:
         """Undo the last ``enemy``."""
@@ -151,7 +171,7 @@ class Race:
         if to >= 0:
             del self.at[to]
             assert old is not None
-            self.lags[k], self.counts[k] = old
+            self.lags[k], self.counts[k], self.near[k] = old
         else:
             self.live[k] = True
         self.at[frm] = k
@@ -159,14 +179,14 @@ class Race:
     def move(self, r: int, frm: int, to: int) -> float:
         """Our rank-``r`` piece goes from ``frm`` to ``to`` (-1: off the
         board, or onto it); the change of the charge."""
-        gain = 0
+        gain = 0.0
         for k in self.of_rank[r]:
-            before = self.least(k)
+            before = self.cost(k, self.least(k))
             cnt, lag = self.counts[k], self.lags[k]
             if frm >= 0:
                 cnt[lag[frm]] -= 1
             if to >= 0:
                 cnt[lag[to]] += 1
             if self.live[k]:
-                gain += before - self.least(k)
-        return RACE * gain
+                gain += before - self.cost(k, self.least(k))
+        return gain

@@ -166,7 +166,8 @@ class Search:
             cut = [-x * self.val[me][r] for x in pocket]
             old = self.hunt[me][r]
             self.hunt[me][r] = cut if old is None else [a + b for a, b in zip(old, cut, strict=True)]
-        race = Race(cells, me, flags[me][0], unknown) if defend and flags[me] else None
+        self.home = flags[me][0] if defend and flags[me] else None     # our flag, for the race
+        race = Race(cells, me, self.home, unknown) if self.home is not None else None
         self.race = race if race else None      # (no threat: None, a cheap test on every move)
         # the race's moves, to undo: ours (rank, from, to) and theirs (from, to)
         self.moved: list[tuple[tuple[int, int, int] | None, tuple[int, int] | None]] = []
@@ -203,6 +204,18 @@ class Search:
             top = top_bonus(self.counts, self.me)
             self.score += top - self.top
             self.top = top
+
+    def rerace(self) -> None:
+        """Count the race again after ``set_cell`` changed ranks at the root
+        (a threat's rank decides its way and which of ours stop it)."""
+        if self.home is None:
+            return
+        if self.race:
+            self.score -= self.race.charge()
+        race = Race(self.b, self.me, self.home, self.unknown)
+        self.race = race if race else None
+        if self.race:
+            self.score += self.race.charge()
 
     def evaluate(self, side: int) -> float:
         return self.score if side == self.me else -self.score

@@ -654,6 +654,44 @@ def test_a_threat_taken_is_charged_no_more():
     assert race.enemy(sq("A6"), -1) == 2 * RACE
 
 
+
+def test_a_threat_at_the_last_bombs_that_none_of_ours_stops_costs_the_game():
+    """Three steps from our flag (A4: the bomb on A2, then the flag) with
+    our Captain too late, their Miner takes the flag in that line: the
+    charge is ``DOOM`` on top of the steps; a Captain in time lifts it all."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.race import DOOM, RACE, Race
+    cells = race_cells(race_position("H3"))
+    race = Race(cells, 0, sq("A1"), frozenset({sq("E9")}))
+    assert race.charge() == -2 * RACE               # five steps off: only the lag
+    cells[sq("A4")], cells[sq("A6")] = cells[sq("A6")], -1
+    change = race.enemy(sq("A6"), sq("A4"))
+    assert race.charge() == Race(cells, 0, sq("A1"), frozenset({sq("E9")})).charge()
+    assert race.charge() <= -DOOM - RACE and change == race.charge() + 2 * RACE
+    before = race.charge()
+    cells[sq("A3")] = cells[sq("E3")]                # a second Captain, in its way
+    assert race.move(R_OF["5"], -1, sq("A3")) == -before
+    assert race.charge() == 0.0
+
+
+def test_a_rank_changed_at_the_root_is_raced_as_it_now_is():
+    """The root's strike on a hidden piece sets its rank (``set_cell``,
+    swapping ranks with another square): the race is counted again, so a
+    Scout that took a Miner's place is not raced as a Miner."""
+    from doors.stratego.belief import R_OF
+    from doors.stratego.race import Race
+    from doors.stratego.search import Search
+    cells = race_cells(race_position("H3"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("A6"), sq("H3")}), frozenset({sq("E9")}))
+    start = search.score
+    search.set_cell(sq("A6"), 16 + R_OF["9"])      # the Miner's square now holds a Scout
+    search.rerace()
+    assert search.race is None                      # a Scout cannot pass our bombs
+    search.set_cell(sq("A6"), cells[sq("A6")])
+    search.rerace()
+    assert search.race is not None and abs(search.score - start) < 1e-9
+    assert search.race.charge() == Race(cells, 0, sq("A1"), frozenset({sq("E9")})).charge()
+
 def test_a_threat_coming_nearer_in_a_line_makes_our_defender_later():
     """Played in the search, their Miner's step down the A file makes our
     Captain a step later: the charge is what it would be counted afresh
