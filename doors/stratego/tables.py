@@ -55,10 +55,16 @@ def rank_counts(cells: list[int]) -> list[list[int]]:
 def trade_ok(mine: list[int], theirs: list[int], r: int) -> bool:
     """Trading one rank-``r`` piece each (counts by rank index) leaves us
     with officers (Major and up) at least as strong as theirs: otherwise the
-    trade hands the board to their next officer."""
+    trade hands the board to their next officer. Or theirs is on the loose
+    (nothing else of ours beats it: it takes whatever it finds) and the
+    trade leaves us a piece as strong as their next best."""
     def top(counts: list[int]) -> list[int]:
         return [x for x in range(MARSHAL, 6, -1) for _ in range(counts[x] - (x == r))]
-    return top(mine) >= top(theirs)
+    ours, their = top(mine), top(theirs)
+    if ours >= their:
+        return True
+    loose = not any(mine[x] for x in range(r + 1, MARSHAL + 1)) and not (r == MARSHAL and mine[SPY])
+    return loose and bool(ours) and ours[0] >= their[0]
 
 
 def bfs(sources: list[int]) -> list[int]:

@@ -392,6 +392,16 @@ def test_marshals_are_traded_only_when_it_leaves_us_no_weaker():
     no_general[10] = 1
     assert trade_ok(both, both, 10) and trade_ok(both, no_general, 10)
     assert not trade_ok(no_general, both, 10)
+    # their General on the loose (our Marshal gone): traded off, though
+    # they keep more Majors, while we keep a Colonel as strong as theirs
+    ours, theirs = [0] * 12, [0] * 12
+    ours[9], ours[8] = 1, 2
+    theirs[9], theirs[8], theirs[7] = 1, 2, 2
+    assert trade_ok(ours, theirs, 9)
+    ours[8] = 0
+    assert not trade_ok(ours, theirs, 9)     # their Colonels would be on top
+    ours[10] = theirs[10] = 1
+    assert not trade_ok(ours, theirs, 9)     # not on the loose: our Marshal beats it
     strike = Move(sq("E5"), sq("E6"))
     for seed in range(3):
         assert make_bot(5, seed).choose(trade_position(True).observation(0), 0) == strike
