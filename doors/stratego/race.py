@@ -15,6 +15,11 @@ is charged: ``RACE`` per step of the least lag among them, up to
 time lifts the charge. ``Race`` keeps, per threat, how many such pieces
 stand at each lag, so the search moves pieces at the cost of a few counts.
 
+A threat within ``IMMINENT`` steps of our flag (a Miner at our last bombs)
+that none of ours stops in time costs ``DOOM`` on top of its lag: in that
+sample the flag, not a few steps, is lost, so a defender strikes the
+walker (or trades itself for it) rather than step aside.
+
 The search follows each threat as it moves (``enemy``): its lags are
 those of the square it stands on, so a threat that comes a step nearer in
 a line is a step nearer in the race. (Before, a threat kept the lags of
