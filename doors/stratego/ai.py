@@ -317,7 +317,7 @@ class StrategoBot:
         if other is not None:
             search.set_cell(other, search.b[t])
         search.set_cell(t, have)
-        search.rerace()
+        search.unrace()
 
     @staticmethod
     def _root_map(val: float, depth: int) -> float:

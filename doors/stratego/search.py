@@ -169,6 +169,7 @@ class Search:
         self.home = flags[me][0] if defend and flags[me] else None     # our flag, for the race
         race = Race(cells, me, self.home, unknown) if self.home is not None else None
         self.race = race if race else None      # (no threat: None, a cheap test on every move)
+        self.races: list[Race | None] = []     # those ``rerace`` replaced, for ``unrace``
         # the race's moves, to undo: ours (rank, from, to) and theirs (from, to)
         self.moved: list[tuple[tuple[int, int, int] | None, tuple[int, int] | None]] = []
         self.score = sum(self.worth(c, s) for s, c in enumerate(cells) if c >= 0)
@@ -207,12 +208,22 @@ class Search:
 
     def rerace(self) -> None:
         """Count the race again after ``set_cell`` changed ranks at the root
-        (a threat's rank decides its way and which of ours stop it)."""
+        (a threat's rank decides its way and which of ours stop it); the
+        race it replaces is kept for ``unrace``."""
         if self.home is None:
             return
+        self.races.append(self.race)
+        self._use_race(Race(self.b, self.me, self.home, self.unknown))
+
+    def unrace(self) -> None:
+        """Back to the race before the last ``rerace`` (the root's ranks
+        put back as they were): no need to count it again."""
+        if self.home is not None:
+            self._use_race(self.races.pop())
+
+    def _use_race(self, race: Race | None) -> None:
         if self.race:
             self.score -= self.race.charge()
-        race = Race(self.b, self.me, self.home, self.unknown)
         self.race = race if race else None
         if self.race:
             self.score += self.race.charge()
