@@ -1,0 +1,145 @@
+"""How our flag was lost, over the referee's logs of
+``bench/stratego_vs_peers.py`` runs: for every game their piece took our
+flag, the walk of the piece that took it and how our race
+(``doors/stratego/race.py``) saw that walk at each of our last turns.
+
+    python scripts/stratego_flag_race.py <folder> [<folder> ...] [--turns 8] [--samples 20]
+
+Per game lost by flag, one line: the piece's rank as its strikes showed it
+(or ``?``), whether it flew (a Scout), how many moves its walk took and how
+many of our bombs it cleared; then, for each of our last ``--turns`` turns,
+the race's least lag against it (0: a defender of ours in time, up to
+``RACE_STEPS``), ``*`` if it was within ``IMMINENT`` steps of our flag, and
+the share of the belief's samples in which it was a threat at all (a
+hidden piece is one only where it is sampled a Miner or a rank that walks).
+Ends with counts: losses by flag, walks by a Miner through our bombs, and
+losses where some defender of ours was in time (lag 0) in the last turns.
+Squares and ranks are the referee's (``x,y``; 1 Marshal ... 9 Scout).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import random
+import sys
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "bench")]     # the replay's reader; the doors; the bench
+
+from stratego_replay import read_log  # noqa: E402
+from stratego_vs_peers import DIRS  # noqa: E402
+
+from doors.stratego.belief import R_OF, Belief  # noqa: E402
+from doors.stratego.race import IMMINENT, Race, flag_steps  # noqa: E402
+
+Move = tuple[int, int, str]     # (turn, side, the move's text)
+
+
+def target(text: str) -> tuple[int, int]:
+    """The move's squares (from, to) as ``y * 10 + x``."""
+    w = text.split()
+    frm = int(w[1]) * 10 + int(w[0])
+    return frm, frm + DIRS[w[2]] * int(w[3])
+
+
+def walk(moves: list[Move], me: int) -> list[Move]:
+    """The moves of the piece that made the last move, oldest first."""
+    pos = target(moves[-1][2])[0]
+    out = [moves[-1]]
+    for m in reversed(moves[:-1]):
+        if m[1] != me:
+            frm, to = target(m[2])
+            if to == pos:
+                out.append(m)
+                pos = frm
+    return out[::-1]
+
+
+def race_view(adapter: Any, threat: int, samples: int, rng: random.Random) -> tuple[int, bool, float]:
+    """Our race against the enemy piece on ``threat``: (least lag, within
+    ``IMMINENT`` of our flag, share of samples in which it is a threat)."""
+    obs = adapter.observation()
+    me = adapter.me
+    belief = Belief(obs, me)
+    base = [-1] * 100
+    for s, seen in enumerate(obs.squares):
+        if seen is not None and seen.rank is not None:
+            base[s] = seen.owner * 16 + R_OF[seen.rank]
+    flag = base.index(me * 16 + R_OF["F"])
+    lags: list[int] = []
+    near = False
+    for _ in range(samples):
+        cells = list(base)
+        for s, rank in belief.sample(rng).items():
+            cells[s] = (1 - me) * 16 + R_OF[rank]
+        race = Race(cells, me, flag, frozenset(belief.unmoved))
+        k = race.at.get(threat) if race else None
+        if k is not None:
+            lags.append(race.least(k))
+            bombs = race.bombs
+            near = near or flag_steps(race.miner[k], flag, bombs)[threat] <= IMMINENT
+    if not lags:
+        return -1, False, 0.0
+    return min(lags), near, len(lags) / samples
+
+
+def flag_loss(path: str, turns: int, samples: int, rng: random.Random) -> dict[str, Any] | None:
+    """The walk and the race's view of one game lost by flag, else None."""
+    adapter, moves = read_log(path)
+    me = adapter.me
+    if not moves or "VICTORY_FLAG" not in moves[-1][2] or moves[-1][1] == me:
+        return None
+    steps = walk(moves, me)
+    shown = [text.split()[5] for _t, _s, text in steps if len(text.split()) >= 7]
+    flew = any(int(text.split()[3]) > 1 for _t, _s, text in steps)
+    bombs = sum(1 for _t, _s, text in steps if text.split()[-1] == "B" and "KILLS" in text)
+    last = moves[-1][0]
+    watch = set(range(last - turns, last))
+    ours = {(t, s): i for i, (t, s, _x) in enumerate(moves) if s == me and t in watch}
+    at_of = {moves.index(m): target(m[2]) for m in steps}
+    at = target(steps[0][2])[0]     # where the walker stands: its start, then each step's end
+    view: list[str] = []
+    for i, (t, side, text) in enumerate(moves[:-1]):
+        if (t, side) in ours:
+            lag, near, share = race_view(adapter, at, samples, rng)
+            view.append(f"t{t} {'-' if lag < 0 else lag}{'*' if near else ''} {share:.2f}")
+        if i in at_of:
+            at = at_of[i][1]
+        if not adapter.apply(side, text):
+            break
+    return {"game": os.path.basename(path), "turn": last, "rank": shown[0] if shown else "?",
+            "flew": flew, "moves": len(steps), "bombs": bombs, "view": view}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--turns", type=int, default=8, help="our last turns to show the race at")
+    ap.add_argument("--samples", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    losses = miners = in_time = 0
+    for folder in args.folders:
+        files = sorted(glob.glob(os.path.join(folder, "game*.log")),
+                       key=lambda p: int(os.path.basename(p)[4:-4]))
+        for path in files:
+            loss = flag_loss(path, args.turns, args.samples, rng)
+            if loss is None:
+                continue
+            losses += 1
+            miners += loss["bombs"] > 0
+            in_time += any(v.split()[1].rstrip("*") == "0" for v in loss["view"])
+            print(f"{folder} {loss['game']} turn {loss['turn']}: rank {loss['rank']}"
+                  f"{' flew' if loss['flew'] else ''}, {loss['moves']} moves, {loss['bombs']} bombs cleared; "
+                  + ", ".join(loss["view"]))
+    print(f"flag losses: {losses} games")
+    print(f"flag losses by a Miner through our bombs: {miners} games")
+    print(f"flag losses with a defender in time in the last turns: {in_time} games")
+
+
+if __name__ == "__main__":
+    main()
