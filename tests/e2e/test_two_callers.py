@@ -146,10 +146,12 @@ async def test_a_lobby_redrawn_in_parts_shows_what_a_fresh_lobby_shows(app, monk
     import types
 
     from server.screens import lobby
-    later = [0.0]
+    # the wall clock stands still but for the jump below: a real minute
+    # turning over mid-test would make the screens differ by it
+    start, later = time.time(), [0.0]
     clock = types.SimpleNamespace(**{name: getattr(lobby.time, name) for name in dir(lobby.time)
                                      if not name.startswith("_")})
-    clock.time = lambda: time.time() + later[0]
+    clock.time = lambda: start + later[0]
     monkeypatch.setattr(lobby, "time", clock)
     alice, bob = await two_in_lobby(app)
     alice.send("c" + "first" + ENTER)
@@ -163,7 +165,7 @@ async def test_a_lobby_redrawn_in_parts_shows_what_a_fresh_lobby_shows(app, monk
     await alice.expect_gone("challenges you")
     later[0] = 3 * 3600.0                                      # three hours on: the header's clock
     alice.send("second" + ENTER)                               # (her chat line is still open)
-    shown = time.strftime("%H:%M", time.localtime(time.time() + later[0]))
+    shown = time.strftime("%H:%M", time.localtime(start + later[0]))
     await alice.expect("Alice: second")
     await wait_until(lambda: shown in alice.line(0), what="the new time in Alice's header")
     carol = await Caller.connect(app.port)
