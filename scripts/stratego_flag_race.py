@@ -19,7 +19,6 @@ Squares and ranks are the referee's (``x,y``; 1 Marshal ... 9 Scout).
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import random
 import sys
@@ -29,11 +28,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "bench")]     # the replay's reader; the doors; the bench
 
+from stratego_belief_fit import game_files  # noqa: E402
 from stratego_replay import read_log  # noqa: E402
 from stratego_vs_peers import DIRS  # noqa: E402
 
+from doors.stratego.ai import seen_cells  # noqa: E402
 from doors.stratego.belief import R_OF, Belief  # noqa: E402
-from doors.stratego.race import IMMINENT, Race, flag_steps  # noqa: E402
+from doors.stratego.race import Race  # noqa: E402
 
 Move = tuple[int, int, str]     # (turn, side, the move's text)
 
@@ -45,15 +46,16 @@ def target(text: str) -> tuple[int, int]:
     return frm, frm + DIRS[w[2]] * int(w[3])
 
 
-def walk(moves: list[Move], me: int) -> list[Move]:
-    """The moves of the piece that made the last move, oldest first."""
+def walk(moves: list[Move], me: int) -> list[int]:
+    """The indices in ``moves`` of the moves of the piece that made the
+    last move, oldest first."""
     pos = target(moves[-1][2])[0]
-    out = [moves[-1]]
-    for m in reversed(moves[:-1]):
-        if m[1] != me:
-            frm, to = target(m[2])
+    out = [len(moves) - 1]
+    for i in range(len(moves) - 2, -1, -1):
+        if moves[i][1] != me:
+            frm, to = target(moves[i][2])
             if to == pos:
-                out.append(m)
+                out.append(i)
                 pos = frm
     return out[::-1]
 
@@ -64,10 +66,7 @@ def race_view(adapter: Any, threat: int, samples: int, rng: random.Random) -> tu
     obs = adapter.observation()
     me = adapter.me
     belief = Belief(obs, me)
-    base = [-1] * 100
-    for s, seen in enumerate(obs.squares):
-        if seen is not None and seen.rank is not None:
-            base[s] = seen.owner * 16 + R_OF[seen.rank]
+    base, _known = seen_cells(obs)
     flag = base.index(me * 16 + R_OF["F"])
     lags: list[int] = []
     near = False
@@ -79,8 +78,7 @@ def race_view(adapter: Any, threat: int, samples: int, rng: random.Random) -> tu
         k = race.at.get(threat) if race else None
         if k is not None:
             lags.append(race.least(k))
-            bombs = race.bombs
-            near = near or flag_steps(race.miner[k], flag, bombs)[threat] <= IMMINENT
+            near = near or race.near[k]
     if not lags:
         return -1, False, 0.0
     return min(lags), near, len(lags) / samples
@@ -93,21 +91,19 @@ def flag_loss(path: str, turns: int, samples: int, rng: random.Random) -> dict[s
     if not moves or "VICTORY_FLAG" not in moves[-1][2] or moves[-1][1] == me:
         return None
     steps = walk(moves, me)
-    shown = [text.split()[5] for _t, _s, text in steps if len(text.split()) >= 7]
-    flew = any(int(text.split()[3]) > 1 for _t, _s, text in steps)
-    bombs = sum(1 for _t, _s, text in steps if text.split()[-1] == "B" and "KILLS" in text)
+    texts = [moves[i][2].split() for i in steps]
+    shown = [w[5] for w in texts if len(w) >= 7]
+    flew = any(int(w[3]) > 1 for w in texts)
+    bombs = sum(1 for w in texts if w[-1] == "B" and "KILLS" in w)
     last = moves[-1][0]
-    watch = set(range(last - turns, last))
-    ours = {(t, s): i for i, (t, s, _x) in enumerate(moves) if s == me and t in watch}
-    at_of = {moves.index(m): target(m[2]) for m in steps}
-    at = target(steps[0][2])[0]     # where the walker stands: its start, then each step's end
+    at = target(moves[steps[0]][2])[0]      # where the walker stands: its start, then each step's end
     view: list[str] = []
     for i, (t, side, text) in enumerate(moves[:-1]):
-        if (t, side) in ours:
+        if side == me and last - turns <= t < last:
             lag, near, share = race_view(adapter, at, samples, rng)
             view.append(f"t{t} {'-' if lag < 0 else lag}{'*' if near else ''} {share:.2f}")
-        if i in at_of:
-            at = at_of[i][1]
+        if i in steps:
+            at = target(text)[1]
         if not adapter.apply(side, text):
             break
     return {"game": os.path.basename(path), "turn": last, "rank": shown[0] if shown else "?",
@@ -124,9 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     rng = random.Random(args.seed)
     losses = miners = in_time = 0
     for folder in args.folders:
-        files = sorted(glob.glob(os.path.join(folder, "game*.log")),
-                       key=lambda p: int(os.path.basename(p)[4:-4]))
-        for path in files:
+        for path in game_files(folder, None):
             loss = flag_loss(path, args.turns, args.samples, rng)
             if loss is None:
                 continue

@@ -78,7 +78,7 @@ from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 
-__all__ = ["StrategoBot", "make_bot", "make_setup", "LEVELS", "Level", "RISK_BOMB", "Search",
+__all__ = ["StrategoBot", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
            "_all_free"]
 
 
@@ -125,6 +125,20 @@ TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go o
 SPY_RISK = 200.0
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
+
+
+def seen_cells(obs: Any) -> tuple[list[int], set[int]]:
+    """The search's cells of what ``obs`` shows (a hidden enemy piece's
+    square left -1, for a sample to fill) and the squares of revealed
+    pieces."""
+    cells = [-1] * 100
+    known = set()
+    for s, seen in enumerate(obs.squares):
+        if seen is not None and seen.rank is not None:
+            cells[s] = seen.owner * 16 + R_OF[seen.rank]
+            if seen.revealed:
+                known.add(s)
+    return cells, known
 
 
 def _vdc(i: int) -> float:
@@ -213,13 +227,7 @@ class StrategoBot:
         if cfg.careful:
             cands = [m for m in legal if not self.refused(obs, m, marg)] or legal
         enemy = 1 - me
-        base = [-1] * 100
-        known = set()
-        for s, seen in enumerate(obs.squares):
-            if seen is not None and seen.rank is not None:
-                base[s] = seen.owner * 16 + R_OF[seen.rank]
-                if seen.revealed:
-                    known.add(s)
+        base, known = seen_cells(obs)
         # stratified ranks for root strikes on hidden pieces
         ladders: dict[int, list[tuple[float, int]]] = {}
         if marg is not None:
