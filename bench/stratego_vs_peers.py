@@ -198,8 +198,11 @@ def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, 
     log = os.path.join(tmp, f"game{game}.log")
     red, blue = (agent, args.peer) if ours_red else (args.peer, agent)
     t = time.perf_counter()
-    proc = subprocess.run([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns),
-                           red, blue], capture_output=True, text=True, timeout=args.game_timeout)
+    try:
+        proc = subprocess.run([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns),
+                               red, blue], capture_output=True, text=True, timeout=args.game_timeout)
+    except subprocess.TimeoutExpired:     # the referee killed: counted, and the run goes on
+        return "draw", "stalled", time.perf_counter() - t
     wall = time.perf_counter() - t
     words = proc.stdout.split()
     text = open(log).read() if os.path.exists(log) else ""
@@ -266,7 +269,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--times", help="(agent) file to append think times to")
     ap.add_argument("--timeout", type=float, default=10.0, help="referee's per-move timeout, s")
     ap.add_argument("--max-turns", type=int, default=2000)
-    ap.add_argument("--game-timeout", type=float, default=3600.0)
+    ap.add_argument("--game-timeout", type=float, default=900.0,
+                    help="s; a game still running then is stopped, a draw by 'stalled' (one takes 1-2 min)")
     ap.add_argument("--verbose", action="store_true", help="a comment line per game")
     args = ap.parse_args(argv)
     if args.agent:

@@ -1,0 +1,51 @@
+"""The peers bench's game runner (``bench/stratego_vs_peers.py``), with a
+stand-in referee: a game the referee reports is read as the referee says,
+and a game that stalls is stopped and counted, the run going on."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def bench_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("stratego_vs_peers", ROOT / "bench" / "stratego_vs_peers.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def referee(tmp: Path, body: str) -> str:
+    """A stand-in for the referee: a Python script given the referee's
+    arguments (``-o LOG ... RED BLUE``)."""
+    path = tmp / "referee"
+    path.write_text(f"#!{sys.executable}\nimport sys\nlog = sys.argv[sys.argv.index('-o') + 1]\n{body}\n")
+    os.chmod(path, 0o755)
+    return str(path)
+
+
+def args(ref: str, game_timeout: float) -> argparse.Namespace:
+    return argparse.Namespace(referee=ref, peer="/bin/true", level=5, seed=1, timeout=10.0,
+                              max_turns=2000, game_timeout=game_timeout)
+
+
+def test_a_reported_game_is_scored_for_our_colour(tmp_path: Path) -> None:
+    mod = bench_module()
+    ref = referee(tmp_path, "open(log, 'w').write('... Captured the flag ...')\nprint('ours RED VICTORY 212')")
+    assert mod.play_game(args(ref, 60.0), 0, str(tmp_path))[:2] == ("win", "flag")      # game 0: we are RED
+    assert mod.play_game(args(ref, 60.0), 1, str(tmp_path))[:2] == ("loss", "flag")     # game 1: we are BLUE
+
+
+def test_a_game_that_stalls_is_stopped_and_counted(tmp_path: Path) -> None:
+    """The referee never answers (a program hung): past ``--game-timeout``
+    the game is a draw by 'stalled', not the end of the whole run."""
+    mod = bench_module()
+    ref = referee(tmp_path, "import time\nwhile True:\n    time.sleep(60)")
+    result, how, _ = mod.play_game(args(ref, 0.5), 0, str(tmp_path))
+    assert (result, how) == ("draw", "stalled")
