@@ -60,6 +60,20 @@ TOKEN_RANK = {"s": "S", "S": "S", "B": "B", "F": "F", **{str(i): str(i) for i in
 
 
 # ----- the adapter (our side, started by the referee) ---------------------------
+def parse_move(text: str) -> tuple[int, int, int, list[str]]:
+    """A move as the referee reports it, ``x y DIR [count] OUTCOME [ranks]``
+    (a program may leave the count out: one square): its squares as
+    ``y * 10 + x``, the count, and the words after it."""
+    words = text.split()
+    frm = int(words[1]) * 10 + int(words[0])
+    rest = words[3:]
+    mult = 1
+    if rest and rest[0].isdigit():
+        mult = int(rest[0])
+        rest = rest[1:]
+    return frm, frm + DIRS[words[2]] * mult, mult, rest
+
+
 class Adapter:
     """Our bot behind the referee's protocol. RED is our player 0 (rows 1-4 at
     the top), BLUE player 1; square = y * 10 + x."""
@@ -102,14 +116,7 @@ class Adapter:
             return False
         if words[0] == "START":
             return True
-        x, y, d = int(words[0]), int(words[1]), words[2]
-        rest = words[3:]
-        mult = 1
-        if rest and rest[0].isdigit():
-            mult = int(rest[0])
-            rest = rest[1:]
-        frm = y * 10 + x
-        to = frm + DIRS[d] * mult
+        frm, to, mult, rest = parse_move(line)
         outcome = rest[0] if rest else "OK"
         if outcome in ("ILLEGAL", "VICTORY_FLAG", "VICTORY_ATTRITION"):
             return False

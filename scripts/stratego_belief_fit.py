@@ -34,7 +34,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "bench")]     # the replay's reader; the doors; the bench
 
 from stratego_replay import read_log  # noqa: E402
-from stratego_vs_peers import DIRS  # noqa: E402
+from stratego_vs_peers import parse_move  # noqa: E402
 
 from doors.stratego import belief  # noqa: E402
 
@@ -62,11 +62,9 @@ def score_game(path: str, samples: int, rng: random.Random,
     me = adapter.me
     floor = 0.5 / samples
     for _turn, side, text in moves:
-        words = text.split()
-        if len(words) >= 7 and words[4] in STRIKES:
-            frm = int(words[1]) * 10 + int(words[0])
-            to = frm + DIRS[words[2]] * int(words[3])
-            sq, shown = (frm, words[5]) if side != me else (to, words[6])
+        frm, to, _, rest = parse_move(text)
+        if len(rest) >= 3 and rest[0] in STRIKES:
+            sq, shown = (frm, rest[1]) if side != me else (to, rest[2])
             piece = adapter.board[sq]
             if piece is not None and piece[0] != me and not piece[3] and shown not in ("B", "F"):
                 b = belief.Belief(adapter.observation(), me)

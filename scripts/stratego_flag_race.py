@@ -30,7 +30,7 @@ sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "bench")]     # the replay's read
 
 from stratego_belief_fit import game_files  # noqa: E402
 from stratego_replay import read_log  # noqa: E402
-from stratego_vs_peers import DIRS  # noqa: E402
+from stratego_vs_peers import parse_move  # noqa: E402
 
 from doors.stratego.ai import seen_cells  # noqa: E402
 from doors.stratego.belief import R_OF, Belief  # noqa: E402
@@ -41,9 +41,8 @@ Move = tuple[int, int, str]     # (turn, side, the move's text)
 
 def target(text: str) -> tuple[int, int]:
     """The move's squares (from, to) as ``y * 10 + x``."""
-    w = text.split()
-    frm = int(w[1]) * 10 + int(w[0])
-    return frm, frm + DIRS[w[2]] * int(w[3])
+    frm, to, _, _ = parse_move(text)
+    return frm, to
 
 
 def walk(moves: list[Move], me: int) -> list[int]:
@@ -91,10 +90,10 @@ def flag_loss(path: str, turns: int, samples: int, rng: random.Random) -> dict[s
     if not moves or "VICTORY_FLAG" not in moves[-1][2] or moves[-1][1] == me:
         return None
     steps = walk(moves, me)
-    texts = [moves[i][2].split() for i in steps]
-    shown = [w[5] for w in texts if len(w) >= 7]
-    flew = any(int(w[3]) > 1 for w in texts)
-    bombs = sum(1 for w in texts if w[-1] == "B" and "KILLS" in w)
+    parsed = [parse_move(moves[i][2]) for i in steps]
+    shown = [rest[1] for _, _, _, rest in parsed if len(rest) >= 3]
+    flew = any(mult > 1 for _, _, mult, _ in parsed)
+    bombs = sum(1 for _, _, _, rest in parsed if rest[-1:] == ["B"] and "KILLS" in rest)
     last = moves[-1][0]
     at = target(moves[steps[0]][2])[0]      # where the walker stands: its start, then each step's end
     view: list[str] = []

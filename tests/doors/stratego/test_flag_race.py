@@ -59,3 +59,16 @@ def test_a_game_we_won_or_lost_otherwise_is_not_counted(tmp_path, capsys):
     (tmp_path / "game0.log").write_text(GAME.replace("6 RED: 0 8 DOWN 1 VICTORY_FLAG\n", ""))
     load_script("stratego_flag_race").main([str(tmp_path)])
     assert capsys.readouterr().out.splitlines()[0] == "flag losses: 0 games"
+
+
+def test_moves_told_without_a_count_are_read_as_one_square(tmp_path, capsys):
+    """Some programs (``celsius``) leave the count out of a one-square move,
+    and the referee logs it so: the walk reads the same."""
+    (tmp_path / "game0.log").write_text(GAME)
+    load_script("stratego_flag_race").main([str(tmp_path), "--turns", "3", "--samples", "10"])
+    with_counts = capsys.readouterr().out
+    short = GAME.replace(" DOWN 1 ", " DOWN ").replace(" UP 1 ", " UP ").replace(" LEFT 1 ", " LEFT ")
+    assert short.count(" 1 ") < GAME.count(" 1 ")
+    (tmp_path / "game0.log").write_text(short)
+    load_script("stratego_flag_race").main([str(tmp_path), "--turns", "3", "--samples", "10"])
+    assert capsys.readouterr().out == with_counts

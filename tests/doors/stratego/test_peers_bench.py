@@ -49,3 +49,11 @@ def test_a_game_that_stalls_is_stopped_and_counted(tmp_path: Path) -> None:
     ref = referee(tmp_path, "import time\nwhile True:\n    time.sleep(60)")
     result, how, _ = mod.play_game(args(ref, 0.5), 0, str(tmp_path))
     assert (result, how) == ("draw", "stalled")
+
+
+def test_a_reported_move_is_read_with_or_without_its_count() -> None:
+    parse = bench_module().parse_move
+    assert parse("0 7 DOWN 1 KILLS 8 B") == (70, 80, 1, ["KILLS", "8", "B"])
+    assert parse("0 7 DOWN KILLS 8 B") == (70, 80, 1, ["KILLS", "8", "B"])
+    assert parse("4 8 UP 8 DIES 9 6") == (84, 4, 8, ["DIES", "9", "6"])
+    assert parse("3 2 RIGHT") == (23, 24, 1, [])
