@@ -40,6 +40,7 @@ import argparse
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -193,6 +194,18 @@ REASONS = (("Captured the flag", "flag"), ("Destroyed all mobile", "attrition"),
            ("Unintelligable", "bad response"))
 
 
+def start_game(cmd: list[str]) -> subprocess.Popen[str]:
+    """The referee, in a process group of its own with the programs it starts."""
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+
+
+def stop_game(proc: subprocess.Popen[str]) -> None:
+    """A game that stalls is stopped whole: the referee and both programs."""
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+
+
 def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, float]:
     """One game: (result for us: win/loss/draw, how it ended, wall seconds)."""
     ours_red = game % 2 == 0
@@ -205,13 +218,14 @@ def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, 
     log = os.path.join(tmp, f"game{game}.log")
     red, blue = (agent, args.peer) if ours_red else (args.peer, agent)
     t = time.perf_counter()
+    proc = start_game([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns), red, blue])
     try:
-        proc = subprocess.run([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns),
-                               red, blue], capture_output=True, text=True, timeout=args.game_timeout)
-    except subprocess.TimeoutExpired:     # the referee killed: counted, and the run goes on
+        stdout, _ = proc.communicate(timeout=args.game_timeout)
+    except subprocess.TimeoutExpired:       # counted, and the run goes on
+        stop_game(proc)
         return "draw", "stalled", time.perf_counter() - t
     wall = time.perf_counter() - t
-    words = proc.stdout.split()
+    words = stdout.split()
     text = open(log).read() if os.path.exists(log) else ""
     how = next((name for key, name in REASONS if key in text), "other")
     if len(words) < 3:

@@ -7,6 +7,8 @@ import argparse
 import importlib.util
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -49,6 +51,32 @@ def test_a_game_that_stalls_is_stopped_and_counted(tmp_path: Path) -> None:
     ref = referee(tmp_path, "import time\nwhile True:\n    time.sleep(60)")
     result, how, _ = mod.play_game(args(ref, 0.5), 0, str(tmp_path))
     assert (result, how) == ("draw", "stalled")
+
+
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 120.0
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_stopped_game_leaves_no_program_running(tmp_path: Path) -> None:
+    """The referee's programs go with it: none is left to spin."""
+    mod = bench_module()
+    pid_file = tmp_path / "child"
+    ref = referee(tmp_path, "import os, subprocess, time\n"
+                            "child = subprocess.Popen(['sleep', '600'])\n"
+                            f"open({str(pid_file)!r} + '.new', 'w').write(str(child.pid))\n"
+                            f"os.rename({str(pid_file)!r} + '.new', {str(pid_file)!r})\n"
+                            "while True:\n    time.sleep(60)")
+    proc = mod.start_game([ref, "-o", str(tmp_path / "log")])
+    wait_for(pid_file.exists, "the referee started its program")
+    stat = Path(f"/proc/{int(pid_file.read_text())}/stat")
+    mod.stop_game(proc)
+    assert proc.returncode is not None
+    # gone, or a zombie waiting for init to reap it
+    wait_for(lambda: not stat.exists() or stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z",
+             "the referee's program stopped")
 
 
 def test_a_reported_move_is_read_with_or_without_its_count() -> None:
