@@ -224,6 +224,9 @@ def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, 
     except subprocess.TimeoutExpired:       # counted, and the run goes on
         stop_game(proc)
         return "draw", "stalled", time.perf_counter() - t
+    except BaseException:       # CTRL-C: the game, in its own group, goes with the run
+        stop_game(proc)
+        raise
     wall = time.perf_counter() - t
     words = stdout.split()
     text = open(log).read() if os.path.exists(log) else ""
