@@ -202,7 +202,10 @@ def start_game(cmd: list[str]) -> subprocess.Popen[str]:
 
 def stop_game(proc: subprocess.Popen[str]) -> None:
     """A game that stalls is stopped whole: the referee and both programs."""
-    os.killpg(proc.pid, signal.SIGKILL)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:      # every one of them had already ended
+        pass
     proc.communicate()
 
 
