@@ -96,11 +96,10 @@ def flag_loss(path: str, turns: int, samples: int, rng: random.Random) -> dict[s
     bombs = sum(1 for _, _, _, rest in parsed if rest[-1:] == ["B"] and "KILLS" in rest)
     last = moves[-1][0]
     at = target(moves[steps[0]][2])[0]      # where the walker stands: its start, then each step's end
-    view: list[str] = []
+    view: list[tuple[int, int, bool, float]] = []      # per turn: (turn, least lag, near, share)
     for i, (t, side, text) in enumerate(moves[:-1]):
         if side == me and last - turns <= t < last:
-            lag, near, share = race_view(adapter, at, samples, rng)
-            view.append(f"t{t} {'-' if lag < 0 else lag}{'*' if near else ''} {share:.2f}")
+            view.append((t, *race_view(adapter, at, samples, rng)))
         if i in steps:
             at = target(text)[1]
         if not adapter.apply(side, text):
@@ -125,10 +124,12 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             losses += 1
             miners += loss["bombs"] > 0
-            in_time += any(v.split()[1].rstrip("*") == "0" for v in loss["view"])
+            in_time += any(lag == 0 for _, lag, _, _ in loss["view"])
+            view = (f"t{t} {'-' if lag < 0 else lag}{'*' if near else ''} {share:.2f}"
+                    for t, lag, near, share in loss["view"])
             print(f"{folder} {loss['game']} turn {loss['turn']}: rank {loss['rank']}"
                   f"{' flew' if loss['flew'] else ''}, {loss['moves']} moves, {loss['bombs']} bombs cleared; "
-                  + ", ".join(loss["view"]))
+                  + ", ".join(view))
     print(f"flag losses: {losses} games")
     print(f"flag losses by a Miner through our bombs: {miners} games")
     print(f"flag losses with a defender in time in the last turns: {in_time} games")

@@ -54,9 +54,9 @@ def with_losses(state: StrategoState) -> StrategoState:
     return state
 
 
-def load_script(name: str) -> ModuleType:
-    """``scripts/<name>.py`` loaded as a module (the scripts are no package)."""
-    path = pathlib.Path(__file__).resolve().parents[3] / "scripts" / f"{name}.py"
+def load_script(name: str, folder: str = "scripts") -> ModuleType:
+    """``<folder>/<name>.py`` loaded as a module (the scripts and benches are no package)."""
+    path = pathlib.Path(__file__).resolve().parents[3] / folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -4,7 +4,6 @@ and a game that stalls is stopped and counted, the run going on."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
@@ -12,15 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[3]
+from .helpers import load_script
 
 
 def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("stratego_vs_peers", ROOT / "bench" / "stratego_vs_peers.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("stratego_vs_peers", "bench")
 
 
 def referee(tmp: Path, body: str) -> str:
