@@ -3,7 +3,9 @@
 Plays our level (default 5) against an outside program (the UCC 2012 contest
 winner ``peternlewis``) through the contest referee's line protocol, colours
 alternated, and prints ``name: value unit`` lines: games, wins, losses,
-draws, how each game ended, mean and max think time of our side.
+draws, how each game ended, mean and max think time of our side, and how
+many of its moves came near ``ai.TIME_CAP`` (the machine too loaded for
+the node budget to bind: a weaker bot, runs not comparable).
 
 Contest options: a scout may move several squares and strike at the end of
 its run (our ``scout_strike`` 2). The referee has no two-square rule, so our
@@ -50,7 +52,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from doors.stratego.ai import make_bot  # noqa: E402
+from doors.stratego.ai import TIME_CAP, make_bot  # noqa: E402
 from doors.stratego.observation import Seen, StrategoObservation  # noqa: E402
 from doors.stratego.pieces import RANKS, Move, Phase  # noqa: E402
 from doors.stratego.rules import StrategoState, Strike  # noqa: E402
@@ -275,11 +277,22 @@ def bench(args: argparse.Namespace) -> None:
     print(f"peers win rate: {100.0 * tally['win'] / games:.1f} %")
     for key in sorted(ends):
         print(f"peers {re.sub(r'[^a-z ]', '', key)}: {ends[key]} games")
-    if times:
-        print(f"peers mean think time: {statistics.mean(times):.3f} s")
-        print(f"peers max think time: {max(times):.3f} s")
+    for line in think_lines(times):
+        print(line)
     print(f"peers wall time: {time.perf_counter() - start:.0f} s")
     print(f"# logs in {tmp}")
+
+
+def think_lines(times: list[float]) -> list[str]:
+    """The think-time lines of a run (none without times). On a loaded
+    machine the time cap, not the node budget, ends the sampling: fewer
+    samples, a weaker bot. Compare runs only where few moves came near it."""
+    if not times:
+        return []
+    near = sum(t > 0.8 * TIME_CAP for t in times)
+    return [f"peers mean think time: {statistics.mean(times):.3f} s",
+            f"peers max think time: {max(times):.3f} s",
+            f"peers moves near the time cap: {100.0 * near / len(times):.1f} %"]
 
 
 def main(argv: list[str] | None = None) -> None:

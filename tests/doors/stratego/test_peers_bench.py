@@ -80,3 +80,15 @@ def test_a_reported_move_is_read_with_or_without_its_count() -> None:
     assert parse("0 7 DOWN KILLS 8 B") == (70, 80, 1, ["KILLS", "8", "B"])
     assert parse("4 8 UP 8 DIES 9 6") == (84, 4, 8, ["DIES", "9", "6"])
     assert parse("3 2 RIGHT") == (23, 24, 1, [])
+
+
+def test_a_run_says_how_many_moves_came_near_the_time_cap() -> None:
+    """A loaded machine makes the time cap, not the node budget, end our
+    sampling (a weaker bot): the run says so, so that runs are compared
+    only when few moves came near it."""
+    mod = bench_module()
+    cap = mod.TIME_CAP
+    lines = mod.think_lines([0.1, 0.2, 0.9 * cap, cap])
+    assert "peers moves near the time cap: 50.0 %" in lines
+    assert f"peers max think time: {cap:.3f} s" in lines
+    assert mod.think_lines([]) == []
