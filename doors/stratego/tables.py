@@ -12,7 +12,7 @@ from __future__ import annotations
 from .pieces import NEIGHBOURS
 
 __all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
-           "HUNT", "FEAR", "TRADE", "POCKET"]
+           "closing_hunt", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -27,6 +27,13 @@ POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
 # is pulled towards the Spy alike)
 ESCORT = 24.0
 ESCORT_REACH = 4
+# the closing hunt: a piece of ours that beats every movable rank they have
+# left, striking or struck, is pulled (``CLOSE`` of the piece's value,
+# fading over ``CLOSE_REACH`` steps) towards each piece of theirs that moved
+# (no bomb, no flag: it takes them, whatever it is), so a won endgame is
+# taken, not circled near their flag (``search.ATTACK``)
+CLOSE = 1.0
+CLOSE_REACH = 12
 
 
 def _result(a: int, d: int) -> int:
@@ -174,6 +181,32 @@ def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts:
         for x in range(100):
             if 0 < dist[x] < ESCORT_REACH:
                 table[x] += ESCORT * (ESCORT_REACH - dist[x]) / (ESCORT_REACH - 1)
+        tables[r] = table
+
+
+def closing_hunt(cells: list[int], me: int,
+                 unknown: frozenset[int] | set[int], val: list[list[float]],
+                 tables: list[list[float] | None]) -> None:
+    """``CLOSE``: add to ``me``'s ``tables`` (by rank) the pull of each rank
+    that beats every movable rank the enemy has left, both ways (their Spy
+    alive, our Marshal does not: it strikes first), towards the enemy's
+    pieces that moved or were shown (not ``unknown``: unmoved and hidden)."""
+    enemy = 1 - me
+    counts = rank_counts(cells)
+    left = [e for e in range(1, BOMB) if counts[enemy][e]]
+    targets = [(s, CLOSE * val[enemy][cells[s] & 15]) for s, c in enumerate(cells)
+               if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
+    if not left or not targets:
+        return
+    dists = [(bfs([s]), gain) for s, gain in targets]
+    for r in range(1, BOMB):
+        if not counts[me][r] or any(RESULT[r][e] != 1 or RESULT[e][r] != -1 for e in left):
+            continue
+        table = tables[r] or [0.0] * 100
+        for dist, gain in dists:
+            for x in range(100):
+                if dist[x] < CLOSE_REACH:
+                    table[x] += gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH
         tables[r] = table
 
 
