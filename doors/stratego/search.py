@@ -149,6 +149,8 @@ class Search:
             near_enemy = bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
             near_flag = bfs(flags[1 - p]) if flags[1 - p] else [99] * 100
             pull = DEFEND if p != me and defend else ATTACK
+            if p == me:     # for the closing hunt, which takes it off again
+                attack = [ATTACK[min(near_flag[s], 6)] for s in range(100)]
             table = [-PULL * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
             if p == me and flags[me] and defend:
                 home = bfs(flags[me])
@@ -161,7 +163,7 @@ class Search:
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
         if unknown:
-            closing_hunt(cells, me, unknown, self.val, self.hunt[me])
+            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:

@@ -29,10 +29,10 @@ ESCORT = 24.0
 ESCORT_REACH = 4
 # the closing hunt: a piece of ours that beats every movable rank they have
 # left, striking or struck, is pulled (``CLOSE`` of the piece's value,
-# fading over ``CLOSE_REACH`` steps) towards each piece of theirs that moved
+# fading over ``CLOSE_REACH`` steps) towards the best of their pieces that moved
 # (no bomb, no flag: it takes them, whatever it is), so a won endgame is
 # taken, not circled near their flag (``search.ATTACK``)
-CLOSE = 1.0
+CLOSE = 0.5
 CLOSE_REACH = 12
 
 
@@ -186,11 +186,15 @@ def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts:
 
 def closing_hunt(cells: list[int], me: int,
                  unknown: frozenset[int] | set[int], val: list[list[float]],
-                 tables: list[list[float] | None]) -> None:
+                 tables: list[list[float] | None], attack: list[float] | None = None) -> None:
     """``CLOSE``: add to ``me``'s ``tables`` (by rank) the pull of each rank
     that beats every movable rank the enemy has left, both ways (their Spy
     alive, our Marshal does not: it strikes first), towards the enemy's
-    pieces that moved or were shown (not ``unknown``: unmoved and hidden)."""
+    pieces that moved or were shown (not ``unknown``: unmoved and hidden):
+    on each square the pull of the best one (not their sum: with many
+    targets a sum would outweigh the flag's defence). Such a piece loses
+    the ``attack`` pull (by square, towards their flag): it cannot strike
+    their unmoved pieces blind, and near their flag it only circles."""
     enemy = 1 - me
     counts = rank_counts(cells)
     left = [e for e in range(1, BOMB) if counts[enemy][e]]
@@ -202,12 +206,13 @@ def closing_hunt(cells: list[int], me: int,
     for r in range(1, BOMB):
         if not counts[me][r] or any(RESULT[r][e] != 1 or RESULT[e][r] != -1 for e in left):
             continue
-        table = tables[r] or [0.0] * 100
-        for dist, gain in dists:
-            for x in range(100):
-                if dist[x] < CLOSE_REACH:
-                    table[x] += gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH
-        tables[r] = table
+        pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
+                for x in range(100)]
+        if attack is not None and r != MINER:     # a Miner may still clear their bombs
+            pull = [p - a for p, a in zip(pull, attack, strict=True)]
+        old = tables[r]
+        tables[r] = pull if old is None \
+            else [a + p for a, p in zip(old, pull, strict=True)]
 
 
 def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:
