@@ -868,6 +868,13 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
             pull = CLOSE * search.val[1][R_OF["4"]]
             assert table[sq("H4")] == pull * (CLOSE_REACH - 1) / CLOSE_REACH
             assert table[sq("C8")] < table[sq("D8")] < table[sq("H4")]
+            assert table[sq("A10")] == 0.0      # twelve steps off: no pull
+            # the hunter loses the pull towards their flag, which it cannot strike blind
+            attack = [float(x) for x in range(100)]
+            tables = [None] * 12
+            closing_hunt(list(cells), 0, unknown, search.val, tables, attack)
+            assert tables[general] == [p - a for p, a in zip(table, attack, strict=True)]
+            assert search.hunt[0][general] is not None   # the search adds it itself
     cells[sq("C8")] = R_OF["1"]             # our Marshal now, their Spy alive
     cells[sq("J10")] = 16 + R_OF["S"]
     tables = [None] * 12
