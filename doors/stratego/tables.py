@@ -198,14 +198,14 @@ def closing_hunt(cells: list[int], me: int,
     enemy = 1 - me
     counts = rank_counts(cells)
     left = [e for e in range(1, BOMB) if counts[enemy][e]]
+    hunters = [r for r in range(1, BOMB) if counts[me][r] and left
+               and all(RESULT[r][e] == 1 and RESULT[e][r] == -1 for e in left)]
     targets = [(s, CLOSE * val[enemy][cells[s] & 15]) for s, c in enumerate(cells)
                if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
-    if not left or not targets:
-        return
+    if not hunters or not targets:
+        return      # (most of a game: no cost)
     dists = [(bfs([s]), gain) for s, gain in targets]
-    for r in range(1, BOMB):
-        if not counts[me][r] or any(RESULT[r][e] != 1 or RESULT[e][r] != -1 for e in left):
-            continue
+    for r in hunters:
         pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
                 for x in range(100)]
         if attack is not None and r != MINER:     # a Miner may still clear their bombs
