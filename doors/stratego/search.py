@@ -26,7 +26,10 @@ values, see ``piece_values``) plus a positional table per owner:
   so a trade that leaves their next officer the strongest piece on the
   board counts against us;
 - our Spy beside our revealed General while their Marshal lives
-  (``tables.ESCORT``).
+  (``tables.ESCORT``);
+- the closing hunt: a piece of ours that beats every movable rank they
+  have left is pulled towards every piece of theirs that moved
+  (``tables.closing_hunt``).
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ from .tables import (
     SCOUT,
     SPY,
     bfs,
+    closing_hunt,
     hunt_tables,
     pocket_table,
     rank_counts,
@@ -145,6 +149,8 @@ class Search:
             near_enemy = bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
             near_flag = bfs(flags[1 - p]) if flags[1 - p] else [99] * 100
             pull = DEFEND if p != me and defend else ATTACK
+            if p == me:     # for the closing hunt, which takes it off again
+                attack = [ATTACK[min(near_flag[s], 6)] for s in range(100)]
             table = [-PULL * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
             if p == me and flags[me] and defend:
                 home = bfs(flags[me])
@@ -156,6 +162,8 @@ class Search:
             intruders = tuple((s, INTRUDER * (5 - home[s]) / 4.0) for s in pieces[1 - me]
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
+        if unknown:
+            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .pieces import NEIGHBOURS
 
 __all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
-           "HUNT", "FEAR", "TRADE", "POCKET"]
+           "closing_hunt", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -27,6 +27,13 @@ POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
 # is pulled towards the Spy alike)
 ESCORT = 24.0
 ESCORT_REACH = 4
+# the closing hunt: a piece of ours that beats every movable rank they have
+# left, striking or struck, is pulled (``CLOSE`` of the piece's value,
+# fading over ``CLOSE_REACH`` steps) towards the best of their pieces that moved
+# (no bomb, no flag: it takes them, whatever it is), so a won endgame is
+# taken, not circled near their flag (``search.ATTACK``)
+CLOSE = 0.5
+CLOSE_REACH = 12
 
 
 def _result(a: int, d: int) -> int:
@@ -175,6 +182,37 @@ def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts:
             if 0 < dist[x] < ESCORT_REACH:
                 table[x] += ESCORT * (ESCORT_REACH - dist[x]) / (ESCORT_REACH - 1)
         tables[r] = table
+
+
+def closing_hunt(cells: list[int], me: int,
+                 unknown: frozenset[int] | set[int], val: list[list[float]],
+                 tables: list[list[float] | None], attack: list[float] | None = None) -> None:
+    """``CLOSE``: add to ``me``'s ``tables`` (by rank) the pull of each rank
+    that beats every movable rank the enemy has left, both ways (their Spy
+    alive, our Marshal does not: it strikes first), towards the enemy's
+    pieces that moved or were shown (not ``unknown``: unmoved and hidden):
+    on each square the pull of the best one (not their sum: with many
+    targets a sum would outweigh the flag's defence). Such a piece loses
+    the ``attack`` pull (by square, towards their flag): it cannot strike
+    their unmoved pieces blind, and near their flag it only circles."""
+    enemy = 1 - me
+    counts = rank_counts(cells)
+    left = [e for e in range(1, BOMB) if counts[enemy][e]]
+    hunters = [r for r in range(1, BOMB) if counts[me][r] and left
+               and all(RESULT[r][e] == 1 and RESULT[e][r] == -1 for e in left)]
+    targets = [(s, CLOSE * val[enemy][cells[s] & 15]) for s, c in enumerate(cells)
+               if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
+    if not hunters or not targets:
+        return      # (most of a game: no cost)
+    dists = [(bfs([s]), gain) for s, gain in targets]
+    for r in hunters:
+        pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
+                for x in range(100)]
+        if attack is not None and r != MINER:     # a Miner may still clear their bombs
+            pull = [p - a for p, a in zip(pull, attack, strict=True)]
+        old = tables[r]
+        tables[r] = pull if old is None \
+            else [a + p for a, p in zip(old, pull, strict=True)]
 
 
 def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:

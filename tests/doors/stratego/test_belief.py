@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from doors.stratego.ai import RISK_BOMB, StrategoBot
-from doors.stratego.belief import Belief
+from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState
 
@@ -816,3 +816,70 @@ def test_a_piece_closing_on_our_known_marshal_is_not_taken_for_the_spy():
     s.moves = [(1, sq("C5"), sq("C4"))]
     marg = Belief(with_losses(s).observation(0), 0).marginals(random.Random(1), 2000)
     assert 0.15 < marg.p(sq("C4"), "S") < 0.35       # four pieces, one the Spy: about a quarter
+
+
+def closing_position(their_marshal: bool) -> StrategoState:
+    """Our General by their camp, bombs and unmoved pieces round their
+    flag; one piece of theirs that moved, hidden, far off on the right."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "J1": (0, "6"), "C8": (0, "2"),
+              "A10": (1, "F"), "B10": (1, "B"), "A9": (1, "B"), "C10": (1, "7"), "H5": (1, "4")}
+    if their_marshal:
+        pieces["J10"] = (1, "1")
+    s = position(pieces)
+    s.board[sq("C8")] = s.board[sq("C8")]._replace(revealed=True, moved=True)
+    moved(s, "H5")
+    return with_losses(s)
+
+
+def test_a_general_that_beats_all_they_have_left_hunts_their_moved_piece():
+    """The closing hunt: their Marshal and General gone, our General beats
+    whatever moves, so it heads for their piece that moved, not for the
+    pieces round their flag (a won endgame is taken, not circled)."""
+    from doors.stratego.tables import bfs
+    s = closing_position(their_marshal=False)
+    away = bfs([sq("H5")])
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm == sq("C8") and away[move.to] < away[sq("C8")], move
+
+
+def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
+    """The pull is there for our General while nothing of theirs beats it,
+    and gone once their Marshal lives; our Marshal gets none while their
+    Spy lives (the Spy strikes first)."""
+    from doors.stratego.search import Search
+    from doors.stratego.tables import CLOSE, CLOSE_REACH, closing_hunt
+    general, marshal = 9, 10
+    for their_marshal in (False, True):
+        s = closing_position(their_marshal)
+        cells = [-1] * 100
+        for x, piece in enumerate(s.board):
+            if piece is not None:
+                cells[x] = piece.owner * 16 + R_OF[piece.rank]
+        unknown = frozenset(sq(n) for n in ("A10", "B10", "A9", "C10", "J10"))
+        search = Search(list(cells), 0, 2, True, frozenset({sq("C8")}), unknown)
+        tables: list[list[float] | None] = [None] * 12
+        closing_hunt(list(cells), 0, unknown, search.val, tables)
+        if their_marshal:
+            assert tables[general] is None
+        else:
+            table = tables[general]
+            assert table is not None
+            pull = CLOSE * search.val[1][R_OF["4"]]
+            assert table[sq("H4")] == pull * (CLOSE_REACH - 1) / CLOSE_REACH
+            assert table[sq("C8")] < table[sq("D8")] < table[sq("H4")]
+            assert table[sq("A10")] == 0.0      # twelve steps off: no pull
+            # the hunter loses the pull towards their flag, which it cannot strike blind
+            attack = [float(x) for x in range(100)]
+            tables = [None] * 12
+            closing_hunt(list(cells), 0, unknown, search.val, tables, attack)
+            assert tables[general] == [p - a for p, a in zip(table, attack, strict=True)]
+            assert search.hunt[0][general] is not None   # the search adds it itself
+    cells[sq("C8")] = R_OF["1"]             # our Marshal now, their Spy alive
+    cells[sq("J10")] = 16 + R_OF["S"]
+    tables = [None] * 12
+    closing_hunt(list(cells), 0, unknown, search.val, tables)
+    assert tables[marshal] is None
+    cells[sq("J10")] = 16 + R_OF["7"]       # no Spy: the Marshal hunts
+    closing_hunt(list(cells), 0, unknown, search.val, tables)
+    assert tables[marshal] is not None
