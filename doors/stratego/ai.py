@@ -122,6 +122,11 @@ TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go o
 # the odds that one of them is the Spy (a few samples see the Spy's strike
 # or miss it; this weighs it by its odds in every move)
 SPY_RISK = 200.0
+# plies without a strike after which the search's closing hunt is on
+# (``tables.closing_hunt``): a piece of ours that beats all they have left
+# goes after their moved pieces. Only then: sent out while strikes still
+# come, it left our flag to their Miners (docs/STRATEGO-AI.md, (aa))
+QUIET = 120
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -239,6 +244,8 @@ class StrategoBot:
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
+        quiet = obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0)
+        closing = quiet >= QUIET
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
@@ -252,7 +259,7 @@ class StrategoBot:
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
-            search = Search(cells, me, scout_strike, cfg.defend, known, unknown)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing)
             search.limit = limit
             values: list[float] = []
             try:

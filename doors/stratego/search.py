@@ -27,8 +27,9 @@ values, see ``piece_values``) plus a positional table per owner:
   board counts against us;
 - our Spy beside our revealed General while their Marshal lives
   (``tables.ESCORT``);
-- the closing hunt: a piece of ours that beats every movable rank they
-  have left is pulled towards every piece of theirs that moved
+- with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
+  a piece of ours that beats every movable rank they have left is pulled
+  towards the nearest piece of theirs that moved
   (``tables.closing_hunt``).
 """
 from __future__ import annotations
@@ -124,7 +125,7 @@ class Search:
 
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
-                 unknown: frozenset[int] | set[int] = frozenset()):
+                 unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -162,7 +163,7 @@ class Search:
             intruders = tuple((s, INTRUDER * (5 - home[s]) / 4.0) for s in pieces[1 - me]
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
-        if unknown:
+        if closing and unknown:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from doors.stratego.ai import RISK_BOMB, StrategoBot
+from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState
@@ -818,9 +818,10 @@ def test_a_piece_closing_on_our_known_marshal_is_not_taken_for_the_spy():
     assert 0.15 < marg.p(sq("C4"), "S") < 0.35       # four pieces, one the Spy: about a quarter
 
 
-def closing_position(their_marshal: bool) -> StrategoState:
+def closing_position(their_marshal: bool, quiet: int = QUIET) -> StrategoState:
     """Our General by their camp, bombs and unmoved pieces round their
-    flag; one piece of theirs that moved, hidden, far off on the right."""
+    flag; one piece of theirs that moved, hidden, far off on the right;
+    ``quiet`` plies played since the last strike."""
     pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "J1": (0, "6"), "C8": (0, "2"),
               "A10": (1, "F"), "B10": (1, "B"), "A9": (1, "B"), "C10": (1, "7"), "H5": (1, "4")}
     if their_marshal:
@@ -828,19 +829,27 @@ def closing_position(their_marshal: bool) -> StrategoState:
     s = position(pieces)
     s.board[sq("C8")] = s.board[sq("C8")]._replace(revealed=True, moved=True)
     moved(s, "H5")
+    lake = sq("C5")     # moves with no square of the board in play: only their count matters
+    s.moves = [(i % 2, lake, lake) for i in range(quiet)]
     return with_losses(s)
 
 
 def test_a_general_that_beats_all_they_have_left_hunts_their_moved_piece():
     """The closing hunt: their Marshal and General gone, our General beats
-    whatever moves, so it heads for their piece that moved, not for the
+    whatever moves, so once the game has gone quiet (``QUIET`` plies
+    without a strike) it heads for their piece that moved, not for the
     pieces round their flag (a won endgame is taken, not circled)."""
     from doors.stratego.tables import bfs
-    s = closing_position(their_marshal=False)
     away = bfs([sq("H5")])
+    s = closing_position(their_marshal=False)
     for seed in range(3):
         move = make_bot(5, seed).choose(s.observation(0), 0)
         assert move.frm == sq("C8") and away[move.to] < away[sq("C8")], move
+    # while strikes still come, no hunt: the General keeps by their flag
+    s = closing_position(their_marshal=False, quiet=QUIET - 2)
+    for seed in range(3):
+        move = make_bot(5, seed).choose(s.observation(0), 0)
+        assert move.frm != sq("C8") or away[move.to] >= away[sq("C8")], move
 
 
 def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
@@ -857,7 +866,7 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
             if piece is not None:
                 cells[x] = piece.owner * 16 + R_OF[piece.rank]
         unknown = frozenset(sq(n) for n in ("A10", "B10", "A9", "C10", "J10"))
-        search = Search(list(cells), 0, 2, True, frozenset({sq("C8")}), unknown)
+        search = Search(list(cells), 0, 2, True, frozenset({sq("C8")}), unknown, closing=True)
         tables: list[list[float] | None] = [None] * 12
         closing_hunt(list(cells), 0, unknown, search.val, tables)
         if their_marshal:
