@@ -57,6 +57,10 @@ the rest at the depth that fitted, each with a node limit too (``DEEP_LIMIT``:
 one sample may cost far more than the first); not where the deeper search loses in
 every line (their side sees our flag there: the shallower one still ranks
 the defences).
+A won endgame is taken, not circled: once ``QUIET`` plies have passed
+without a strike, a piece of ours that beats every movable rank they have
+left goes after their moved pieces (the search's closing hunt).
+
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, on the bench's own seeds: 2 over 1
 17/20, 3 over 2 20/20, 4 over 3 20/20, 5 over 4 17/20),
