@@ -29,7 +29,7 @@ values, see ``piece_values``) plus a positional table per owner:
   (``tables.ESCORT``);
 - with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
-  towards the nearest piece of theirs that moved
+  towards their pieces that moved (on each square the strongest pull)
   (``tables.closing_hunt``).
 """
 from __future__ import annotations
