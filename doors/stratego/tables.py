@@ -27,11 +27,12 @@ POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
 # is pulled towards the Spy alike)
 ESCORT = 24.0
 ESCORT_REACH = 4
-# the closing hunt: a piece of ours that beats every movable rank they have
-# left, striking or struck, is pulled (``CLOSE`` of the piece's value,
-# fading over ``CLOSE_REACH`` steps) towards the best of their pieces that moved
-# (no bomb, no flag: it takes them, whatever it is), so a won endgame is
-# taken, not circled near their flag (``search.ATTACK``)
+# the closing hunt (only once the game has gone quiet: ``ai.QUIET``): a
+# piece of ours that beats every movable rank they have left, striking or
+# struck, is pulled (``CLOSE`` of the target's value, fading over
+# ``CLOSE_REACH`` steps) towards the best of their pieces that moved or were
+# shown (no bomb, no flag: it takes them, whatever they are), so a won
+# endgame is taken, not circled near their flag (``search.ATTACK``)
 CLOSE = 0.5
 CLOSE_REACH = 12
 
