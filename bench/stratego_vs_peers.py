@@ -23,6 +23,18 @@ temporary folder)::
     make
     cd ../agents/peternlewis && rm -f peternlewis peternlewis.o && make
 
+``peternlewis`` seeds from the clock only where it picks its setup or
+the mirror of it (``time(NULL) & 1`` in ``PositionPieces``); everything
+else it does is fixed. For runs that repeat game for game (to compare two
+versions of our side on the same games), build a copy that reads the
+seed the bench gives each game, and run with ``--repeatable``::
+
+    mkdir /tmp/peers/pnl-seeded && cd /tmp/peers/pnl-seeded
+    cp ../se/agents/peternlewis/{peternlewis.cpp,peternlewis.h,Makefile} .
+    sed -i 's/(time( NULL ) & 1)/((getenv("PEER_SEED") ? atol(getenv("PEER_SEED")) : time(NULL)) \\& 1)/' \\
+        peternlewis.cpp
+    make
+
 Run (long; under nice, in the background; the paths may also come from
 ``$STRATEGO_REFEREE`` and ``$STRATEGO_PEER``; ``--quick`` without them says
 so and does nothing, for ``make bench``)::
@@ -81,8 +93,10 @@ class Adapter:
     """Our bot behind the referee's protocol. RED is our player 0 (rows 1-4 at
     the top), BLUE player 1; square = y * 10 + x."""
 
-    def __init__(self, level: int, seed: int, times_path: str | None):
+    def __init__(self, level: int, seed: int, times_path: str | None, repeatable: bool = False):
         self.bot = make_bot(level, seed)
+        if repeatable:      # the node budget alone ends a move: the same game on any load
+            self.bot.time_cap = None
         self.times_path = times_path
         self.me = 0
         self.board: list[list[Any] | None] = [None] * 100   # [owner, rank|None, moved, revealed]
@@ -196,10 +210,10 @@ REASONS = (("Captured the flag", "flag"), ("Destroyed all mobile", "attrition"),
            ("Unintelligable", "bad response"))
 
 
-def start_game(cmd: list[str]) -> subprocess.Popen[str]:
+def start_game(cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """The referee, in a process group of its own with the programs it starts."""
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
 
 
 def stop_game(proc: subprocess.Popen[str]) -> None:
@@ -211,19 +225,28 @@ def stop_game(proc: subprocess.Popen[str]) -> None:
     proc.communicate()
 
 
+def peer_seed(seed: int, game: int) -> int:
+    """``$PEER_SEED`` for the programs of one game: an outside bot built to
+    read it (see the docstring) plays that game the same way each run."""
+    return random.Random(f"{seed}/{game}").randrange(1 << 30)
+
+
 def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, float]:
     """One game: (result for us: win/loss/draw, how it ended, wall seconds)."""
     ours_red = game % 2 == 0
     times = os.path.join(tmp, f"times{game}.txt")
     agent = os.path.join(tmp, f"ours{game}.sh")
     with open(agent, "w") as fh:
-        fh.write(f"#!/bin/sh\nexec {sys.executable} -u {os.path.abspath(__file__)} --agent "
-                 f"--level {args.level} --seed {args.seed + game} --times {times}\n")
+        fh.write(f"#!/bin/sh\n{'PYTHONHASHSEED=0 ' if args.repeatable else ''}"
+                 f"exec {sys.executable} -u {os.path.abspath(__file__)} --agent "
+                 f"--level {args.level} --seed {args.seed + game} --times {times}"
+                 f"{' --repeatable' if args.repeatable else ''}\n")
     os.chmod(agent, 0o755)
     log = os.path.join(tmp, f"game{game}.log")
     red, blue = (agent, args.peer) if ours_red else (args.peer, agent)
     t = time.perf_counter()
-    proc = start_game([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns), red, blue])
+    proc = start_game([args.referee, "-o", log, "-T", str(args.timeout), "-m", str(args.max_turns), red, blue],
+                      env={**os.environ, "PEER_SEED": str(peer_seed(args.seed, game))})
     try:
         stdout, _ = proc.communicate(timeout=args.game_timeout)
     except subprocess.TimeoutExpired:       # counted, and the run goes on
@@ -312,9 +335,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game-timeout", type=float, default=900.0,
                     help="s; a game still running then is stopped, a draw by 'stalled' (one takes 1-2 min)")
     ap.add_argument("--verbose", action="store_true", help="a comment line per game")
+    ap.add_argument("--repeatable", action="store_true",
+                    help="our side without its time cap (the node budget alone), so that a run "
+                         "against a bot that reads $PEER_SEED plays the same games again")
     args = ap.parse_args(argv)
     if args.agent:
-        Adapter(args.level, args.seed, args.times).run(sys.stdin, sys.stdout)
+        Adapter(args.level, args.seed, args.times, args.repeatable).run(sys.stdin, sys.stdout)
         return
     if not args.referee or not args.peer:
         if args.quick:     # ``make bench`` on a machine without the outside programs

@@ -27,9 +27,9 @@ def referee(tmp: Path, body: str) -> str:
     return str(path)
 
 
-def args(ref: str, game_timeout: float) -> argparse.Namespace:
-    return argparse.Namespace(referee=ref, peer="/bin/true", level=5, seed=1, timeout=10.0,
-                              max_turns=2000, game_timeout=game_timeout)
+def args(ref: str, game_timeout: float, seed: int = 1, repeatable: bool = False) -> argparse.Namespace:
+    return argparse.Namespace(referee=ref, peer="/bin/true", level=5, seed=seed, timeout=10.0,
+                              max_turns=2000, game_timeout=game_timeout, repeatable=repeatable)
 
 
 def test_a_reported_game_is_scored_for_our_colour(tmp_path: Path) -> None:
@@ -37,6 +37,27 @@ def test_a_reported_game_is_scored_for_our_colour(tmp_path: Path) -> None:
     ref = referee(tmp_path, "open(log, 'w').write('... Captured the flag ...')\nprint('ours RED VICTORY 212')")
     assert mod.play_game(args(ref, 60.0), 0, str(tmp_path))[:2] == ("win", "flag")      # game 0: we are RED
     assert mod.play_game(args(ref, 60.0), 1, str(tmp_path))[:2] == ("loss", "flag")     # game 1: we are BLUE
+
+
+def test_a_repeatable_run_gives_each_game_the_same_peer_seed(tmp_path: Path) -> None:
+    """``--repeatable``: the referee's programs get ``$PEER_SEED``, the same
+    for a game in every run of one seed and different between games, and
+    our side runs without its time cap and with a fixed hash seed."""
+    mod = bench_module()
+    ref = referee(tmp_path, "import os\nopen(log, 'w').write(os.environ.get('PEER_SEED', '-') + '\\n'"
+                            " + open(sys.argv[-2 if 'ours' in sys.argv[-2] else -1]).read())\n"
+                            "print('ours RED VICTORY 1')")
+
+    def seen(game: int, seed: int = 1) -> list[str]:
+        mod.play_game(args(ref, 60.0, seed, repeatable=True), game, str(tmp_path))
+        return (tmp_path / f"game{game}.log").read_text().splitlines()
+
+    first, again, other_game, other_seed = seen(0), seen(0), seen(1), seen(0, seed=2)
+    assert first[0] == again[0] != other_game[0]
+    assert first[0] != other_seed[0] and first[0].isdigit()
+    assert "PYTHONHASHSEED=0" in first[2] and first[2].endswith("--repeatable")
+    assert mod.Adapter(5, 1, None, repeatable=True).bot.time_cap is None
+    assert mod.Adapter(5, 1, None).bot.time_cap is not None
 
 
 def test_a_game_that_stalls_is_stopped_and_counted(tmp_path: Path) -> None:
