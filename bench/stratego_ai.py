@@ -6,12 +6,15 @@ each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
         [--versus N] [--ladder N] [--rungs 1,2,3,4] [--minutes M]
-        [--jobs J] [--verbose]
+        [--jobs J] [--verbose] [--repeatable]
 
 ``--jobs 2`` plays two games at once in worker processes (a game's
 options and seeds depend only on its number, so the figures are the same;
 think times grow with the machine's load, and level 5's time cap may bind
-more often on a busy machine). ``--verbose`` prints a comment line a game.
+more often on a busy machine). ``--repeatable`` takes the time cap away
+(the node budget alone ends a move), so a match is the same on any load:
+use it to compare versions, or when the machine is busy; think times are
+then not the product's. ``--verbose`` prints a comment line a game.
 
 The ladder (``--ladder N``: N games of each level n+1 against level n,
 sides alternated) is the figure behind "each level wins at least 65 % against
@@ -49,6 +52,14 @@ class RandomMover:
         if obs.phase == "setup":
             return self.setup.choose(obs, player)
         return self.rng.choice(obs.legal_actions())
+
+
+def bot(level: int, repeatable: bool, seed: int) -> Any:
+    """A level's bot; ``repeatable``: without its time cap (see the docstring)."""
+    made = make_bot(level, seed)
+    if repeatable:
+        made.time_cap = None
+    return made
 
 
 def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[float] | None]) -> int | None:
@@ -135,24 +146,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--verbose", action="store_true", help="a comment line per game")
     ap.add_argument("--minutes", type=float, default=None,
                     help="per match against random or ladder: start no new game after this many minutes")
+    ap.add_argument("--repeatable", action="store_true",
+                    help="no time cap: the node budget alone ends a move, so a match is the same on any load")
     args = ap.parse_args(argv)
+
+    def level_bot(level: int) -> Callable[[int], Any]:
+        return functools.partial(bot, level, args.repeatable)
+
     games = 4 if args.quick else args.games
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
     levels = [int(x) for x in args.levels.split(",") if x]
     start = time.perf_counter()
     for level in levels:
-        times = match(f"stratego L{level} vs random", functools.partial(make_bot, level),
+        times = match(f"stratego L{level} vs random", level_bot(level),
                       RandomMover, games, 100 * level, args.minutes, args.jobs, args.verbose)
         if times:
             print(f"stratego L{level} median move time: {statistics.median(times):.3f} s")
             print(f"stratego L{level} worst move time: {max(times):.3f} s", flush=True)
     if versus:
-        match("stratego L5 vs L1", functools.partial(make_bot, 5), functools.partial(make_bot, 1),
+        match("stratego L5 vs L1", level_bot(5), level_bot(1),
               versus, 777, None, args.jobs, args.verbose)
     for low in [int(x) for x in args.rungs.split(",")] if args.ladder else ():
-        times = match(f"stratego L{low + 1} vs L{low}", functools.partial(make_bot, low + 1),
-                      functools.partial(make_bot, low), args.ladder, 555 + 10 * low, args.minutes,
-                      args.jobs, args.verbose)
+        times = match(f"stratego L{low + 1} vs L{low}", level_bot(low + 1), level_bot(low), args.ladder,
+                      555 + 10 * low, args.minutes, args.jobs, args.verbose)
         if times:
             print(f"stratego L{low + 1} mean move time: {statistics.mean(times):.3f} s")
             print(f"stratego L{low + 1} worst move time: {max(times):.3f} s", flush=True)
