@@ -42,7 +42,7 @@ RACE = 30.0
 # a threat this few steps from our flag (a Miner through the last bombs)
 # that none of ours can stop in time takes it: the game, not a few steps
 # of lag, is lost in that sample (``Race.cost``)
-IMMINENT = 3
+IMMINENT = 4
 DOOM = 500.0
 RACE_RANGE = 12
 RACE_STEPS = 6

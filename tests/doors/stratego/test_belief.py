@@ -646,17 +646,18 @@ def test_a_threat_taken_is_charged_no_more():
     """The race follows a threat as it moves: a step nearer our flag, our
     Captain is a step later; taken, it is charged nothing; undone, the
     charge is back."""
-    from doors.stratego.race import RACE, Race
+    from doors.stratego.race import DOOM, RACE, Race
     cells = race_cells(race_position("H3"))
     race = Race(cells, 0, sq("A1"), frozenset({sq("E9")}))
     assert race.charge() == -2 * RACE
     cells[sq("A5")], cells[sq("A6")] = cells[sq("A6")], -1     # the search moves the board first
-    assert race.enemy(sq("A6"), sq("A5")) == -RACE
-    assert race.charge() == -3 * RACE
+    # four steps off, our Captain late: a step more and it is at our last bomb (the doom)
+    assert race.enemy(sq("A6"), sq("A5")) == -RACE - DOOM
+    assert race.charge() == -3 * RACE - DOOM
     assert race.enemy(sq("H3"), sq("H4")) == 0.0     # not a threat: nothing changes
-    assert race.charge() == -3 * RACE
+    assert race.charge() == -3 * RACE - DOOM
     cells[sq("A5")] = -1
-    assert race.enemy(sq("A5"), -1) == 3 * RACE
+    assert race.enemy(sq("A5"), -1) == 3 * RACE + DOOM
     assert race.charge() == 0.0
     for _ in range(3):
         race.enemy_back()
@@ -682,6 +683,30 @@ def test_a_threat_at_the_last_bombs_that_none_of_ours_stops_costs_the_game():
     cells[sq("A3")] = cells[sq("E3")]                # a second Captain, in its way
     assert race.move(R_OF["5"], -1, sq("A3")) == -before
     assert race.charge() == 0.0
+
+
+def test_a_threat_a_step_from_the_doom_hides_no_piece_left_to_be_taken():
+    """Their Miner four steps from our flag, none of ours in time: the doom
+    is charged already (its next step brings it to our last bombs, and our
+    lag is judged after that step). Charged only once it stepped there, that
+    step was their best reply to every move of ours, and our General, left
+    beside their Marshal, was never seen taken: our Marshal stepped up to
+    offer a trade of Marshals instead of the General fleeing (a lost game,
+    replayed: the General was taken)."""
+    from doors.stratego.race import DOOM, Race
+    from doors.stratego.search import Search
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "F1": (0, "B"), "J4": (0, "2"), "I2": (0, "1"),
+              "A5": (1, "8"), "I4": (1, "1"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "7")}
+    cells = race_cells(with_losses(position(pieces)))
+    known = frozenset(sq(n) for n in ("J4", "I2", "A5", "I4"))
+    unknown = frozenset(sq(n) for n in ("J10", "I10", "J9", "E9"))
+    assert Race(cells, 0, sq("A1"), frozenset({sq("A2"), sq("B1"), sq("F1")})).charge() <= -DOOM
+
+    def value(frm: str, to: str) -> float:
+        return Search(list(cells), 0, 2, True, known, unknown).root_value(0, sq(frm), sq(to), 3)
+
+    fled = max(value("J4", "J3"), value("J4", "J5"))
+    assert fled > value("I2", "I3") + 100     # the Marshal beside theirs, our General left to it
 
 
 def test_a_rank_changed_at_the_root_is_raced_as_it_now_is():
