@@ -18,7 +18,11 @@ stand at each lag, so the search moves pieces at the cost of a few counts.
 A threat within ``IMMINENT`` steps of our flag (a Miner at our last bombs)
 that none of ours stops in time costs ``DOOM`` on top of its lag: in that
 sample the flag, not a few steps, is lost, so a defender strikes the
-walker (or trades itself for it) rather than step aside.
+walker (or trades itself for it) rather than step aside. Like the lag, it
+is judged after the threat's next step (their move at the horizon): four
+steps, not three. Charged only once the threat stood three steps off, its
+step there was their best reply to every move of ours, and a piece of ours
+left to be taken beside it was never seen taken.
 
 The search follows each threat as it moves (``enemy``): its lags are
 those of the square it stands on, so a threat that comes a step nearer in
@@ -41,7 +45,8 @@ __all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS", "DOOM", "IMMI
 RACE = 30.0
 # a threat this few steps from our flag (a Miner through the last bombs)
 # that none of ours can stop in time takes it: the game, not a few steps
-# of lag, is lost in that sample (``Race.cost``)
+# of lag, is lost in that sample (``Race.cost``); four, as its next step
+# brings it to three (the lag too is judged after that step)
 IMMINENT = 4
 DOOM = 500.0
 RACE_RANGE = 12
