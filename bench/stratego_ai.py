@@ -56,10 +56,7 @@ class RandomMover:
 
 def bot(level: int, repeatable: bool, seed: int) -> Any:
     """A level's bot; ``repeatable``: without its time cap (see the docstring)."""
-    made = make_bot(level, seed)
-    if repeatable:
-        made.time_cap = None
-    return made
+    return make_bot(level, seed, None) if repeatable else make_bot(level, seed)
 
 
 def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[float] | None]) -> int | None:

@@ -94,9 +94,8 @@ class Adapter:
     the top), BLUE player 1; square = y * 10 + x."""
 
     def __init__(self, level: int, seed: int, times_path: str | None, repeatable: bool = False):
-        self.bot = make_bot(level, seed)
-        if repeatable:      # the node budget alone ends a move: the same game on any load
-            self.bot.time_cap = None
+        # repeatable: the node budget alone ends a move, the same game on any load
+        self.bot = make_bot(level, seed, None) if repeatable else make_bot(level, seed)
         self.times_path = times_path
         self.me = 0
         self.board: list[list[Any] | None] = [None] * 100   # [owner, rank|None, moved, revealed]

@@ -423,5 +423,7 @@ class StrategoBot:
         return self.rng.choice(best)
 
 
-def make_bot(level: int = 3, seed: int | None = None) -> StrategoBot:
-    return StrategoBot(level, seed)
+def make_bot(level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP) -> StrategoBot:
+    """``time_cap`` None: the node budget alone ends a move (the benches'
+    repeatable runs: the same move on any load)."""
+    return StrategoBot(level, seed, time_cap)
