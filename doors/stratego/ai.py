@@ -63,8 +63,8 @@ left goes after their moved pieces (the search's closing hunt).
 
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, on the bench's own seeds: 2 over 1
-17/20, 3 over 2 20/20, 4 over 3 17/20, 5 over 4 16/20 before the doom
-from four steps), and level 5 90 % against ``peternlewis``
+17/20, 3 over 2 20/20, 4 over 3 17/20, 5 over 4 17/20; before the doom
+from four steps 19/20 and 16/20), and level 5 90 % against ``peternlewis``
 (``bench/stratego_vs_peers.py``: 189/220, 86 %, over six seeds before
 it; on two seeds of repeatable runs 66/80 with it, where the code before
 won 63 of the same games; 0.24-0.27 s a move). Every run behind these
