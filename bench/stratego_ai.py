@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from doors.stratego.ai import make_bot  # noqa: E402
+from doors.stratego.ai import TIME_CAP, make_bot  # noqa: E402
 from doors.stratego.rules import StrategoState  # noqa: E402
 
 MAX_PLIES = 4000
@@ -56,7 +56,7 @@ class RandomMover:
 
 def bot(level: int, repeatable: bool, seed: int) -> Any:
     """A level's bot; ``repeatable``: without its time cap (see the docstring)."""
-    return make_bot(level, seed, None) if repeatable else make_bot(level, seed)
+    return make_bot(level, seed, None if repeatable else TIME_CAP)
 
 
 def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[float] | None]) -> int | None:

@@ -95,7 +95,7 @@ class Adapter:
 
     def __init__(self, level: int, seed: int, times_path: str | None, repeatable: bool = False):
         # repeatable: the node budget alone ends a move, the same game on any load
-        self.bot = make_bot(level, seed, None) if repeatable else make_bot(level, seed)
+        self.bot = make_bot(level, seed, None if repeatable else TIME_CAP)
         self.times_path = times_path
         self.me = 0
         self.board: list[list[Any] | None] = [None] * 100   # [owner, rank|None, moved, revealed]

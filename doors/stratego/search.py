@@ -150,7 +150,7 @@ class Search:
             near_enemy = bfs(pieces[1 - p]) if pieces[1 - p] else [0] * 100
             near_flag = bfs(flags[1 - p]) if flags[1 - p] else [99] * 100
             pull = DEFEND if p != me and defend else ATTACK
-            if p == me:     # for the closing hunt, which takes it off again
+            if p == me and closing:     # for the closing hunt, which takes it off again
                 attack = [ATTACK[min(near_flag[s], 6)] for s in range(100)]
             table = [-PULL * min(near_enemy[s], 12) + pull[min(near_flag[s], 6)] for s in range(100)]
             if p == me and flags[me] and defend:
