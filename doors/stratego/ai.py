@@ -410,12 +410,14 @@ class StrategoBot:
         # every move loses the flag in every sample: then only the search's
         # tie-break counts (the move that brings our pieces nearest the
         # intruder, which may not know it stands beside our flag), not the
-        # costs of showing or moving a piece
+        # costs of showing or moving a piece, nor the noise (the tie-break's
+        # steps are a fraction of a point: level 5's noise of 0.3 once chose
+        # a Colonel's step over the General's towards their Miner)
         lost = max(values) < ROOT_LOSS / 2
         for m, val in zip(cands, values, strict=True):
             if not lost:
                 val += self._costs(obs, me, m, marshal, own)
-            val += self.rng.gauss(0.0, self.cfg.noise)
+                val += self.rng.gauss(0.0, self.cfg.noise)
             if val > best_val + 1e-9:
                 best_val, best = val, [m]
             elif abs(val - best_val) <= 1e-9:

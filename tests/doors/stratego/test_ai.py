@@ -226,7 +226,9 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
     piece that beats it is three steps off: every line loses the flag. Far
     ahead in material (a score past the tie-break's bound, which once made
     every move equal), the General still steps towards the Miner: their
-    player may not know it stands beside our flag."""
+    player may not know it stands beside our flag. The tie-break's steps
+    are a fraction of a point and no noise is added to them: with level 5's
+    noise, seed 48 of these 60 took a Colonel's step instead."""
     s = position({"A1": (0, "F"), "B1": (0, "B"), "D3": (0, "2"), "J1": (0, "1"), "I1": (0, "3"),
                   "H1": (0, "3"), "G1": (0, "4"), "F1": (0, "4"), "E1": (0, "5"), "A2": (1, "8"),
                   "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "9")})
@@ -235,6 +237,6 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
         s.board[sq(name)] = piece._replace(moved=True, revealed=name != "E9")
     with_losses(s)
     towards = {Move(sq("D3"), sq("C3")), Move(sq("D3"), sq("D2"))}
-    for seed in range(3):
+    for seed in range(60):
         bot = StrategoBot(5, seed, time_cap=None)
-        assert bot.choose(s.observation(0), 0) in towards
+        assert bot.choose(s.observation(0), 0) in towards, seed
