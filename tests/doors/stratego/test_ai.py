@@ -228,7 +228,8 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
     every move equal), the General still steps towards the Miner: their
     player may not know it stands beside our flag. The tie-break's steps
     are a fraction of a point and no noise is added to them: with level 5's
-    noise, seed 48 of these 60 took a Colonel's step instead."""
+    noise, seed 48 of these 60 took a Colonel's step (24 samples), seed 1 a
+    Captain's (36 samples)."""
     s = position({"A1": (0, "F"), "B1": (0, "B"), "D3": (0, "2"), "J1": (0, "1"), "I1": (0, "3"),
                   "H1": (0, "3"), "G1": (0, "4"), "F1": (0, "4"), "E1": (0, "5"), "A2": (1, "8"),
                   "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E9": (1, "9")})
