@@ -30,9 +30,10 @@ LAKES = {42, 43, 46, 47, 52, 53, 56, 57}
 def read_log(path: str, level: int = 5) -> tuple[Adapter, list[tuple[int, int, str]]]:
     """Our adapter with both setups of a log placed (their ranks hidden),
     and the log's moves as (turn, side, the move's text) for ``apply``
-    (not a surrender, which is no move)."""
+    (not a surrender, which is no move). Its bot has no time cap: the node
+    budget alone ends a move, so a replayed move is the same on any load."""
     lines = open(path).read().splitlines()
-    adapter = Adapter(level, 0, None)
+    adapter = Adapter(level, 0, None, repeatable=True)
     adapter.me = 0 if "ours" in lines[0] else 1
     i = 0
     for owner in (0, 1):
@@ -88,7 +89,6 @@ def main(argv: list[str] | None = None) -> None:
     print(board_text(adapter))
     obs = adapter.observation()
     bot = adapter.bot
-    bot.time_cap = None
     pick = bot._pick
 
     def show(obs: Any, me: int, cands: list[Any], values: list[float]) -> Any:
