@@ -43,6 +43,9 @@ so and does nothing, for ``make bench``)::
         --referee /tmp/peers/se/manager/stratego \\
         --peer /tmp/peers/se/agents/peternlewis/peternlewis [--games 40] [--quick]
 
+A stopped ``--repeatable`` run goes on with ``--first N`` (the same seed):
+game N onwards, each game as the whole run plays it.
+
 The same file is the adapter the referee starts for our side
 (``--agent``): it speaks the referee's protocol on stdin/stdout, keeps our
 own observation (enemy ranks only as strikes reveal them) and asks
@@ -279,7 +282,7 @@ def bench(args: argparse.Namespace) -> None:
     tally = {"win": 0, "loss": 0, "draw": 0}
     ends: dict[str, int] = {}
     start = time.perf_counter()
-    for g in range(games):
+    for g in range(args.first, games):
         result, how, wall = play_game(args, g, tmp)
         tally[result] += 1
         key = f"{result} by {how}"
@@ -288,7 +291,8 @@ def bench(args: argparse.Namespace) -> None:
             print(f"# game {g} ({'RED' if g % 2 == 0 else 'BLUE'}): {result} by {how}, {wall:.0f} s",
                   flush=True)
     times = []
-    for g in range(games):
+    games -= args.first
+    for g in range(args.first, args.first + games):
         path = os.path.join(tmp, f"times{g}.txt")
         if os.path.exists(path):
             times += [float(x) for x in open(path).read().split()]
@@ -326,6 +330,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="path of the outside bot's program; default $STRATEGO_PEER")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--quick", action="store_true", help="4 games")
+    ap.add_argument("--first", type=int, default=0,
+                    help="start at this game (games FIRST to GAMES-1, each as in a whole run: "
+                         "a stopped --repeatable run goes on where it stopped)")
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--seed", type=int, default=random.randrange(1 << 20))
     ap.add_argument("--times", help="(agent) file to append think times to")
@@ -338,6 +345,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="our side without its time cap (the node budget alone), so that a run "
                          "against a bot that reads $PEER_SEED plays the same games again")
     args = ap.parse_args(argv)
+    if not 0 <= args.first < (4 if args.quick else args.games):
+        ap.error("--first must name one of the run's games (0 to GAMES-1)")
     if args.agent:
         Adapter(args.level, args.seed, args.times, args.repeatable).run(sys.stdin, sys.stdout)
         return

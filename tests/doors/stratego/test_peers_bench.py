@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from .helpers import load_script
 
@@ -113,3 +116,25 @@ def test_a_run_says_how_many_moves_came_near_the_time_cap() -> None:
     assert "peers moves near the time cap: 50.0 %" in lines
     assert f"peers max think time: {cap:.3f} s" in lines
     assert mod.think_lines([]) == []
+
+
+def test_a_run_started_at_a_later_game_plays_those_games_as_a_whole_run_would(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--first 2 --games 4``: games 2 and 3 only, each with the colour and
+    the seeds it has in a whole run, so a stopped run can go on."""
+    mod = bench_module()
+    ref = referee(tmp_path, "import os\nopen(log, 'w').write(os.environ['PEER_SEED'] + ' '"
+                            " + open(sys.argv[-2 if 'ours' in sys.argv[-2] else -1]).read())\n"
+                            "print('ours RED VICTORY 1')")
+    mod.main(["--referee", ref, "--peer", "/bin/true", "--games", "4", "--first", "2",
+              "--seed", "7", "--repeatable", "--verbose"])
+    out = capsys.readouterr().out
+    assert "# game 0" not in out and "# game 1" not in out
+    assert "# game 2 (RED): win" in out and "# game 3 (BLUE): loss" in out
+    assert "peers games: 2 games" in out and "peers wins: 1 games" in out
+    logs = Path(out.split("# logs in ")[1].split()[0])
+    for game in (2, 3):
+        peer, *agent = (logs / f"game{game}.log").read_text().split()
+        assert int(peer) == mod.peer_seed(7, game)
+        assert agent[agent.index("--seed") + 1] == str(7 + game)
+    shutil.rmtree(logs)
