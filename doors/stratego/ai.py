@@ -103,7 +103,7 @@ LEVELS = {
     1: Level(0, 0, 0.0, 0, 0, False, False),
     2: Level(3, 1, 16.0, 5000, 40, False, False),
     3: Level(5, 2, 6.0, 15000, 60, True, False),
-    4: Level(8, 2, 3.0, 25000, 200, True, True),
+    4: Level(6, 2, 4.0, 25000, 200, True, True),
     5: Level(36, 3, 0.3, 90000, 300, True, True, 4),
 }
 DEEP_TRY = 5000     # nodes: search two plies deeper if one sample there costs under this
