@@ -47,7 +47,7 @@ is seen to lose.
 
 Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
 noise; 3 searches two plies over five, with noise, and keeps the risk rules;
-4 adds the flag-defence terms, more samples and less noise; 5 searches three
+4 adds the flag-defence terms, a sample more and less noise; 5 searches three
 plies over up to 36 samples (node budget, and ``TIME_CAP`` as a safety net
 on a loaded machine).
 Level 5 also deepens (``Level.deepen``): two or four plies more when a
@@ -63,11 +63,10 @@ left goes after their moved pieces (the search's closing hunt).
 
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, on the bench's own seeds: 2 over 1
-17/20, 3 over 2 20/20, 4 over 3 17/20, 5 over 4 13/20 with 36 samples,
-17/20 with 24), and level 5 90 % against ``peternlewis``
-(``bench/stratego_vs_peers.py``; repeatable runs on seeds 5151 and 5252:
-45/48 with 36 samples, where 24 won 40 of the same games and 66/80 in
-all; 0.33 s of CPU a move, 0.75 s at most, on positions of those games).
+17/20, 3 over 2 20/20, 4 over 3 19/20, 5 over 4 15/20), and level 5 90 %
+against ``peternlewis`` (``bench/stratego_vs_peers.py``; repeatable runs
+on seeds 5151 and 5252: 70/80, where 24 samples won 66 of the same games;
+on the clock at load 3, seed 9696: 34/40, 0.32 s a move, 0.62 s at most).
 Every run behind these settings, the earlier figures, and the changes
 tried and not kept, are in ``docs/STRATEGO-AI.md``.
 """
