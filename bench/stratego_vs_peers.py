@@ -282,7 +282,8 @@ def bench(args: argparse.Namespace) -> None:
     tally = {"win": 0, "loss": 0, "draw": 0}
     ends: dict[str, int] = {}
     start = time.perf_counter()
-    for g in range(args.first, games):
+    played = range(args.first, games)      # a whole run, or its tail (``--first``)
+    for g in played:
         result, how, wall = play_game(args, g, tmp)
         tally[result] += 1
         key = f"{result} by {how}"
@@ -291,8 +292,8 @@ def bench(args: argparse.Namespace) -> None:
             print(f"# game {g} ({'RED' if g % 2 == 0 else 'BLUE'}): {result} by {how}, {wall:.0f} s",
                   flush=True)
     times = []
-    games -= args.first
-    for g in range(args.first, args.first + games):
+    games = len(played)
+    for g in played:
         path = os.path.join(tmp, f"times{g}.txt")
         if os.path.exists(path):
             times += [float(x) for x in open(path).read().split()]
