@@ -277,12 +277,11 @@ def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, 
 
 
 def bench(args: argparse.Namespace) -> None:
-    games = 4 if args.quick else args.games
     tmp = tempfile.mkdtemp(prefix="stratego_peers_")
     tally = {"win": 0, "loss": 0, "draw": 0}
     ends: dict[str, int] = {}
     start = time.perf_counter()
-    played = range(args.first, games)      # a whole run, or its tail (``--first``)
+    played = range(args.first, args.games)     # a whole run, or its tail (``--first``)
     for g in played:
         result, how, wall = play_game(args, g, tmp)
         tally[result] += 1
@@ -346,7 +345,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="our side without its time cap (the node budget alone), so that a run "
                          "against a bot that reads $PEER_SEED plays the same games again")
     args = ap.parse_args(argv)
-    if not 0 <= args.first < (4 if args.quick else args.games):
+    if args.quick:
+        args.games = 4
+    if not 0 <= args.first < args.games:
         ap.error("--first must name one of the run's games (0 to GAMES-1)")
     if args.agent:
         Adapter(args.level, args.seed, args.times, args.repeatable).run(sys.stdin, sys.stdout)

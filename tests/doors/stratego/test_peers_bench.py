@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -119,10 +119,11 @@ def test_a_run_says_how_many_moves_came_near_the_time_cap() -> None:
 
 
 def test_a_run_started_at_a_later_game_plays_those_games_as_a_whole_run_would(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """``--first 2 --games 4``: games 2 and 3 only, each with the colour and
     the seeds it has in a whole run, so a stopped run can go on."""
     mod = bench_module()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))     # the run's logs, gone with the test
     ref = referee(tmp_path, "import os\nopen(log, 'w').write(os.environ['PEER_SEED'] + ' '"
                             " + open(sys.argv[-2 if 'ours' in sys.argv[-2] else -1]).read())\n"
                             "print('ours RED VICTORY 1')")
@@ -137,4 +138,3 @@ def test_a_run_started_at_a_later_game_plays_those_games_as_a_whole_run_would(
         peer, *agent = (logs / f"game{game}.log").read_text().split()
         assert int(peer) == mod.peer_seed(7, game)
         assert agent[agent.index("--seed") + 1] == str(7 + game)
-    shutil.rmtree(logs)
