@@ -32,15 +32,26 @@ and our defender came a step late, the flag lost by that step.) Once a
 threat is taken in a line it is charged no more: a defender that trades
 itself for the Miner on its way has saved the flag.
 
+Near our flag (a threat within ``IMMINENT``), a piece of ours in time
+must also find its way clear: each square on it held by another piece of
+ours costs it a step, as that piece must first step aside (``_clear``).
+The lags cannot hold this (they are cached per threat square, and our
+pieces move in the search), so the near threats are judged again on the
+board as it stands after every move of ours. (A lost game: our Scout
+stepped onto the one square our Miner needed to meet their Miner, the
+race judged the Miner in time behind it, and it came a step late.)
+
 Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
+from .pieces import NEIGHBOURS
 from .tables import BOMB, MINER, RESULT, SPY, bfs, bfs_seeded
 
-__all__ = ["Race", "race_lag", "RACE", "RACE_RANGE", "RACE_STEPS", "DOOM", "IMMINENT"]
+__all__ = ["Race", "race_lag", "race_ways", "RACE", "RACE_RANGE", "RACE_STEPS", "DOOM", "IMMINENT"]
 
 RACE = 30.0
 # a threat this few steps from our flag (a Miner through the last bombs)
@@ -67,28 +78,44 @@ def flag_steps(miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...]
 
 
 @lru_cache(maxsize=8192)
-def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
-    """Per square, how many steps our piece there is too late (0 to
-    ``RACE_STEPS``) for the threat on ``e``, judged at the search's horizon:
-    the threat to move, having come a step nearer (so our piece must be a
-    step early). None if the threat is further than ``RACE_RANGE``."""
+def race_ways(e: int, miner: bool, flag: int, bombs: frozenset[int]) \
+        -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]] | None:
+    """The race against a threat on ``e``: our lag per square (``race_lag``),
+    the levels of its ways ((k, squares), by k) and the squares where a
+    piece of ours is in time (lag 0). None beyond ``RACE_RANGE``."""
     to_flag = flag_steps(miner, flag, bombs)
     far = to_flag[e]
     if far > RACE_RANGE:
         return None
     from_e = bfs([e]) if miner else bfs_seeded({e: 0}, bombs)
-    levels: dict[int, list[tuple[int, ...]]] = {}
+    levels: dict[int, list[int]] = {}
     walls = bombs | {flag}
     for x in range(100):
         if x != flag and from_e[x] + to_flag[x] == far:
-            levels.setdefault(from_e[x], []).append(_reach(x, walls))
+            levels.setdefault(from_e[x], []).append(x)
     best = [RACE_STEPS] * 100
-    for k, reach in levels.items():
+    for k, squares in levels.items():
+        reach = [_reach(x, walls) for x in squares]
         for s in range(100):
             late = max(r[s] for r in reach) - k + 1
             if late < best[s]:
                 best[s] = late
-    return tuple(max(0, b) for b in best)
+    lags = tuple(max(0, b) for b in best)
+    ways = tuple((k, tuple(levels[k])) for k in sorted(levels))
+    return lags, ways, tuple(s for s in range(100) if lags[s] == 0)
+
+
+def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
+    """Per square, how many steps our piece there is too late (0 to
+    ``RACE_STEPS``) for the threat on ``e``, judged at the search's horizon:
+    the threat to move, having come a step nearer (so our piece must be a
+    step early). None if the threat is further than ``RACE_RANGE``."""
+    race = race_ways(e, miner, flag, bombs)
+    return None if race is None else race[0]
+
+
+_Ways = tuple[tuple[int, tuple[int, ...]], ...]
+_NO_WAYS: tuple[_Ways, tuple[int, ...]] = ((), ())
 
 
 class Race:
@@ -99,34 +126,35 @@ class Race:
         bombs = frozenset(s for s, c in enumerate(cells) if c == me * 16 + BOMB)
         self.b = cells              # the search's board (read when a threat moves)
         self.me, self.flag, self.bombs = me, flag, bombs
+        self.walls = bombs | {flag}
         self.miner: list[bool] = []
         self.able: list[tuple[bool, ...]] = []     # per threat, by rank: ours that stop it
         self.lags: list[tuple[int, ...]] = []
+        self.ways: list[tuple[_Ways, tuple[int, ...]]] = []    # its levels, and where ours are in time
         self.counts: list[list[int]] = []
+        self.paid: list[float] = []         # per threat, its charge now (``_now``)
         self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
         self.live: list[bool] = []          # a threat taken in the line is charged no more
-        # their moves, to undo: (from, to, threat, its lags and counts before)
-        self.trail: list[tuple[int, int, int | None, tuple[tuple[int, ...], list[int], bool] | None]] = []
+        # their moves, to undo: (from, to, threat, what it had before)
+        self.trail: list[tuple[int, int, int | None, tuple[Any, ...] | None]] = []
         self.near: list[bool] = []          # per threat: within ``IMMINENT`` of our flag
-        self.of_rank: list[list[int]] = [[] for _ in range(16)]    # threats each rank of ours can stop
         for e, c in enumerate(cells):
             if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
                 continue
             r = c & 15
-            lag = race_lag(e, r == MINER, flag, bombs)
-            if lag is None:
+            race = race_ways(e, r == MINER, flag, bombs)
+            if race is None:
                 continue
             k = len(self.lags)
             self.at[e] = k
             self.live.append(True)
-            self.lags.append(lag)
+            self.lags.append(race[0])
+            self.ways.append(race[1:])
             self.miner.append(r == MINER)
             self.near.append(flag_steps(r == MINER, flag, bombs)[e] <= IMMINENT)
             self.able.append(tuple(0 < q < BOMB and q != SPY and RESULT[q][r] >= 0 for q in range(16)))
             self.counts.append(self._count(k))
-            for q in range(1, BOMB):
-                if self.able[k][q]:
-                    self.of_rank[q].append(k)
+            self.paid.append(self._now(k))
 
     def _count(self, k: int) -> list[int]:
         """Our pieces able to stop threat ``k``, by their lag against it."""
@@ -149,8 +177,44 @@ class Race:
         ``DOOM`` more if it is ``near`` our flag and none of ours is in time."""
         return RACE * lag + (DOOM if lag and self.near[k] else 0.0)
 
+    def _now(self, k: int) -> float:
+        """The charge of threat ``k`` on the board as it stands. Near our
+        flag, a piece of ours in time must also find its way clear: a square
+        held by another piece of ours costs it a step (that piece must first
+        step aside), so a Scout parked on the defender's way is not missed."""
+        lag = self.least(k)
+        if lag == 0 and self.near[k] and not self._clear(k):
+            lag = 1
+        return self.cost(k, lag)
+
+    def _clear(self, k: int) -> bool:
+        """Whether a piece of ours in time for threat ``k`` (lag 0) is in
+        time still when each other piece of ours on its way costs a step."""
+        ways, zero = self.ways[k]
+        b, me, able, walls = self.b, self.me, self.able[k], self.walls
+        top = ways[-1][0] - 1       # in time: at most k - 1 steps to level k
+        for s in zero:
+            c = b[s]
+            if c < 0 or c >> 4 != me or not able[c & 15]:
+                continue
+            dist = {s: 0}
+            front = [[s]] + [[] for _ in range(top)]
+            for d in range(top):
+                for u in front[d]:
+                    if dist[u] != d or (u != s and u in walls):
+                        continue
+                    for n in NEIGHBOURS[u]:
+                        o = b[n]
+                        nd = d + (2 if o >= 0 and o >> 4 == me and n not in walls else 1)
+                        if nd <= top and nd < dist.get(n, 99):
+                            dist[n] = nd
+                            front[nd].append(n)
+            if any(all(dist.get(x, 99) < lvl for x in squares) for lvl, squares in ways):
+                return True
+        return False
+
     def charge(self) -> float:
-        return -sum(self.cost(k, self.least(k)) for k in range(len(self.lags)) if self.live[k])
+        return -sum(p for p, live in zip(self.paid, self.live, strict=True) if live)
 
     def enemy(self, frm: int, to: int) -> float:
         """Their piece goes from ``frm`` to ``to`` (-1: it was taken); the
@@ -163,15 +227,16 @@ class Race:
         if to < 0:
             self.trail.append((frm, to, k, None))
             self.live[k] = False
-            return self.cost(k, self.least(k))
+            return self.paid[k]
         self.at[to] = k
-        lag = race_lag(to, self.miner[k], self.flag, self.bombs) or _NONE
-        before = self.cost(k, self.least(k))
-        self.trail.append((frm, to, k, (self.lags[k], self.counts[k], self.near[k])))
-        self.lags[k] = lag
+        race = race_ways(to, self.miner[k], self.flag, self.bombs)
+        before = self.paid[k]
+        self.trail.append((frm, to, k, (self.lags[k], self.ways[k], self.counts[k], self.near[k], before)))
+        self.lags[k], self.ways[k] = (_NONE, _NO_WAYS) if race is None else (race[0], race[1:])
         self.counts[k] = self._count(k)
         self.near[k] = flag_steps(self.miner[k], self.flag, self.bombs)[to] <= IMMINENT
-        return before - self.cost(k, self.least(k))
+        self.paid[k] = self._now(k)
+        return before - self.paid[k]
 
     def enemy_back(self) -> None:
         """Undo the last ``enemy``."""
@@ -181,22 +246,27 @@ class Race:
         if to >= 0:
             del self.at[to]
             assert old is not None
-            self.lags[k], self.counts[k], self.near[k] = old
+            self.lags[k], self.ways[k], self.counts[k], self.near[k], self.paid[k] = old
         else:
             self.live[k] = True
         self.at[frm] = k
 
     def move(self, r: int, frm: int, to: int) -> float:
         """Our rank-``r`` piece goes from ``frm`` to ``to`` (-1: off the
-        board, or onto it); the change of the charge."""
+        board, or onto it); the change of the charge. Any piece of ours
+        may block or free a defender's way to a threat near our flag."""
         gain = 0.0
-        for k in self.of_rank[r]:
-            before = self.cost(k, self.least(k))
-            cnt, lag = self.counts[k], self.lags[k]
-            if frm >= 0:
-                cnt[lag[frm]] -= 1
-            if to >= 0:
-                cnt[lag[to]] += 1
+        for k, able in enumerate(self.able):
+            if able[r]:
+                cnt, lag = self.counts[k], self.lags[k]
+                if frm >= 0:
+                    cnt[lag[frm]] -= 1
+                if to >= 0:
+                    cnt[lag[to]] += 1
+            elif not self.near[k]:
+                continue
+            now = self._now(k)
             if self.live[k]:
-                gain += before - self.cost(k, self.least(k))
+                gain += self.paid[k] - now
+            self.paid[k] = now
         return gain

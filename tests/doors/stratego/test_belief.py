@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
@@ -683,6 +686,88 @@ def test_a_threat_at_the_last_bombs_that_none_of_ours_stops_costs_the_game():
     cells[sq("A3")] = cells[sq("E3")]                # a second Captain, in its way
     assert race.move(R_OF["5"], -1, sq("A3")) == -before
     assert race.charge() == 0.0
+
+
+def blocked_cells() -> list[int]:
+    """Their revealed Miner on A5, four steps from our flag (A5-A4-A3, the
+    bomb A2, A1); our Captain on C2 is in time through B2 alone (C2-B2,
+    then it strikes the Miner on A2), and our Scout stands on B2."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "C2": (0, "5"), "B2": (0, "9"),
+                  "A5": (1, "8"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B")})
+    s.board[sq("A5")] = s.board[sq("A5")]._replace(revealed=True, moved=True)
+    return race_cells(with_losses(s))
+
+
+def test_a_piece_of_ours_on_the_defenders_way_costs_it_a_step():
+    """Near our flag, the Captain in time only through the square our Scout
+    holds is a step late (the Scout must first step aside): the doom is
+    charged. The Scout steps off the way and the charge is gone; back on
+    it, the charge is back, as counted afresh."""
+    from doors.stratego.race import DOOM, RACE, Race
+    cells = blocked_cells()
+    race = Race(cells, 0, sq("A1"), frozenset())
+    assert race.least(0) == 0                   # in time, were the way clear
+    assert race.charge() == -RACE - DOOM
+    cells[sq("B3")], cells[sq("B2")] = cells[sq("B2")], -1
+    assert race.move(R_OF["9"], sq("B2"), sq("B3")) == RACE + DOOM
+    assert race.charge() == 0.0 == Race(cells, 0, sq("A1"), frozenset()).charge()
+    cells[sq("B2")], cells[sq("B3")] = cells[sq("B3")], -1
+    assert race.move(R_OF["9"], sq("B3"), sq("B2")) == -RACE - DOOM
+    assert race.charge() == Race(cells, 0, sq("A1"), frozenset()).charge()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=8))
+def test_the_race_charge_with_blockers_is_kept_through_any_line(picks: list[int]) -> None:
+    """Any line of moves of both sides from that board (strikes included,
+    bar their Miner on our bombs, which the search counts at the root
+    only): after each move the search's race charge is the one counted
+    afresh on its board, and undone it is the root's again."""
+    from doors.stratego.race import Race
+    from doors.stratego.search import Search
+    cells = blocked_cells()
+    search = Search(list(cells), 0, 2, True, frozenset({sq("A5")}), frozenset())
+    assert search.race is not None
+    start, root = search.score, search.race.charge()
+    done = []
+    for i, pick in enumerate(picks):
+        side = i % 2
+        moves = [(s, t) for s, t in search.moves(side) if search.b[t] < 0 or search.b[t] >> 4 == side
+                 or search.b[t] & 15 not in (R_OF["B"], R_OF["F"])]
+        if not moves:
+            break
+        s, t = moves[pick % len(moves)]
+        a, d = search.b[s], search.b[t]
+        delta = search.play(s, t)
+        assert delta is not None
+        done.append((s, t, a, d, delta))
+        assert search.race.charge() == Race(search.b, 0, sq("A1"), frozenset()).charge()
+    for s, t, a, d, delta in reversed(done):
+        search.unplay(s, t, a, d, delta)
+    assert search.b == cells and abs(search.score - start) < 1e-9
+    assert search.race.charge() == root
+
+
+def test_a_scout_does_not_park_on_the_square_our_miner_needs():
+    """A lost game, replayed (seed 9696, game 20, turn 235): their revealed
+    Miner walks down the I file to our bombs round the flag (I1). Our Miner
+    (F2) meets it in time only through H2; the Scout beside it (G2) stepped
+    onto H2, the race saw our Miner in time behind it, and the Miner came a
+    step late. Now the Scout goes elsewhere."""
+    pieces = {"A1": (0, "B"), "B1": (0, "4"), "C1": (0, "9"), "D1": (0, "B"), "G1": (0, "9"),
+              "H1": (0, "B"), "I1": (0, "F"), "J1": (0, "B"), "A2": (0, "8"), "B2": (0, "5"),
+              "F2": (0, "8"), "G2": (0, "9"), "I2": (0, "B"), "I6": (1, "8"), "D7": (1, "3"),
+              "C9": (1, "6"), "H9": (1, "7"), "B10": (1, "B"), "C10": (1, "F"), "D10": (1, "B"),
+              "G10": (1, "B"), "H10": (1, "9"), "I10": (1, "B")}
+    s = position(pieces)
+    for name in ("B1", "C1", "G1", "A2", "B2", "F2", "G2"):
+        moved(s, name)
+    s.board[sq("I6")] = s.board[sq("I6")]._replace(revealed=True, moved=True)
+    for name in ("B10", "G10", "I10"):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True)
+    with_losses(s)
+    for seed in range(3):
+        assert make_bot(5, seed).choose(s.observation(0), 0) != Move(sq("G2"), sq("H2"))
 
 
 def test_a_threat_a_step_from_the_doom_hides_no_piece_left_to_be_taken():
