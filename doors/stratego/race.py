@@ -34,7 +34,9 @@ itself for the Miner on its way has saved the flag.
 
 Near our flag (a threat within ``IMMINENT``), a piece of ours in time
 must also find its way clear: each square on it held by another piece of
-ours costs it a step, as that piece must first step aside (``_clear``).
+ours costs it a step, as that piece must first step aside (``_clear``;
+not the square where it strikes the threat: a piece of ours there is
+taken by then).
 The lags cannot hold this (they are cached per threat square, and our
 pieces move in the search), so the near threats are judged again on the
 board as it stands after every move of ours. (A lost game: our Scout
@@ -63,6 +65,7 @@ DOOM = 500.0
 RACE_RANGE = 12
 RACE_STEPS = 6
 _NONE = (0,) * 100      # the lags of a threat gone out of range
+_CLEAR: dict[tuple[Any, ...], bool] = {}    # ``Race._cached_clear``
 
 
 @lru_cache(maxsize=4096)
@@ -77,12 +80,16 @@ def flag_steps(miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...]
     return tuple(bfs([flag]) if miner else bfs_seeded({flag: 0}, bombs))
 
 
+_Ways = tuple[tuple[int, tuple[int, ...]], ...]
+
+
 @lru_cache(maxsize=8192)
 def race_ways(e: int, miner: bool, flag: int, bombs: frozenset[int]) \
-        -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]] | None:
+        -> tuple[tuple[int, ...], _Ways, tuple[int, ...], frozenset[int]] | None:
     """The race against a threat on ``e``: our lag per square (``race_lag``),
-    the levels of its ways ((k, squares), by k) and the squares where a
-    piece of ours is in time (lag 0). None beyond ``RACE_RANGE``."""
+    the levels of its ways ((k, squares), by k), the squares where a piece
+    of ours is in time (lag 0), and the zone round them where a piece of
+    ours may stand in its way (``Race._clear``). None beyond ``RACE_RANGE``."""
     to_flag = flag_steps(miner, flag, bombs)
     far = to_flag[e]
     if far > RACE_RANGE:
@@ -102,7 +109,10 @@ def race_ways(e: int, miner: bool, flag: int, bombs: frozenset[int]) \
                 best[s] = late
     lags = tuple(max(0, b) for b in best)
     ways = tuple((k, tuple(levels[k])) for k in sorted(levels))
-    return lags, ways, tuple(s for s in range(100) if lags[s] == 0)
+    zero = tuple(s for s in range(100) if lags[s] == 0)
+    near = bfs(list(zero)) if zero else [99] * 100
+    top = ways[-1][0] - 1
+    return lags, ways, zero, frozenset(s for s in range(100) if near[s] <= top)
 
 
 def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int, ...] | None:
@@ -114,8 +124,7 @@ def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int
     return None if race is None else race[0]
 
 
-_Ways = tuple[tuple[int, tuple[int, ...]], ...]
-_NO_WAYS: tuple[_Ways, tuple[int, ...]] = ((), ())
+_NO_WAYS: tuple[_Ways, tuple[int, ...], frozenset[int]] = ((), (), frozenset())
 
 
 class Race:
@@ -128,15 +137,19 @@ class Race:
         self.me, self.flag, self.bombs = me, flag, bombs
         self.walls = bombs | {flag}
         self.miner: list[bool] = []
+        self.rank: list[int] = []           # per threat, its rank, and its square now
+        self.where: list[int] = []
         self.able: list[tuple[bool, ...]] = []     # per threat, by rank: ours that stop it
         self.lags: list[tuple[int, ...]] = []
-        self.ways: list[tuple[_Ways, tuple[int, ...]]] = []    # its levels, and where ours are in time
+        self.ways: list[tuple[_Ways, tuple[int, ...], frozenset[int]]] = []    # levels, in time, zone
+        self.clear: list[bool | None] = []  # per threat, ``_clear`` while no piece crossed its zone
         self.counts: list[list[int]] = []
         self.paid: list[float] = []         # per threat, its charge now (``_now``)
         self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
         self.live: list[bool] = []          # a threat taken in the line is charged no more
         # their moves, to undo: (from, to, threat, what it had before)
         self.trail: list[tuple[int, int, int | None, tuple[Any, ...] | None]] = []
+        self.undo: list[list[tuple[int, float, bool | None]]] = []  # ours, to undo (``move_back``)
         self.near: list[bool] = []          # per threat: within ``IMMINENT`` of our flag
         for e, c in enumerate(cells):
             if c < 0 or c >> 4 == me or not 0 < c & 15 < BOMB or e in unknown:
@@ -151,9 +164,12 @@ class Race:
             self.lags.append(race[0])
             self.ways.append(race[1:])
             self.miner.append(r == MINER)
+            self.rank.append(r)
+            self.where.append(e)
             self.near.append(flag_steps(r == MINER, flag, bombs)[e] <= IMMINENT)
             self.able.append(tuple(0 < q < BOMB and q != SPY and RESULT[q][r] >= 0 for q in range(16)))
             self.counts.append(self._count(k))
+            self.clear.append(None)
             self.paid.append(self._now(k))
 
     def _count(self, k: int) -> list[int]:
@@ -183,33 +199,59 @@ class Race:
         held by another piece of ours costs it a step (that piece must first
         step aside), so a Scout parked on the defender's way is not missed."""
         lag = self.least(k)
-        if lag == 0 and self.near[k] and not self._clear(k):
-            lag = 1
+        if lag == 0 and self.near[k]:
+            clear = self.clear[k]
+            if clear is None:
+                clear = self.clear[k] = self._cached_clear(k)
+            if not clear:
+                lag = 1
         return self.cost(k, lag)
+
+    def _cached_clear(self, k: int) -> bool:
+        """``_clear``, kept per threat and the pieces of ours in its zone:
+        the samples differ in their pieces, not ours, so most lines of a
+        move ask again for a placing of ours seen before."""
+        b, me = self.b, self.me
+        zone = self.ways[k][2]
+        key = (self.me, self.flag, self.bombs, self.rank[k], self.where[k],
+               tuple(c if c >= 0 and c >> 4 == me else -1 for c in map(b.__getitem__, zone)))
+        clear = _CLEAR.get(key)
+        if clear is None:
+            if len(_CLEAR) > 200_000:
+                _CLEAR.clear()
+            clear = _CLEAR[key] = self._clear(k)
+        return clear
 
     def _clear(self, k: int) -> bool:
         """Whether a piece of ours in time for threat ``k`` (lag 0) is in
-        time still when each other piece of ours on its way costs a step."""
-        ways, zero = self.ways[k]
+        time still when each other piece of ours it must pass costs a step.
+        Its last step strikes the threat on its way, so a piece of ours
+        standing there (taken by then) costs nothing."""
+        ways, zero, _ = self.ways[k]
         b, me, able, walls = self.b, self.me, self.able[k], self.walls
         top = ways[-1][0] - 1       # in time: at most k - 1 steps to level k
         for s in zero:
             c = b[s]
             if c < 0 or c >> 4 != me or not able[c & 15]:
                 continue
-            dist = {s: 0}
+            stand = {s: 0}          # steps to stand on a square
+            hit = {s: 0}            # steps to strike the threat on it
             front = [[s]] + [[] for _ in range(top)]
             for d in range(top):
                 for u in front[d]:
-                    if dist[u] != d or (u != s and u in walls):
+                    if stand[u] != d:
                         continue
                     for n in NEIGHBOURS[u]:
+                        if d < hit.get(n, 99) - 1:
+                            hit[n] = d + 1
+                        if n in walls:
+                            continue
                         o = b[n]
-                        nd = d + (2 if o >= 0 and o >> 4 == me and n not in walls else 1)
-                        if nd <= top and nd < dist.get(n, 99):
-                            dist[n] = nd
+                        nd = d + (2 if o >= 0 and o >> 4 == me else 1)
+                        if nd < top and nd < stand.get(n, 99):
+                            stand[n] = nd
                             front[nd].append(n)
-            if any(all(dist.get(x, 99) < lvl for x in squares) for lvl, squares in ways):
+            if any(all(hit.get(x, 99) < lvl for x in squares) for lvl, squares in ways):
                 return True
         return False
 
@@ -229,11 +271,13 @@ class Race:
             self.live[k] = False
             return self.paid[k]
         self.at[to] = k
+        self.where[k] = to
         race = race_ways(to, self.miner[k], self.flag, self.bombs)
         before = self.paid[k]
         self.trail.append((frm, to, k, (self.lags[k], self.ways[k], self.counts[k], self.near[k], before)))
         self.lags[k], self.ways[k] = (_NONE, _NO_WAYS) if race is None else (race[0], race[1:])
         self.counts[k] = self._count(k)
+        self.clear[k] = None
         self.near[k] = flag_steps(self.miner[k], self.flag, self.bombs)[to] <= IMMINENT
         self.paid[k] = self._now(k)
         return before - self.paid[k]
@@ -247,17 +291,22 @@ class Race:
             del self.at[to]
             assert old is not None
             self.lags[k], self.ways[k], self.counts[k], self.near[k], self.paid[k] = old
+            self.clear[k] = None
         else:
             self.live[k] = True
         self.at[frm] = k
+        self.where[k] = frm
 
     def move(self, r: int, frm: int, to: int) -> float:
         """Our rank-``r`` piece goes from ``frm`` to ``to`` (-1: off the
         board, or onto it); the change of the charge. Any piece of ours
-        may block or free a defender's way to a threat near our flag."""
+        may block or free a defender's way to a threat near our flag.
+        ``move_back`` undoes it."""
         gain = 0.0
+        undo: list[tuple[int, float, bool | None]] = []
         for k, able in enumerate(self.able):
-            if able[r]:
+            mine = able[r]
+            if mine:
                 cnt, lag = self.counts[k], self.lags[k]
                 if frm >= 0:
                     cnt[lag[frm]] -= 1
@@ -265,8 +314,27 @@ class Race:
                     cnt[lag[to]] += 1
             elif not self.near[k]:
                 continue
+            zone = self.ways[k][2]
+            crossed = frm in zone or to in zone
+            if not (crossed or mine):
+                continue            # nothing it could block or free
+            undo.append((k, self.paid[k], self.clear[k]))
+            if crossed:
+                self.clear[k] = None
             now = self._now(k)
             if self.live[k]:
                 gain += self.paid[k] - now
             self.paid[k] = now
+        self.undo.append(undo)
         return gain
+
+    def move_back(self, r: int, frm: int, to: int) -> None:
+        """Undo the last ``move(r, frm, to)``: the charges as they were."""
+        for able, cnt, lag in zip(self.able, self.counts, self.lags, strict=True):
+            if able[r]:
+                if to >= 0:
+                    cnt[lag[to]] -= 1
+                if frm >= 0:
+                    cnt[lag[frm]] += 1
+        for k, paid, clear in self.undo.pop():
+            self.paid[k], self.clear[k] = paid, clear

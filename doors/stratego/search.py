@@ -355,7 +355,7 @@ class Search:
                 self.race.enemy_back()
             if ours is not None:
                 r, frm, to = ours
-                self.race.move(r, to, frm)
+                self.race.move_back(r, frm, to)
 
     def won(self, side: int, depth: int) -> float:
         """``side`` takes the flag with ``depth`` plies left: a win, sooner
