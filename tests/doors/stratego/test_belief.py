@@ -723,7 +723,7 @@ def test_the_race_charge_with_blockers_is_kept_through_any_line(picks: list[int]
     bar their Miner on our bombs, which the search counts at the root
     only): after each move the search's race charge is the one counted
     afresh on its board, and undone it is the root's again."""
-    from doors.stratego.race import Race
+    from doors.stratego.race import _CLEAR, Race
     from doors.stratego.search import Search
     cells = blocked_cells()
     search = Search(list(cells), 0, 2, True, frozenset({sq("A5")}), frozenset())
@@ -741,6 +741,7 @@ def test_the_race_charge_with_blockers_is_kept_through_any_line(picks: list[int]
         delta = search.play(s, t)
         assert delta is not None
         done.append((s, t, a, d, delta))
+        _CLEAR.clear()      # counted afresh, not from the cache the search filled
         assert search.race.charge() == Race(search.b, 0, sq("A1"), frozenset()).charge()
     for s, t, a, d, delta in reversed(done):
         search.unplay(s, t, a, d, delta)
