@@ -217,7 +217,7 @@ class Race:
                tuple(c if c >= 0 and c >> 4 == me else -1 for c in map(b.__getitem__, zone)))
         clear = _CLEAR.get(key)
         if clear is None:
-            if len(_CLEAR) > 200_000:
+            if len(_CLEAR) > 20_000:     # about 11 MB at most
                 _CLEAR.clear()
             clear = _CLEAR[key] = self._clear(k)
         return clear
