@@ -136,7 +136,6 @@ class Race:
         self.b = cells              # the search's board (read when a threat moves)
         self.me, self.flag, self.bombs = me, flag, bombs
         self.walls = bombs | {flag}
-        self.miner: list[bool] = []
         self.rank: list[int] = []           # per threat, its rank, and its square now
         self.where: list[int] = []
         self.able: list[tuple[bool, ...]] = []     # per threat, by rank: ours that stop it
@@ -163,7 +162,6 @@ class Race:
             self.live.append(True)
             self.lags.append(race[0])
             self.ways.append(race[1:])
-            self.miner.append(r == MINER)
             self.rank.append(r)
             self.where.append(e)
             self.near.append(flag_steps(r == MINER, flag, bombs)[e] <= IMMINENT)
@@ -272,13 +270,14 @@ class Race:
             return self.paid[k]
         self.at[to] = k
         self.where[k] = to
-        race = race_ways(to, self.miner[k], self.flag, self.bombs)
+        miner = self.rank[k] == MINER
+        race = race_ways(to, miner, self.flag, self.bombs)
         before = self.paid[k]
         self.trail.append((frm, to, k, (self.lags[k], self.ways[k], self.counts[k], self.near[k], before)))
         self.lags[k], self.ways[k] = (_NONE, _NO_WAYS) if race is None else (race[0], race[1:])
         self.counts[k] = self._count(k)
         self.clear[k] = None
-        self.near[k] = flag_steps(self.miner[k], self.flag, self.bombs)[to] <= IMMINENT
+        self.near[k] = flag_steps(miner, self.flag, self.bombs)[to] <= IMMINENT
         self.paid[k] = self._now(k)
         return before - self.paid[k]
 
