@@ -136,6 +136,15 @@ class Search:
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
         self.ban_depth = -1
+        # killer moves: per plies left, the last quiet move that cut the
+        # search off there, tried first (the same values, about a quarter
+        # fewer nodes: the node budget buys more samples)
+        self.killers: list[tuple[int, int] | None] = [None] * 16
+        # each side's movable pieces, by square (``moves`` looks at these only)
+        self.at: tuple[set[int], set[int]] = (set(), set())
+        for s, c in enumerate(cells):
+            if c >= 0 and 0 < c & 15 < BOMB:
+                self.at[c >> 4].add(s)
         self.counts = rank_counts(cells)
         self.val = piece_values(self.counts)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
@@ -207,6 +216,10 @@ class Search:
             self.score -= self.worth(old, s)
             self.counts[old >> 4][old & 15] -= 1
         self.b[s] = c
+        self.at[0].discard(s)
+        self.at[1].discard(s)
+        if 0 <= c and 0 < c & 15 < BOMB:
+            self.at[c >> 4].add(s)
         if c >= 0:
             self.score += self.worth(c, s)
             self.counts[c >> 4][c & 15] += 1
@@ -246,11 +259,9 @@ class Search:
         hi = lo + 16
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
-        flag, bomb, scout = lo + FLAG, lo + BOMB, lo + SCOUT
-        for s, c in enumerate(b):
-            if c < lo or c >= hi or c == flag or c == bomb:
-                continue
-            if c != scout:
+        scout = lo + SCOUT
+        for s in self.at[side]:
+            if b[s] != scout:
                 for t in NEIGHBOURS[s]:
                     o = b[t]
                     if o < 0:
@@ -289,13 +300,18 @@ class Search:
                 return None
             delta = -self.worth(a, s) - self.worth(d, t)
             b[s] = -1
+            mine, theirs = self.at[a >> 4], self.at[d >> 4]
+            mine.discard(s)
             if res == 1:
                 b[t] = a
+                theirs.discard(t)
+                mine.add(t)
                 delta += self.worth(a, t)
             elif res == -1:
                 delta += self.worth(d, t)
             else:
                 b[t] = -1
+                theirs.discard(t)
             if TOPPLES[a & 15] or TOPPLES[d & 15]:
                 delta += self._officers(a if res < 1 else -1, d if res > -1 else -1)
             if self.race:   # the defender that won stays where it stood: no race move
@@ -306,6 +322,9 @@ class Search:
         else:
             b[s] = -1
             b[t] = a
+            mine = self.at[a >> 4]
+            mine.discard(s)
+            mine.add(t)
             delta = self.worth(a, t) - self.worth(a, s)
             if self.race:
                 delta += self._race((a & 15, s, t), None) if a >> 4 == self.me \
@@ -346,6 +365,11 @@ class Search:
     def unplay(self, s: int, t: int, a: int, d: int, delta: float) -> None:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
+        mine = self.at[a >> 4]
+        mine.discard(t)
+        mine.add(s)
+        if d >= 0 and 0 < d & 15 < BOMB:     # a movable piece came back
+            self.at[d >> 4].add(t)
         self.score -= delta
         if d >= 0 and (TOPPLES[a & 15] or TOPPLES[d & 15]):
             self._officers_back()
@@ -387,6 +411,10 @@ class Search:
             moves.remove(self.ban)
         if not moves:
             return -WIN - 100 * depth
+        killer = self.killers[depth]
+        if killer is not None and self.b[killer[1]] < 0 and killer in moves:
+            moves.remove(killer)
+            moves.insert(0, killer)
         best = -WIN * 2
         b = self.b
         guess = side == self.me
@@ -402,6 +430,8 @@ class Search:
                 if val > alpha:
                     alpha = val
                     if alpha >= beta:
+                        if d < 0:
+                            self.killers[depth] = (s, t)
                         break
         return best
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from doors._core.game import SIMULTANEOUS
 from doors.stratego import INFO
 from doors.stratego import ai as ai_module
@@ -169,6 +172,96 @@ def test_a_search_past_its_node_limit_stops():
         assert search.nodes == 11
     else:
         raise AssertionError("no stop at the node limit")
+
+
+def _played_cells(seed: int, plies: int) -> list[int]:
+    """The search's board after ``plies`` random moves of a random game
+    (strikes thin both armies out)."""
+    rng = random.Random(seed)
+    state = started(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    cells = [-1] * 100
+    for x, piece in enumerate(state.board):
+        if piece is not None:
+            cells[x] = piece.owner * 16 + R_OF[piece.rank]
+    return cells
+
+
+class _NoKillers(list):
+    """A killer table that never remembers a move (the plain search)."""
+
+    def __getitem__(self, depth):
+        return None
+
+    def __setitem__(self, depth, move):
+        pass
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 160))
+def test_killer_moves_change_no_value(seed, plies):
+    """The search tries the quiet move that last cut it off first: every
+    root move keeps its value (alpha-beta with any order; one position
+    may cost more nodes, the sum costs fewer: below)."""
+    cells = _played_cells(seed, plies)
+    plain = Search(list(cells), 0, 2)
+    plain.killers = _NoKillers()
+    fast = Search(list(cells), 0, 2)
+    roots = [(s, t) for s, t in plain.moves(0)][:12]
+    for s, t in roots:       # the incremental score may differ in the last bits
+        assert abs(fast.root_value(0, s, t, 3) - plain.root_value(0, s, t, 3)) < 1e-6
+    assert fast.b == plain.b == cells
+
+
+def test_killer_moves_spare_nodes_in_the_middle_game():
+    """Summed over middle-game boards of random games: at least a tenth
+    fewer nodes for the same values (18 % on these boards; 28 % over
+    125 positions of games against ``peternlewis``)."""
+    plain_nodes = fast_nodes = 0
+    for seed in range(6):
+        cells = _played_cells(seed, 60)
+        plain = Search(list(cells), 0, 2)
+        plain.killers = _NoKillers()
+        fast = Search(list(cells), 0, 2)
+        for s, t in plain.moves(0):
+            assert abs(fast.root_value(0, s, t, 3) - plain.root_value(0, s, t, 3)) < 1e-6
+        plain_nodes += plain.nodes
+        fast_nodes += fast.nodes
+    assert fast_nodes < 0.9 * plain_nodes
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 160),
+       picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=10))
+def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies, picks):
+    """The search keeps each side's movable pieces as it plays and undoes
+    (strikes, trades and bombs included): after each move its moves are
+    those of a search started on that board, and undone it is the root's."""
+    cells = _played_cells(seed, plies)
+    search = Search(list(cells), 0, 2)
+    start = [sorted(search.moves(p)) for p in (0, 1)]
+    done = []
+    for i, pick in enumerate(picks):
+        side = i % 2
+        moves = search.moves(side)
+        if not moves:
+            break
+        s, t = moves[pick % len(moves)]
+        a, d = search.b[s], search.b[t]
+        delta = search.play(s, t)
+        if delta is None:       # the flag taken: the board is left as it was
+            break
+        done.append((s, t, a, d, delta))
+        fresh = Search(list(search.b), 0, 2)
+        for p in (0, 1):
+            assert sorted(search.moves(p)) == sorted(fresh.moves(p))
+    for s, t, a, d, delta in reversed(done):
+        search.unplay(s, t, a, d, delta)
+    assert search.b == cells
+    assert [sorted(search.moves(p)) for p in (0, 1)] == start
 
 
 def test_a_deepening_level_looks_further_only_when_few_pieces_are_left():
