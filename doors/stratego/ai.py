@@ -105,7 +105,8 @@ LEVELS = {
     4: Level(6, 2, 4.0, 25000, 200, True, True),
     5: Level(36, 3, 0.3, 90000, 300, True, True, 4),
 }
-DEEP_TRY = 5000     # nodes: search two plies deeper if one sample there costs under this
+DEEP_TRY = 3000     # nodes: search two plies deeper if one sample there costs under this
+#                     (5000 before the search's killer moves: it deepens where it did)
 DEEP_LIMIT = 15000  # ... and then no sample past this many nodes (one searched seven plies
 #                     in an endgame of a few pieces once took a million nodes, 9 s)
 WIDE = 30           # more candidate moves than this: search one ply less
