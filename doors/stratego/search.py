@@ -31,6 +31,12 @@ values, see ``piece_values``) plus a positional table per owner:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
   (``tables.closing_hunt``).
+
+Move order (the values do not depend on it, the nodes do): a strike on
+the flag first (it ends the search), the other strikes, the killer move
+(the quiet move that last cut the search off with as many plies left),
+the other quiet moves. Each side's movable pieces are kept by square, so
+``moves`` looks at them only.
 """
 from __future__ import annotations
 
