@@ -146,7 +146,6 @@ class Search:
         # search off there, tried right after the strikes (the same values,
         # a fifth fewer nodes: the node budget buys more samples). Not
         # before them: a strike that takes the flag ends the search at once
-        self.strikes = 0        # how many of the last ``moves`` are strikes (they come first)
         self.killers: list[tuple[int, int] | None] = [None] * 16
         # each side's movable pieces, by square (``moves`` looks at these only)
         self.at: tuple[set[int], set[int]] = (set(), set())
@@ -261,14 +260,17 @@ class Search:
     def evaluate(self, side: int) -> float:
         return self.score if side == self.me else -self.score
 
-    def moves(self, side: int) -> list[tuple[int, int]]:
+    def moves(self, side: int, killer: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """``side``'s moves in the search's order: strikes on the flag,
+        the other strikes, ``killer`` (if it is a move here), the quiet ones."""
         b = self.b
         lo = side * 16
         hi = lo + 16
+        on_flag: list[tuple[int, int]] = []
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
         scout = lo + SCOUT
-        flag = (1 - side) * 16 + FLAG     # a strike on it goes first: it ends the search
+        flag = (1 - side) * 16 + FLAG
         for s in self.at[side]:
             if b[s] != scout:
                 for t in NEIGHBOURS[s]:
@@ -276,10 +278,7 @@ class Search:
                     if o < 0:
                         quiet.append((s, t))
                     elif o < lo or o >= hi:
-                        if o == flag:
-                            strikes.insert(0, (s, t))
-                        else:
-                            strikes.append((s, t))
+                        (on_flag if o == flag else strikes).append((s, t))
                 continue
             for ray in RAYS[s]:
                 first = True
@@ -290,13 +289,12 @@ class Search:
                         first = False
                         continue
                     if (o < lo or o >= hi) and (first or self.long_strike):
-                        if o == flag:
-                            strikes.insert(0, (s, t))
-                        else:
-                            strikes.append((s, t))
+                        (on_flag if o == flag else strikes).append((s, t))
                     break
-        self.strikes = len(strikes)
-        return strikes + quiet
+        if killer is not None and killer in quiet:
+            quiet.remove(killer)
+            quiet.insert(0, killer)
+        return on_flag + strikes + quiet
 
     def play(self, s: int, t: int, guess: bool = False) -> float | None:
         """Make s->t (the caller restores the two cells and the score); the
@@ -422,15 +420,11 @@ class Search:
                 if lo < c < lo + BOMB:
                     return self.won(side, 0)
             return -self.score
-        moves = self.moves(side)
+        moves = self.moves(side, self.killers[depth])
         if depth == self.ban_depth and side == self.me and self.ban in moves:
             moves.remove(self.ban)
         if not moves:
             return -WIN - 100 * depth
-        killer = self.killers[depth]
-        if killer is not None and self.b[killer[1]] < 0 and killer in moves:
-            moves.remove(killer)
-            moves.insert(self.strikes, killer)
         best = -WIN * 2
         b = self.b
         guess = side == self.me
