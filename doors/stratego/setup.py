@@ -91,8 +91,8 @@ _ROW_W = {"1": (1, 3, 2, 1), "2": (1, 3, 2, 1), "3": (2, 3, 2, 1), "4": (3, 3, 2
 
 def make_setup(player: int, rng: random.Random) -> Fill:
     """A sensible, varied setup for ``player``: no movable piece is walled in
-    by its own bombs, and the Marshal and the General stand on different
-    flanks (``_apart``)."""
+    by its own bombs, and the Marshal and the General stand two columns
+    apart or more (``_apart``)."""
     for _ in range(200):
         fill = _one_setup(player, rng)
         grid = dict(fill.placements)
@@ -102,10 +102,10 @@ def make_setup(player: int, rng: random.Random) -> Fill:
 
 
 def _apart(grid: dict[int, str]) -> bool:
-    """The Marshal and the General two columns apart or more: each guards
-    its own flank. (Against ``peternlewis``, 162 setups of ours over 501
+    """The Marshal and the General two columns apart or more, so that
+    one flank does not hold both. (Against ``peternlewis``, 162 setups of ours over 501
     games: the 24 with the two within a column of each other won 71 % of
-    their games, the others 85 %. Redrawn, those games of five seeds were
+    their games, the others 85 %. Redrawn, those games of six seeds were
     won 37 of 42 times, against 31: ``docs/STRATEGO-AI.md``, (jj).)"""
     col = {r: s % 10 for s, r in grid.items() if r in ("1", "2")}
     return abs(col["1"] - col["2"]) >= 2

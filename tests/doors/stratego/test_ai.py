@@ -32,7 +32,7 @@ def test_setup_is_sensible_and_varied():
             assert all(grid[n] == "B" for n in NEIGHBOURS[flag] if n in grid), "flag ringed"
             assert _all_free(player, grid)
             marshal, general = (next(s for s, r in grid.items() if r == k) for k in "12")
-            assert abs(marshal % 10 - general % 10) >= 2, "Marshal and General on different flanks"
+            assert abs(marshal % 10 - general % 10) >= 2, "Marshal and General two columns apart"
             seen.add(tuple(sorted(grid.items())))
     assert len(seen) == 60
 
