@@ -102,11 +102,11 @@ def make_setup(player: int, rng: random.Random) -> Fill:
 
 
 def _apart(grid: dict[int, str]) -> bool:
-    """The Marshal and the General two columns apart or more, so that
-    one flank does not hold both. (Against ``peternlewis``, 162 setups of ours over 501
-    games: the 24 with the two within a column of each other won 71 % of
-    their games, the others 85 %. Redrawn, those games of six seeds were
-    won 37 of 42 times, against 31: ``docs/STRATEGO-AI.md``, (jj).)"""
+    """The Marshal and the General two columns apart or more, so that one
+    flank does not hold both. (Against ``peternlewis``, 162 setups of ours
+    over 501 games: the 24 with the two within a column of each other won
+    71 % of their games, the others 85 %. Redrawn, those games of six seeds
+    were won 37 of 42 times, against 31: ``docs/STRATEGO-AI.md``, (jj).)"""
     col = {r: s % 10 for s, r in grid.items() if r in ("1", "2")}
     return abs(col["1"] - col["2"]) >= 2
 
