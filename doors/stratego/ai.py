@@ -59,7 +59,10 @@ every line (their side sees our flag there: the shallower one still ranks
 the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
-left goes after their moved pieces (the search's closing hunt).
+left goes after their moved pieces (the search's closing hunt). A game
+stalled for ``STALL`` plies (their side never comes out) is opened with
+Scouts: one that strikes an unmoved hidden piece gains ``PROBE`` in the
+search, and one that lines up such a strike half of it at the root.
 
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, on the bench's own seeds: 2 over 1
@@ -80,7 +83,7 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief, Marginals
-from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready
+from .pieces import COUNTS, NEIGHBOURS, RAYS, Move, Phase, Ready
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 
@@ -135,6 +138,14 @@ SPY_RISK = 200.0
 # goes after their moved pieces. Only then: sent out while strikes still
 # come, it left our flag to their Miners (docs/STRATEGO-AI.md, (aa))
 QUIET = 120
+# plies without a strike after which the game is stalled: in the search, a
+# Scout of ours that strikes a piece unmoved and hidden at the root gains
+# ``PROBE`` (what it shows is worth the Scout). Against a side that never
+# comes out (``ramen``: 1970 turns without a strike) nothing else breaks the
+# wall; against ``peternlewis`` 1 game of 200 had such a stretch
+# (docs/STRATEGO-AI.md, (ll))
+STALL = 300
+PROBE = 100.0
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -252,8 +263,8 @@ class StrategoBot:
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
-        quiet = obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0)
-        closing = quiet >= QUIET
+        closing = _quiet(obs) >= QUIET
+        probe = PROBE if _quiet(obs) >= STALL else 0.0
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
@@ -267,7 +278,7 @@ class StrategoBot:
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
-            search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe)
             search.limit = limit
             values: list[float] = []
             try:
@@ -402,6 +413,9 @@ class StrategoBot:
                 else -TRADE_BONUS
         if own and (m.to, m.frm) == own[-1]:
             val -= 4.0          # do not shuffle back and forth
+        if target is None and mine.rank == "9" and _quiet(obs) >= STALL \
+                and _in_line(obs, me, m.to, m.frm) and not _in_line(obs, me, m.frm, m.frm):
+            val += PROBE / 2    # a stalled game: a Scout lines up a probe
         return val
 
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
@@ -425,6 +439,26 @@ class StrategoBot:
             elif abs(val - best_val) <= 1e-9:
                 best.append(m)
         return self.rng.choice(best)
+
+
+def _in_line(obs: Any, me: int, sq: int, gone: int) -> bool:
+    """Our Scout on ``sq`` could strike an unmoved hidden piece next: the
+    first piece along a line from it (with scout strike 1, only one next to
+    it); ``gone``, the square it left, counts as empty."""
+    far = obs.opts.get("scout_strike", 2) == 2
+    for ray in RAYS[sq]:
+        for n in ray if far else ray[:1]:
+            seen = obs.squares[n]
+            if seen is not None and n != gone:
+                if seen.owner != me and seen.rank is None and not seen.moved:
+                    return True
+                break
+    return False
+
+
+def _quiet(obs: Any) -> int:
+    """Plies since the last strike (since the start if none yet)."""
+    return obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0)
 
 
 def make_bot(level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP) -> StrategoBot:

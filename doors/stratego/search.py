@@ -30,7 +30,9 @@ values, see ``piece_values``) plus a positional table per owner:
 - with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
-  (``tables.closing_hunt``).
+  (``tables.closing_hunt``);
+- with ``probe`` (the game stalled: ``ai.STALL``), a strike by a Scout of
+  ours on a piece unmoved and hidden at the root gains ``probe``.
 
 Move order (the values do not depend on it, the nodes do): a strike on
 the flag first (it ends the search), the other strikes, the killer move
@@ -131,13 +133,15 @@ class Search:
 
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
-                 unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False):
+                 unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
+                 probe: float = 0.0):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
         self.nodes = 0
         self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
+        self.probe = probe          # a Scout of ours that strikes one of them gains this
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
@@ -313,6 +317,8 @@ class Search:
             if res == 2:
                 return None
             delta = -self.worth(a, s) - self.worth(d, t)
+            if self.probe and a & 15 == SCOUT and a >> 4 == self.me and t in self.unknown:
+                delta += self.probe     # a stalled game: what it shows is worth the Scout
             b[s] = -1
             mine, theirs = self.at[a >> 4], self.at[d >> 4]
             mine.discard(s)

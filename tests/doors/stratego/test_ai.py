@@ -347,3 +347,40 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
     for seed in range(60):
         bot = StrategoBot(5, seed, time_cap=None)
         assert bot.choose(s.observation(0), 0) in towards, seed
+
+
+def _stalled(plies: int) -> StrategoState:
+    """Both sides walk one piece round a square of four for ``plies`` plies,
+    no strike made; Red's Scout on E4 sees Blue's unmoved Captain on E7."""
+    red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2", "F2"))
+    blue = dict.fromkeys(("A10", "B10", "C10", "D10", "E10", "F10", "G10", "H10", "C9", "D9"))
+    pieces = {sq: (0, r) for sq, r in zip(red, "665488393975", strict=True)}
+    pieces |= {sq: (1, r) for sq, r in zip(blue, "3989659856", strict=True)}
+    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E4": (0, "9"), "J3": (0, "7"),
+               "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E7": (1, "6"), "F8": (1, "5"),
+               "G8": (1, "4"), "A8": (1, "7")}
+    s = with_losses(position(pieces, scout_strike=2))
+    rounds = (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"])
+    for i in range(plies):
+        walk = rounds[i % 2]
+        k = i // 2 % 4
+        s.apply(i % 2, Move(sq(walk[k]), sq(walk[(k + 1) % 4])))
+    assert s.last_strike is None and s.turn == 0
+    return s
+
+
+def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
+    """Once ``STALL`` plies have passed without a strike, a Scout strikes an
+    unmoved hidden piece to see what stands there; before, none throws
+    itself away."""
+    def probes(state: StrategoState, seed: int) -> bool:
+        obs = state.observation(0)
+        m = make_bot(5, seed).choose(obs, 0)
+        mine, target = obs.squares[m.frm], obs.squares[m.to]
+        return mine.rank == "9" and target is not None and target.rank is None \
+            and not target.moved
+    early = _stalled(ai_module.STALL - 20)
+    late = _stalled(ai_module.STALL)
+    for seed in range(3):
+        assert not probes(early, seed)
+        assert probes(late, seed)
