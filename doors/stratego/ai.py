@@ -263,8 +263,9 @@ class StrategoBot:
                         ladder.append((acc, enemy * 16 + R_OF[r]))
                     ladders[m.to] = ladder
         unknown = frozenset(belief.unmoved)
-        closing = _quiet(obs) >= QUIET
-        probe = PROBE if _quiet(obs) >= STALL else 0.0
+        quiet = _quiet(obs)
+        closing = quiet >= QUIET
+        probe = PROBE if quiet >= STALL else 0.0
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
@@ -414,7 +415,7 @@ class StrategoBot:
         if own and (m.to, m.frm) == own[-1]:
             val -= 4.0          # do not shuffle back and forth
         if target is None and mine.rank == "9" and _quiet(obs) >= STALL \
-                and _in_line(obs, me, m.to, m.frm) and not _in_line(obs, me, m.frm, m.frm):
+                and _in_line(obs, me, m.to, m.frm) and not _in_line(obs, me, m.frm, -1):
             val += PROBE / 2    # a stalled game: a Scout lines up a probe
         return val
 
@@ -444,7 +445,7 @@ class StrategoBot:
 def _in_line(obs: Any, me: int, sq: int, gone: int) -> bool:
     """Our Scout on ``sq`` could strike an unmoved hidden piece next: the
     first piece along a line from it (with scout strike 1, only one next to
-    it); ``gone``, the square it left, counts as empty."""
+    it); ``gone``, the square it left (-1: none), counts as empty."""
     far = obs.opts.get("scout_strike", 2) == 2
     for ray in RAYS[sq]:
         for n in ray if far else ray[:1]:
