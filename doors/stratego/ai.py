@@ -83,7 +83,7 @@ import time
 from typing import Any
 
 from .belief import R_OF, Belief, Marginals
-from .pieces import COUNTS, NEIGHBOURS, RAYS, Move, Phase, Ready
+from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 
@@ -414,9 +414,12 @@ class StrategoBot:
                 else -TRADE_BONUS
         if own and (m.to, m.frm) == own[-1]:
             val -= 4.0          # do not shuffle back and forth
-        if target is None and mine.rank == "9" and _quiet(obs) >= STALL \
-                and _in_line(obs, me, m.to, m.frm) and not _in_line(obs, me, m.frm, -1):
-            val += PROBE / 2    # a stalled game: a Scout lines up a probe
+        if target is None and mine.rank == "9" and _quiet(obs) >= STALL:
+            strike = obs.opts.get("scout_strike", 2)
+            after = list(obs.squares)
+            after[m.frm], after[m.to] = None, mine
+            if _can_probe(after, m.to, strike) and not _can_probe(obs.squares, m.frm, strike):
+                val += PROBE / 2    # a stalled game: a Scout lines up a probe
         return val
 
     def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
@@ -442,19 +445,11 @@ class StrategoBot:
         return self.rng.choice(best)
 
 
-def _in_line(obs: Any, me: int, sq: int, gone: int) -> bool:
-    """Our Scout on ``sq`` could strike an unmoved hidden piece next: the
-    first piece along a line from it (with scout strike 1, only one next to
-    it); ``gone``, the square it left (-1: none), counts as empty."""
-    far = obs.opts.get("scout_strike", 2) == 2
-    for ray in RAYS[sq]:
-        for n in ray if far else ray[:1]:
-            seen = obs.squares[n]
-            if seen is not None and n != gone:
-                if seen.owner != me and seen.rank is None and not seen.moved:
-                    return True
-                break
-    return False
+def _can_probe(squares: Any, sq: int, scout_strike: int) -> bool:
+    """Our Scout on ``sq`` of ``squares`` (an observation's) could strike an
+    unmoved hidden piece next."""
+    return any(squares[t] is not None and squares[t].rank is None and not squares[t].moved
+               for t in piece_targets(squares, sq, scout_strike))
 
 
 def _quiet(obs: Any) -> int:

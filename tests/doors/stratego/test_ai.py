@@ -375,7 +375,7 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
     itself away."""
     def probes(state: StrategoState, seed: int) -> bool:
         obs = state.observation(0)
-        m = make_bot(5, seed).choose(obs, 0)
+        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
         mine, target = obs.squares[m.frm], obs.squares[m.to]
         return mine.rank == "9" and target is not None and target.rank is None \
             and not target.moved
