@@ -32,7 +32,11 @@ values, see ``piece_values``) plus a positional table per owner:
   towards their pieces that moved (on each square the strongest pull)
   (``tables.closing_hunt``);
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a Scout of
-  ours on a piece unmoved and hidden at the root gains ``probe``.
+  ours on a piece unmoved and hidden at the root gains ``probe``;
+- with ``hang`` (level 5: ``HANG``), at the search's horizon the side to
+  move takes its best sure strike on a revealed piece beside one of its
+  own (``hang`` of the piece's value): a revealed officer left where the
+  next enemy step takes it is seen a ply past the horizon (``_hanging``).
 
 Move order (the values do not depend on it, the nodes do): a strike on
 the flag first (it ends the search), the other strikes, the killer move
@@ -63,7 +67,7 @@ from .tables import (
 )
 
 __all__ = ["Search", "Spent", "piece_values", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
-           "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB", "VALUE"]
+           "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB", "VALUE", "HANG"]
 
 WIN = 100000.0
 # base value by search rank index: F S 9 8 7 6 5 4 3 2 1 B
@@ -82,6 +86,13 @@ TOP = {7: 20.0, 8: 35.0, 9: 60.0}
 # per cell & 15: a Major or higher, whose death can change the top bonus
 # (15, an empty cell's, is not)
 TOPPLES = tuple(6 < r < BOMB for r in range(16))
+# at the horizon, the side to move strikes a revealed piece it beats for
+# this share of the piece's value (not all: it may be answered, or the
+# striker's rank is only the sample's guess); level 5's ``hang``
+HANG = 0.5
+# per side and rank struck, the cells of that side's pieces that take it
+BEATS = tuple(tuple(frozenset(p * 16 + a for a in range(1, BOMB) if RESULT[a][r] == 1) for r in range(12))
+              for p in (0, 1))
 
 
 
@@ -134,7 +145,7 @@ class Search:
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
-                 probe: float = 0.0):
+                 probe: float = 0.0, hang: float = 0.0):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -142,6 +153,7 @@ class Search:
         self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
         self.probe = probe          # a Scout of ours that strikes one of them gains this
+        self.hang = hang            # at the horizon, of a revealed piece taken (``_hanging``)
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
@@ -156,6 +168,14 @@ class Search:
         for s, c in enumerate(cells):
             if c >= 0 and 0 < c & 15 < BOMB:
                 self.at[c >> 4].add(s)
+        # each side's revealed movable pieces, by square (kept by ``play``:
+        # a strike shows both pieces); ``_hanging`` strikes at these
+        self.shown: tuple[set[int], set[int]] = (set(), set())
+        for s in known:
+            c = cells[s]
+            if c >= 0 and 0 < c & 15 < BOMB:
+                self.shown[c >> 4].add(s)
+        self.shows: list[tuple[bool, bool]] = []     # per strike played, to undo
         self.counts = rank_counts(cells)
         self.val = piece_values(self.counts)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
@@ -316,6 +336,14 @@ class Search:
                 res = RESULT[a & 15][d & 15]
             if res == 2:
                 return None
+            shown, theirs_shown = self.shown[a >> 4], self.shown[d >> 4]
+            self.shows.append((s in shown, t in theirs_shown))
+            shown.discard(s)
+            theirs_shown.discard(t)
+            if res == 1:
+                shown.add(t)
+            elif res == -1 and 0 < d & 15 < BOMB:
+                theirs_shown.add(t)
             delta = -self.worth(a, s) - self.worth(d, t)
             if self.probe and a & 15 == SCOUT and a >> 4 == self.me and t in self.unknown:
                 delta += self.probe     # a stalled game: what it shows is worth the Scout
@@ -345,6 +373,10 @@ class Search:
             mine = self.at[a >> 4]
             mine.discard(s)
             mine.add(t)
+            shown = self.shown[a >> 4]
+            if s in shown:
+                shown.discard(s)
+                shown.add(t)
             delta = self.worth(a, t) - self.worth(a, s)
             if self.race:
                 delta += self._race((a & 15, s, t), None) if a >> 4 == self.me \
@@ -388,6 +420,20 @@ class Search:
         mine = self.at[a >> 4]
         mine.discard(t)
         mine.add(s)
+        shown = self.shown[a >> 4]
+        if d < 0:       # a quiet move: the piece on ``t`` is shown if it was on ``s``
+            if t in shown:
+                shown.discard(t)
+                shown.add(s)
+        else:
+            was_shown, was_theirs = self.shows.pop()
+            shown.discard(t)
+            if was_shown:
+                shown.add(s)
+            theirs_shown = self.shown[d >> 4]
+            theirs_shown.discard(t)
+            if was_theirs:
+                theirs_shown.add(t)
         if d >= 0 and 0 < d & 15 < BOMB:     # a movable piece came back
             self.at[d >> 4].add(t)
         self.score -= delta
@@ -419,13 +465,13 @@ class Search:
             raise Spent
         if depth == 0:
             if side == self.me:
-                return self.score
+                return self.score + self._hanging(side) if self.hang else self.score
             lo = side * 16
             for n in self.flag_side:
                 c = self.b[n]
                 if lo < c < lo + BOMB:
                     return self.won(side, 0)
-            return -self.score
+            return -self.score + self._hanging(side) if self.hang else -self.score
         moves = self.moves(side, self.killers[depth])
         if depth == self.ban_depth and side == self.me and self.ban in moves:
             moves.remove(self.ban)
@@ -450,6 +496,26 @@ class Search:
                             self.killers[depth] = (s, t)
                         break
         return best
+
+    def _hanging(self, side: int) -> float:
+        """``hang`` of the most that ``side``, to move at the horizon, wins
+        by one sure strike: a piece of its own beside a revealed piece of
+        the other side that it beats (the search's rank for it: a hidden
+        striker's is the sample's guess)."""
+        b = self.b
+        vals = self.val[1 - side]
+        beats = BEATS[side]
+        best = 0.0
+        for s in self.shown[1 - side]:
+            r = b[s] & 15
+            v = vals[r]
+            if v > best:
+                them = beats[r]
+                for n in NEIGHBOURS[s]:
+                    if b[n] in them:
+                        best = v
+                        break
+        return self.hang * best
 
     def root_value(self, side: int, s: int, t: int, depth: int,
                    ban: tuple[int, int] | None = None) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_set
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, NEIGHBOURS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
+from doors.stratego.search import HANG, WIN
 from doors.stratego.setup import board_row
 
 from .helpers import position, sq, started, with_losses
@@ -125,6 +127,33 @@ def test_search_takes_the_flag_and_avoids_bombs():
     cells[99] = 16 + R_OF["F"]
     search = Search(cells, 0, 2)
     assert search.root_value(0, 33, 34, 2) < search.root_value(0, 33, 23, 2)
+
+
+def test_at_the_horizon_the_side_to_move_takes_a_revealed_piece_it_beats():
+    """Level 5's search stops with their General to move beside our Colonel.
+    The Colonel revealed, it counts as taken (``HANG`` of its value: the
+    strike is a ply past the horizon); hidden, they do not know what it is
+    and it is not. With us to move, our Miner beside their revealed Scout takes it
+    the same way, and a piece that does not beat the one beside it takes
+    nothing."""
+    cells = [-1] * 100
+    for name, c in (("A1", R_OF["F"]), ("E4", R_OF["3"]), ("J1", R_OF["8"]), ("E6", 16 + R_OF["2"]),
+                    ("J10", 16 + R_OF["F"]), ("J2", 16 + R_OF["9"]), ("B5", R_OF["9"]),
+                    ("B6", 16 + R_OF["5"])):
+        cells[sq(name)] = c
+    theirs = {}
+    for shown in (True, False):
+        known = {sq("E6"), sq("J2"), sq("B6")} | ({sq("E4")} if shown else set())
+        search = Search(list(cells), 0, 2, known=known, hang=HANG)
+        search.play(sq("E4"), sq("E5"))     # the Colonel steps beside the General
+        theirs[shown] = search.negamax(1, 0, -WIN, WIN) + search.score     # their gain on the board's
+        scout = search.val[1][R_OF["9"]]
+        assert search.negamax(0, 0, -WIN, WIN) - search.score == pytest.approx(HANG * scout)
+        assert HANG * scout > 5
+    colonel = search.val[0][R_OF["3"]]
+    assert theirs[False] == pytest.approx(0)
+    assert theirs[True] == pytest.approx(HANG * colonel)
+    assert HANG * colonel > 40
 
 
 def test_searching_bot_is_bounded_by_its_budget_and_its_time_cap(monkeypatch):
@@ -253,7 +282,9 @@ def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies,
     for x in (sq("E4"), sq("F7")):      # a flag of each may stand in reach
         if cells[x] < 0:
             cells[x] = (x // 50) * 16 + R_OF["F"]
-    search = Search(list(cells), 0, 2)
+    known = {x for x in range(100) if cells[x] >= 0 and x % 3 == 0}     # some revealed, some not
+    search = Search(list(cells), 0, 2, known=known)
+    shown = tuple(set(x) for x in search.shown)
     start = [sorted(search.moves(p)) for p in (0, 1)]
     done = []
     for i, pick in enumerate(picks):
@@ -271,10 +302,16 @@ def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies,
         for p in (0, 1):
             assert sorted(search.moves(p)) == sorted(fresh.moves(p))
             assert flag_first(search.moves(p), p)
+        for p in (0, 1):        # the revealed pieces go where they go; a strike shows both
+            assert all(search.b[x] >= 0 and search.b[x] >> 4 == p for x in search.shown[p])
+        left = search.b[t]
+        if d >= 0 and left >= 0 and 0 < left & 15 < R_OF["B"]:
+            assert t in search.shown[left >> 4]
     for s, t, a, d, delta in reversed(done):
         search.unplay(s, t, a, d, delta)
     assert search.b == cells
     assert [sorted(search.moves(p)) for p in (0, 1)] == start
+    assert search.shown == shown
 
 
 def test_a_deepening_level_looks_further_only_when_few_pieces_are_left():
