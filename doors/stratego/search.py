@@ -175,7 +175,7 @@ class Search:
             c = cells[s]
             if c >= 0 and 0 < c & 15 < BOMB:
                 self.shown[c >> 4].add(s)
-        self.shows: list[tuple[bool, bool]] = []     # per strike played, to undo
+        self.shown_undo: list[tuple[bool, bool]] = []     # per strike played, to undo
         self.counts = rank_counts(cells)
         self.val = piece_values(self.counts)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
@@ -337,7 +337,7 @@ class Search:
             if res == 2:
                 return None
             shown, theirs_shown = self.shown[a >> 4], self.shown[d >> 4]
-            self.shows.append((s in shown, t in theirs_shown))
+            self.shown_undo.append((s in shown, t in theirs_shown))
             shown.discard(s)
             theirs_shown.discard(t)
             if res == 1:
@@ -426,7 +426,7 @@ class Search:
                 shown.discard(t)
                 shown.add(s)
         else:
-            was_shown, was_theirs = self.shows.pop()
+            was_shown, was_theirs = self.shown_undo.pop()
             shown.discard(t)
             if was_shown:
                 shown.add(s)
