@@ -70,7 +70,7 @@ of the piece's value).
 
 The goal is that each wins at least 65 % against the one below
 (``bench/stratego_ai.py --ladder 20``, on the bench's own seeds: 2 over 1
-17/20, 3 over 2 20/20, 4 over 3 19/20, 5 over 4 13/20), and level 5 90 %
+16/20, 3 over 2 19/20, 4 over 3 20/20, 5 over 4 15/20), and level 5 90 %
 against ``peternlewis`` (``bench/stratego_vs_peers.py``; repeatable runs
 on seeds 5151 and 5252: 70/80, where 24 samples won 66 of the same games;
 on the clock at load 3, seed 9696: 34/40, 0.32 s a move, 0.62 s at most;
