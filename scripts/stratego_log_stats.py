@@ -41,7 +41,7 @@ from stratego_vs_peers import DIRS  # noqa: E402
 
 from doors.stratego.belief import R_OF  # noqa: E402
 from doors.stratego.pieces import NEIGHBOURS  # noqa: E402
-from doors.stratego.search import VALUE  # noqa: E402
+from doors.stratego.values import VALUE  # noqa: E402
 
 WATCHED = ("1", "2", "3", "S")
 LEAD = 100.0        # material, as the search values it

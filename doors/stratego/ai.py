@@ -65,7 +65,7 @@ Scouts: one that strikes an unmoved hidden piece gains ``PROBE`` in the
 search, and one that lines up such a strike half of it at the root.
 Level 5 also sees a ply past its horizon where a piece is left to be
 taken: when the search stops, the side to move takes its best sure strike
-on a revealed piece beside one of its own (``Level.hang``, ``search.HANG``
+on a revealed piece beside one of its own (``Level.hang``, ``values.HANG``
 of the piece's value).
 
 The goal is that each wins at least 65 % against the one below
@@ -89,8 +89,9 @@ from typing import Any
 
 from .belief import R_OF, Belief, Marginals
 from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready, piece_targets
-from .search import HANG, RESULT, WIN, Search, Spent, trade_ok
+from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
+from .values import HANG
 
 __all__ = ["StrategoBot", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
            "_all_free"]
@@ -106,7 +107,7 @@ class Level:
     careful: bool       # the risk rules (officers vs likely bombs, known losing strikes)
     defend: bool        # the flag-defence terms of the evaluation
     deepen: int = 0     # more plies at most, while a sample costs little (``DEEP_TRY``)
-    hang: float = 0.0   # at the horizon, of a revealed piece the side to move takes (``search.HANG``)
+    hang: float = 0.0   # at the horizon, of a revealed piece the side to move takes (``values.HANG``)
 
 
 LEVELS = {

@@ -3,7 +3,7 @@
 Board cells: -1 empty, else ``owner * 16 + r`` with ``r`` the search rank
 index (``belief.R_OF``: flag 0, spy 1, scout 2 ... marshal 10, bomb 11).
 The score is kept incrementally from ``me``'s side: material (per-side
-values, see ``piece_values``) plus a positional table per owner:
+values, see ``values.piece_values``) plus a positional table per owner:
 - a pull towards the nearest enemy piece;
 - a pull towards the other side's flag: mild for ours towards their
   (sampled) flag, strong for theirs towards our (real) flag, so that the
@@ -21,7 +21,7 @@ values, see ``piece_values``) plus a positional table per owner:
   that beats it is charged for each step it would come too late, whichever
   way the threat takes (the others go free); a threat taken in the line is
   charged no more;
-- the top bonus (``top_bonus``): an officer that no enemy piece left can
+- the top bonus (``values.top_bonus``): an officer that no enemy piece left can
   beat is worth ``TOP`` more, recounted whenever an officer dies in a line,
   so a trade that leaves their next officer the strongest piece on the
   board counts against us;
@@ -33,7 +33,7 @@ values, see ``piece_values``) plus a positional table per owner:
   (``tables.closing_hunt``);
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a Scout of
   ours on a piece unmoved and hidden at the root gains ``probe``;
-- with ``hang`` (level 5: ``HANG``), at the search's horizon the side to
+- with ``hang`` (level 5: ``values.HANG``), at the search's horizon the side to
   move takes its best sure strike on a revealed piece beside one of its
   own (``hang`` of the piece's value): a revealed officer left where the
   next enemy step takes it is seen a ply past the horizon (``_hanging``).
@@ -65,13 +65,12 @@ from .tables import (
     rank_counts,
     trade_ok,
 )
+from .values import BEATS, TOPPLES, piece_values, top_bonus
 
-__all__ = ["Search", "Spent", "piece_values", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
-           "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB", "VALUE", "HANG"]
+__all__ = ["Search", "Spent", "trade_ok", "pocket_table", "bfs", "POCKET", "RESULT", "WIN", "FLAG",
+           "SPY", "SCOUT", "MINER", "MARSHAL", "GENERAL", "BOMB"]
 
 WIN = 100000.0
-# base value by search rank index: F S 9 8 7 6 5 4 3 2 1 B
-VALUE = (0.0, 60.0, 12.0, 30.0, 18.0, 25.0, 40.0, 60.0, 95.0, 160.0, 260.0, 14.0)
 ATTACK = (0.0, 16.0, 12.0, 8.0, 5.0, 2.0, 0.0)     # ours near their flag, by distance
 DEFEND = (0.0, 60.0, 34.0, 18.0, 8.0, 3.0, 0.0)    # theirs near our flag, by distance
 PULL = 0.3          # towards the nearest enemy piece, per step
@@ -79,64 +78,11 @@ GUARD = 5.0                                        # ours within two squares of 
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 OFFICERS = (8, 9, 10)
 TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
-MOBILE = 60.0       # each movable piece is worth this / sqrt(how many are left) more
-# an officer that no enemy piece left can beat (Major 7, Colonel 8, General 9)
-# is worth this more: it takes whatever it finds (``top_bonus``)
-TOP = {7: 20.0, 8: 35.0, 9: 60.0}
-# per cell & 15: a Major or higher, whose death can change the top bonus
-# (15, an empty cell's, is not)
-TOPPLES = tuple(6 < r < BOMB for r in range(16))
-# at the horizon, the side to move strikes a revealed piece it beats for
-# this share of the piece's value (not all: it may be answered, or the
-# striker's rank is only the sample's guess); level 5's ``hang``
-HANG = 0.5
-# per side and rank struck, the cells of that side's pieces that take it
-BEATS = tuple(tuple(frozenset(p * 16 + a for a in range(1, BOMB) if RESULT[a][r] == 1) for r in range(12))
-              for p in (0, 1))
-
 
 
 class Spent(Exception):
     """The search passed its node ``limit`` (the board is left as it was
     mid-line: the search object is thrown away)."""
-
-
-def top_bonus(counts: list[list[int]], me: int) -> float:
-    """``me``'s side less the other's: ``TOP`` for each officer no enemy
-    piece left beats. Kept through the search's strikes, so a trade that
-    leaves their next officer on top counts against us (their General,
-    once our Marshal is gone, takes everything)."""
-    out = 0.0
-    for p in (0, 1):
-        enemy = counts[1 - p]
-        mine = counts[p]
-        for r, bonus in TOP.items():
-            if mine[r] and not any(enemy[e] for e in range(r + 1, MARSHAL + 1)):
-                out += bonus * mine[r] if p == me else -bonus * mine[r]
-    return out
-
-
-def piece_values(counts: list[list[int]]) -> list[list[float]]:
-    """Per owner, the value of each rank in this position: a miner is worth
-    more the fewer are left, the spy little once the enemy marshal is gone
-    (the top remaining officer more: ``top_bonus``); and every movable piece a premium
-    that grows as they become few (``MOBILE``: the side that runs out of
-    movable pieces loses). ``counts``: ``rank_counts`` of the position."""
-    out = []
-    for p in (0, 1):
-        v = list(VALUE)
-        enemy = counts[1 - p]
-        mine = counts[p]
-        if enemy[BOMB] and mine[MINER] <= 2:
-            v[MINER] = 30.0 + 25.0 * (3 - mine[MINER])
-        if not enemy[MARSHAL]:
-            v[SPY] = 10.0
-        mobile = sum(mine[1:BOMB])
-        if mobile:
-            extra = MOBILE / mobile ** 0.5
-            v = [x + extra if 0 < r < BOMB else x for r, x in enumerate(v)]
-        out.append(v)
-    return out
 
 
 class Search:

@@ -15,8 +15,9 @@ from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_set
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, NEIGHBOURS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
-from doors.stratego.search import HANG, WIN
+from doors.stratego.search import WIN
 from doors.stratego.setup import board_row
+from doors.stratego.values import HANG
 
 from .helpers import position, sq, started, with_losses
 from .test_props import scramble

@@ -437,8 +437,9 @@ def test_the_top_bonus_is_kept_through_strikes_and_undone():
     """A Marshal trade in the search hands their General the top bonus; the
     search's running bonus is always what the board left counts, and all of
     it comes back when the line is undone."""
-    from doors.stratego.search import TOP, Search, top_bonus
+    from doors.stratego.search import Search
     from doors.stratego.tables import rank_counts
+    from doors.stratego.values import TOP, top_bonus
     cells = race_cells(bait_position())
 
     def counted(board: list[int]) -> float:
