@@ -21,10 +21,10 @@ values, see ``values.piece_values``) plus a positional table per owner:
   that beats it is charged for each step it would come too late, whichever
   way the threat takes (the others go free); a threat taken in the line is
   charged no more;
-- the top bonus (``values.top_bonus``): an officer that no enemy piece left can
-  beat is worth ``TOP`` more, recounted whenever an officer dies in a line,
-  so a trade that leaves their next officer the strongest piece on the
-  board counts against us;
+- the top bonus (``values.top_bonus``): an officer that no enemy piece
+  left can beat is worth ``TOP`` more, recounted whenever an officer dies
+  in a line, so a trade that leaves their next officer the strongest piece
+  on the board counts against us;
 - our Spy beside our revealed General while their Marshal lives
   (``tables.ESCORT``);
 - with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
@@ -33,10 +33,11 @@ values, see ``values.piece_values``) plus a positional table per owner:
   (``tables.closing_hunt``);
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a Scout of
   ours on a piece unmoved and hidden at the root gains ``probe``;
-- with ``hang`` (level 5: ``values.HANG``), at the search's horizon the side to
-  move takes its best sure strike on a revealed piece beside one of its
-  own (``hang`` of the piece's value): a revealed officer left where the
-  next enemy step takes it is seen a ply past the horizon (``_hanging``).
+- with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
+  side to move takes its best sure strike on a revealed piece beside one
+  of its own (``hang`` of the piece's value): a revealed officer left
+  where the next enemy step takes it is seen a ply past the horizon
+  (``_hanging``).
 
 Move order (the values do not depend on it, the nodes do): a strike on
 the flag first (it ends the search), the other strikes, the killer move
