@@ -98,7 +98,9 @@ def rate(player: Rating, games: list[Game], tau: float = TAU) -> Rating:
     phi_star = math.sqrt(phi * phi + sigma_new * sigma_new)
     phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     mu_new = mu + phi_new * phi_new * delta_sum
-    return Rating(mu_new * SCALE + DEFAULT_RATING, phi_new * SCALE, sigma_new)
+    # a game that tells little (a newcomer against a far weaker player) can
+    # leave the deviation a hair above a newcomer's: no one is less known
+    return Rating(mu_new * SCALE + DEFAULT_RATING, min(phi_new * SCALE, DEFAULT_DEVIATION), sigma_new)
 
 
 def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

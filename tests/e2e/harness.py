@@ -185,7 +185,9 @@ def arrows_between(src: int, dst: int, size: int) -> str:
     return vertical + horizontal
 
 
-async def wait_until(predicate, timeout: float = 10.0, what: str = "condition") -> None:
+async def wait_until(predicate, timeout: float = 30.0, what: str = "condition") -> None:
+    # a bound, not a pace: a loaded 2-core machine (the suite beside the
+    # benches) once took more than 10 s for one sowing to land
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

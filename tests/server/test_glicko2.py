@@ -36,6 +36,12 @@ ratings = st.builds(
 )
 
 
+def test_a_newcomer_beaten_by_a_far_weaker_player_is_no_less_known_than_a_newcomer() -> None:
+    # hypothesis found it: 350.0009 after the game
+    _, new_b = rate_game(Rating(800.0, 30.0, 0.0625), Rating(2256.0, 350.0, 0.0625), 1.0)
+    assert new_b.deviation <= 350
+
+
 @given(ratings, ratings)
 def test_the_winner_gains_and_the_loser_drops(a: Rating, b: Rating) -> None:
     new_a, new_b = rate_game(a, b, 1.0)
