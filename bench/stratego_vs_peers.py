@@ -105,6 +105,7 @@ class Adapter:
         self.lost: tuple[list[str], list[str]] = ([], [])
         self.moves: list[tuple[int, int, int]] = []
         self.last_strike: Strike | None = None
+        self.strikes: list[Strike] = []
 
     def observation(self) -> StrategoObservation:
         squares = tuple(None if p is None else Seen(p[0], p[1], p[2], p[3]) for p in self.board)
@@ -113,7 +114,7 @@ class Adapter:
             squares=squares, ready=(True, True),
             lost=tuple(tuple(sorted(x, key=RANKS.index)) for x in self.lost),  # type: ignore[arg-type]
             moves=tuple(self.moves[-12:]), ply=len(self.moves), last_strike=self.last_strike,
-            outcome=None)
+            outcome=None, strikes=tuple(self.strikes))
 
     def setup_rows(self) -> list[str]:
         state = StrategoState(OPTIONS)
@@ -153,7 +154,8 @@ class Adapter:
         target = self.board[to]
         assert target is not None, line
         a_ok, d_ok = outcome == "KILLS", outcome == "DIES"
-        self.last_strike = Strike(len(self.moves), player, frm, to, a, dr, a_ok, d_ok)
+        self.last_strike = Strike(len(self.moves), player, frm, to, a, dr, a_ok, d_ok, not target[3], target[2])
+        self.strikes.append(self.last_strike)
         if not a_ok:
             self.lost[player].append(a)
         if not d_ok:

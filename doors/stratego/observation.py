@@ -4,7 +4,7 @@ An observation is built from the state but keeps only: every occupied square
 with its owner; the rank of the viewer's own pieces and of enemy pieces
 revealed by a strike (or a scout's long move); per piece whether it has
 moved and whether it is revealed; lost pieces (all revealed by strikes); the
-public move list; the last strike; phase, turn, ready flags and options.
+public move list; the last strike and every strike so far; phase, turn, ready flags and options.
 
 An unrevealed enemy rank is never stored, not even indirectly: hidden pieces
 are listed by square only, with no identity. Two games differing only in
@@ -57,6 +57,7 @@ class StrategoObservation:
     ply: int                                  # play moves made so far
     last_strike: Any                          # rules.Strike or None
     outcome: Outcome | None
+    strikes: tuple[Any, ...] = ()             # every strike so far (rules.Strike), public
 
     # ----- convenience ------------------------------------------------------
     @property
@@ -174,4 +175,5 @@ def observe(state: Any, viewer: int | None, ended: Outcome | None = None) -> Str
         ply=len(state.moves),
         last_strike=state.last_strike,
         outcome=outcome,
+        strikes=tuple(state.strikes),
     )

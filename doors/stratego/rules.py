@@ -59,6 +59,8 @@ class Strike(NamedTuple):
     defender: str
     attacker_survived: bool
     defender_survived: bool
+    defender_hidden: bool = False   # the struck piece's rank was unknown to the striker
+    defender_moved: bool = False    # the struck piece had moved before
 
 
 class StrategoState(GameState):
@@ -79,6 +81,7 @@ class StrategoState(GameState):
         self.moves: list[tuple[int, int, int]] = []      # (player, from, to)
         self.lost: tuple[list[str], list[str]] = ([], [])
         self.last_strike: Strike | None = None
+        self.strikes: list[Strike] = []      # every strike, in order (public)
         self._outcome: Outcome | None = None
 
     # ----- helpers ----------------------------------------------------------
@@ -196,7 +199,9 @@ class StrategoState(GameState):
         else:
             a_ok, d_ok = strike(piece.rank, target.rank)
             self.last_strike = Strike(len(self.moves), player, move.frm, move.to,
-                                      piece.rank, target.rank, a_ok, d_ok)
+                                      piece.rank, target.rank, a_ok, d_ok,
+                                      not target.revealed, target.moved)
+            self.strikes.append(self.last_strike)
             if not a_ok:
                 self.lost[player].append(piece.rank)
             if not d_ok:
@@ -232,6 +237,7 @@ class StrategoState(GameState):
         new.moves = list(self.moves)
         new.lost = (list(self.lost[0]), list(self.lost[1]))
         new.last_strike = self.last_strike
+        new.strikes = list(self.strikes)
         new._outcome = self._outcome
         return new
 

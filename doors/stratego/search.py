@@ -38,6 +38,9 @@ values, see ``values.piece_values``) plus a positional table per owner:
   of its own (``hang`` of the piece's value): a revealed officer left
   where the next enemy step takes it is seen a ply past the horizon
   (``_hanging``).
+- with ``fog`` (level 5, while their side has not gambled: ``fog.py``),
+  their side strikes a hidden piece of ours only with a piece it can spare
+  or one that beats whatever it may be.
 
 Move order (the values do not depend on it, the nodes do): a strike on
 the flag first (it ends the search), the other strikes, the killer move
@@ -47,6 +50,7 @@ the other quiet moves. Each side's movable pieces are kept by square, so
 """
 from __future__ import annotations
 
+from .fog import Fog
 from .pieces import NEIGHBOURS, RAYS
 from .race import Race
 from .tables import (
@@ -92,7 +96,7 @@ class Search:
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
-                 probe: float = 0.0, hang: float = 0.0):
+                 probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -123,6 +127,12 @@ class Search:
             if c >= 0 and 0 < c & 15 < BOMB:
                 self.shown[c >> 4].add(s)
         self.shown_undo: list[tuple[bool, bool]] = []     # per strike played, to undo
+        # their side strikes a hidden piece of ours only where the fog lets
+        # it (``fog.Fog``); ``still``: ours unmoved and hidden, kept by ``play``
+        self.fog = fog is not None
+        self.still: set[int] = set(fog.still) if fog is not None else set()
+        self.may = (fog.may(False), fog.may(True)) if fog is not None else ((), ())
+        self.still_undo: list[tuple[bool, bool]] = []     # per move played, to undo
         self.counts = rank_counts(cells)
         self.val = piece_values(self.counts)
         flags = [[s for s, c in enumerate(cells) if c >= 0 and c >> 4 == p and c & 15 == FLAG]
@@ -242,6 +252,8 @@ class Search:
         quiet: list[tuple[int, int]] = []
         scout = lo + SCOUT
         flag = (1 - side) * 16 + FLAG
+        fogged = self.fog and side != self.me     # their strikes on our hidden pieces
+        shown, still, may = self.shown[self.me], self.still, self.may
         for s in self.at[side]:
             if b[s] != scout:
                 for t in NEIGHBOURS[s]:
@@ -249,6 +261,8 @@ class Search:
                     if o < 0:
                         quiet.append((s, t))
                     elif o < lo or o >= hi:
+                        if fogged and t not in shown and not may[t in still][b[s] & 15]:
+                            continue
                         (on_flag if o == flag else strikes).append((s, t))
                 continue
             for ray in RAYS[s]:
@@ -328,6 +342,14 @@ class Search:
             if self.race:
                 delta += self._race((a & 15, s, t), None) if a >> 4 == self.me \
                     else self._race(None, (s, t))
+        if self.fog:    # a piece of ours that moves, or is taken, is unmoved no more
+            still = self.still
+            gone = (s in still, t in still and b[t] != d)
+            self.still_undo.append(gone)
+            if gone[0]:
+                still.discard(s)
+            if gone[1]:
+                still.discard(t)
         self.score += delta
         return delta
 
@@ -364,6 +386,12 @@ class Search:
     def unplay(self, s: int, t: int, a: int, d: int, delta: float) -> None:
         """Undo ``play(s, t)`` (``a``, ``d``: the cells before it)."""
         self.b[s], self.b[t] = a, d
+        if self.fog:
+            gone = self.still_undo.pop()
+            if gone[0]:
+                self.still.add(s)
+            if gone[1]:
+                self.still.add(t)
         mine = self.at[a >> 4]
         mine.discard(t)
         mine.add(s)
