@@ -4,7 +4,9 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 import random
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from doors.stratego.pieces import COUNTS, parse_square
 from doors.stratego.rules import Piece, StrategoState
@@ -52,6 +54,32 @@ def with_losses(state: StrategoState) -> StrategoState:
                 left[piece.rank] -= 1
         state.lost[p][:] = [r for r, n in left.items() for _ in range(n)]
     return state
+
+
+def random_line(search: Any, picks: list[int],
+                after: Callable[[int, int, int], None] | None = None) -> list[tuple[int, int, int, int, float]]:
+    """Play ``search``'s moves picked by ``picks`` (ours first, sides
+    alternating) until a side has none or one takes the flag, calling
+    ``after(s, t, d)`` after each; what ``undo_line`` needs to undo them."""
+    done = []
+    for i, pick in enumerate(picks):
+        moves = search.moves(i % 2)
+        if not moves:
+            break
+        s, t = moves[pick % len(moves)]
+        a, d = search.b[s], search.b[t]
+        delta = search.play(s, t)
+        if delta is None:       # the flag taken: the board is left as it was
+            break
+        done.append((s, t, a, d, delta))
+        if after is not None:
+            after(s, t, d)
+    return done
+
+
+def undo_line(search: Any, done: list[tuple[int, int, int, int, float]]) -> None:
+    for s, t, a, d, delta in reversed(done):
+        search.unplay(s, t, a, d, delta)
 
 
 def load_script(name: str, folder: str = "scripts") -> ModuleType:

@@ -19,7 +19,7 @@ from doors.stratego.search import WIN
 from doors.stratego.setup import board_row
 from doors.stratego.values import HANG
 
-from .helpers import position, sq, started, with_losses
+from .helpers import position, random_line, sq, started, undo_line, with_losses
 from .test_props import scramble
 
 
@@ -287,18 +287,8 @@ def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies,
     search = Search(list(cells), 0, 2, known=known)
     shown = tuple(set(x) for x in search.shown)
     start = [sorted(search.moves(p)) for p in (0, 1)]
-    done = []
-    for i, pick in enumerate(picks):
-        side = i % 2
-        moves = search.moves(side)
-        if not moves:
-            break
-        s, t = moves[pick % len(moves)]
-        a, d = search.b[s], search.b[t]
-        delta = search.play(s, t)
-        if delta is None:       # the flag taken: the board is left as it was
-            break
-        done.append((s, t, a, d, delta))
+
+    def check(s: int, t: int, d: int) -> None:
         fresh = Search(list(search.b), 0, 2)
         for p in (0, 1):
             assert sorted(search.moves(p)) == sorted(fresh.moves(p))
@@ -308,8 +298,8 @@ def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies,
         left = search.b[t]
         if d >= 0 and left >= 0 and 0 < left & 15 < R_OF["B"]:
             assert t in search.shown[left >> 4]
-    for s, t, a, d, delta in reversed(done):
-        search.unplay(s, t, a, d, delta)
+
+    undo_line(search, random_line(search, picks, check))
     assert search.b == cells
     assert [sorted(search.moves(p)) for p in (0, 1)] == start
     assert search.shown == shown

@@ -13,7 +13,7 @@ from doors.stratego.belief import R_OF
 from doors.stratego.fog import Fog, fog_of, gambled
 from doors.stratego.pieces import Move
 
-from .helpers import position, sq
+from .helpers import position, random_line, sq, undo_line
 from .test_ai import _played_cells
 
 
@@ -75,22 +75,12 @@ def test_the_fog_is_as_it_was_after_any_line_is_undone(seed, plies, picks):
     rng = random.Random(seed)
     still = {x for x in range(100) if cells[x] >= 0 and cells[x] >> 4 == 0 and rng.random() < 0.5}
     search = Search(list(cells), 0, 2, fog=Fog(set(still), rng.randrange(11)))
-    done = []
-    for i, pick in enumerate(picks):
-        side = i % 2
-        moves = search.moves(side)
-        if not moves:
-            break
-        s, t = moves[pick % len(moves)]
-        a, d = search.b[s], search.b[t]
-        delta = search.play(s, t)
-        if delta is None:
-            break
-        done.append((s, t, a, d, delta))
+
+    def check(s: int, t: int, d: int) -> None:
         assert all(search.b[x] >= 0 and search.b[x] >> 4 == 0 for x in search.still)
         assert set(search.moves(1)) <= set(Search(list(search.b), 0, 2).moves(1))
-    for s, t, a, d, delta in reversed(done):
-        search.unplay(s, t, a, d, delta)
+
+    undo_line(search, random_line(search, picks, check))
     assert search.b == cells
     assert search.still == still
 
