@@ -104,8 +104,11 @@ class Adapter:
         self.board: list[list[Any] | None] = [None] * 100   # [owner, rank|None, moved, revealed]
         self.lost: tuple[list[str], list[str]] = ([], [])
         self.moves: list[tuple[int, int, int]] = []
-        self.last_strike: Strike | None = None
         self.strikes: list[Strike] = []
+
+    @property
+    def last_strike(self) -> Strike | None:
+        return self.strikes[-1] if self.strikes else None
 
     def observation(self) -> StrategoObservation:
         squares = tuple(None if p is None else Seen(p[0], p[1], p[2], p[3]) for p in self.board)
@@ -154,8 +157,7 @@ class Adapter:
         target = self.board[to]
         assert target is not None, line
         a_ok, d_ok = outcome == "KILLS", outcome == "DIES"
-        self.last_strike = Strike(len(self.moves), player, frm, to, a, dr, a_ok, d_ok, not target[3], target[2])
-        self.strikes.append(self.last_strike)
+        self.strikes.append(Strike(len(self.moves), player, frm, to, a, dr, a_ok, d_ok, not target[3], target[2]))
         if not a_ok:
             self.lost[player].append(a)
         if not d_ok:

@@ -4,7 +4,8 @@ An observation is built from the state but keeps only: every occupied square
 with its owner; the rank of the viewer's own pieces and of enemy pieces
 revealed by a strike (or a scout's long move); per piece whether it has
 moved and whether it is revealed; lost pieces (all revealed by strikes); the
-public move list; the last strike and every strike so far; phase, turn, ready flags and options.
+public move list; every strike so far, the last apart; phase, turn, ready
+flags and options.
 
 An unrevealed enemy rank is never stored, not even indirectly: hidden pieces
 are listed by square only, with no identity. Two games differing only in

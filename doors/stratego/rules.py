@@ -80,11 +80,14 @@ class StrategoState(GameState):
         self.turn = 0
         self.moves: list[tuple[int, int, int]] = []      # (player, from, to)
         self.lost: tuple[list[str], list[str]] = ([], [])
-        self.last_strike: Strike | None = None
         self.strikes: list[Strike] = []      # every strike, in order (public)
         self._outcome: Outcome | None = None
 
     # ----- helpers ----------------------------------------------------------
+    @property
+    def last_strike(self) -> Strike | None:
+        return self.strikes[-1] if self.strikes else None
+
     def own_moves(self, player: int, limit: int = 8) -> list[tuple[int, int]]:
         out = []
         for p, a, b in reversed(self.moves):
@@ -198,10 +201,9 @@ class StrategoState(GameState):
             board[move.to] = moved
         else:
             a_ok, d_ok = strike(piece.rank, target.rank)
-            self.last_strike = Strike(len(self.moves), player, move.frm, move.to,
-                                      piece.rank, target.rank, a_ok, d_ok,
-                                      not target.revealed, target.moved)
-            self.strikes.append(self.last_strike)
+            self.strikes.append(Strike(len(self.moves), player, move.frm, move.to,
+                                       piece.rank, target.rank, a_ok, d_ok,
+                                       not target.revealed, target.moved))
             if not a_ok:
                 self.lost[player].append(piece.rank)
             if not d_ok:
@@ -236,7 +238,6 @@ class StrategoState(GameState):
         new.turn = self.turn
         new.moves = list(self.moves)
         new.lost = (list(self.lost[0]), list(self.lost[1]))
-        new.last_strike = self.last_strike
         new.strikes = list(self.strikes)
         new._outcome = self._outcome
         return new
