@@ -176,6 +176,7 @@ class TitleScreen(Screen):
                 return None
             self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
             self.session.services.limits.registered(self.session.conn.peer)
+            self.session.services.login_guard.succeeded(self.session.conn.peer, self.user.handle)
             return await self._logged_in()
         return None
 

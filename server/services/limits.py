@@ -3,7 +3,8 @@
 A free account costs nothing, so a limit kept per session is multiplied by
 opening more sessions; these limits are kept per account *and* per address,
 across sessions and connections. Each is a sliding window per key, with
-memory bounded however many keys an attacker invents.
+memory bounded however many keys an attacker invents. An address is
+counted as ``addresses.address_key`` says (an IPv6 caller by its /64).
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import time
 from collections.abc import Callable
 
 from server.config import Config
+
+from .addresses import address_key
 
 __all__ = ["KeyedRate", "AbuseLimits"]
 
@@ -86,7 +89,7 @@ class AbuseLimits:
         """None if ``handle`` at ``address`` may say one more line, else why not."""
         if not self._chat_account.allows("h:" + handle.casefold()):
             return f"Slow down: at most {self.chat_lines} chat lines in {self.chat_seconds:g} seconds."
-        if not self._chat_address.take("a:" + address):
+        if not self._chat_address.take("a:" + address_key(address)):
             return "Slow down: too much chat from your address."
         self._chat_account.take("h:" + handle.casefold())
         return None
@@ -99,7 +102,7 @@ class AbuseLimits:
                 f"{self.challenge_seconds:g} seconds. Wait for an answer.")
 
     def may_register(self, address: str) -> bool:
-        return self._accounts.allows(address)
+        return self._accounts.allows(address_key(address))
 
     def registered(self, address: str) -> None:
-        self._accounts.take(address)
+        self._accounts.take(address_key(address))

@@ -2,17 +2,26 @@
 
 Each failed login doubles the wait before the next password is checked for
 that account (from anywhere) and from that address (for any account):
-BASE, 2*BASE, 4*BASE ... capped, so an attacker cannot lock the real user
-out for long (ACCOUNT_CAP), while one address guessing at many accounts
-slows to one guess per ADDRESS_CAP. A success clears the account's count;
-counts are forgotten after FORGET seconds without a failure. Every failure
-is logged with the address and the handle; the sysop console shows counts.
+BASE, 2*BASE, 4*BASE ... capped (ACCOUNT_CAP), while one address guessing
+at many accounts slows to one guess per ADDRESS_CAP. A success clears the
+account's count; counts are forgotten after FORGET seconds without a
+failure. Every failure is logged with the address and the handle; the
+sysop console shows counts.
+
+An attacker who guesses once a minute from ever new addresses would keep
+an account's wait up for good, so the account's wait does not bind at an
+address the account has logged in from before (up to KNOWN_PER_ACCOUNT of
+them, the newest kept): the real user at home gets in at once, while that
+address's own back-off still slows anyone guessing from it. Addresses are
+counted as ``addresses.address_key`` says (an IPv6 caller by its /64).
 """
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Callable
+
+from .addresses import address_key
 
 __all__ = ["LoginGuard"]
 
@@ -33,6 +42,7 @@ class LoginGuard:
     ADDRESS_CAP = 600.0  # the longest an address waits
     FORGET = 3600.0      # a count is forgotten this long after its last failure
     MAX_ENTRIES = 50_000
+    KNOWN_PER_ACCOUNT = 8  # addresses remembered per account where it logged in
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, base: float | None = None):
         self.clock = clock
@@ -40,6 +50,7 @@ class LoginGuard:
             self.BASE = base
         self._accounts: dict[str, _Record] = {}
         self._addresses: dict[str, _Record] = {}
+        self._known: dict[str, list[str]] = {}      # account: its addresses, oldest first
         self.failures_total = 0
         self.refused_total = 0      # attempts turned away while waiting
         self._recent: list[float] = []
@@ -58,8 +69,10 @@ class LoginGuard:
     def wait_for(self, address: str, handle: str) -> float:
         """Seconds before a password for ``handle`` from ``address`` may be checked."""
         now = self.clock()
-        wait = max(self._wait(self._accounts, handle.casefold(), self.ACCOUNT_CAP, now),
-                   self._wait(self._addresses, address, self.ADDRESS_CAP, now))
+        account, address = handle.casefold(), address_key(address)
+        wait = self._wait(self._addresses, address, self.ADDRESS_CAP, now)
+        if address not in self._known.get(account, ()):
+            wait = max(wait, self._wait(self._accounts, account, self.ACCOUNT_CAP, now))
         if wait > 0:
             self.refused_total += 1
         return wait
@@ -67,7 +80,8 @@ class LoginGuard:
     # ----- telling ----------------------------------------------------------
     def failed(self, address: str, handle: str) -> None:
         now = self.clock()
-        for table, key in ((self._accounts, handle.casefold()), (self._addresses, address)):
+        key_of_address = address_key(address)
+        for table, key in ((self._accounts, handle.casefold()), (self._addresses, key_of_address)):
             rec = table.get(key)
             if rec is None:
                 if len(table) >= self.MAX_ENTRIES:
@@ -79,10 +93,20 @@ class LoginGuard:
         self._recent = [t for t in self._recent if now - t < 3600] + [now]
         log.warning("failed login for %r from %s (%d in a row on this account, %d from this "
                     "address)", handle, address, self._accounts[handle.casefold()].count,
-                    self._addresses[address].count)
+                    self._addresses[key_of_address].count)
 
     def succeeded(self, address: str, handle: str) -> None:
-        self._accounts.pop(handle.casefold(), None)
+        account, address = handle.casefold(), address_key(address)
+        self._accounts.pop(account, None)
+        known = self._known.get(account)
+        if known is None:
+            if len(self._known) >= self.MAX_ENTRIES:
+                del self._known[next(iter(self._known))]     # the account remembered longest ago
+            known = self._known[account] = []
+        if address in known:
+            known.remove(address)
+        known.append(address)
+        del known[:-self.KNOWN_PER_ACCOUNT]
 
     def _prune(self, table: dict[str, _Record], now: float) -> None:
         for key in [k for k, r in table.items() if now - r.last >= self.FORGET]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
 from server.services import events as E
+from server.services.addresses import address_key
 from server.services.ids import NodeId
 
 __all__ = ["Node", "NodeRegistry", "Origin", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
@@ -70,7 +71,7 @@ class NodeRegistry(Generic[N]):
         """Why a new connection from ``peer`` may not have a node, or None."""
         if len(self.sessions) >= self.max_sessions:
             return "Gatehouse is full right now. Please call again later."
-        if limit_per_ip and self._per_ip[peer] >= self.max_per_ip:
+        if limit_per_ip and self._per_ip[address_key(peer)] >= self.max_per_ip:
             return "Too many connections from your address."
         return None
 
@@ -79,16 +80,17 @@ class NodeRegistry(Generic[N]):
         node = NodeId(next(n for n in range(1, len(self.sessions) + 2) if n not in self.sessions))
         session = make(node)
         self.sessions[node] = session
-        self._per_ip[peer] += 1
+        self._per_ip[address_key(peer)] += 1
         self._online = None
         self.generation += 1
         return session
 
     def release(self, session: N, peer: str) -> None:
         self.sessions.pop(session.node, None)
-        self._per_ip[peer] -= 1
-        if self._per_ip[peer] <= 0:
-            del self._per_ip[peer]
+        key = address_key(peer)       # an IPv6 caller's /64: ``addresses``
+        self._per_ip[key] -= 1
+        if self._per_ip[key] <= 0:
+            del self._per_ip[key]
         self.changed()
 
     # ----- who is on --------------------------------------------------------

@@ -73,10 +73,12 @@ class Caller:
 
     @classmethod
     async def connect(cls, port: int, term: str = "xterm", cols: int = 80, rows: int = 24,
-                      charset: str | None = None, answers: bool = False, onlcr: bool = False) -> Caller:
+                      charset: str | None = None, answers: bool = False, onlcr: bool = False,
+                      source: str | None = None) -> Caller:
+        """``source``: the caller's own address (any of 127.0.0.0/8 on the loopback)."""
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows,
-            connect_minwait=0.05, connect_maxwait=1.0)
+            connect_minwait=0.05, connect_maxwait=1.0, local_addr=(source, 0) if source else None)
         from server.net.terminal import charset_for_term
         return cls(reader, writer, charset or charset_for_term(term), answers, onlcr, rows)
 

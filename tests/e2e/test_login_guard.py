@@ -38,6 +38,40 @@ def test_backoff_doubles_is_capped_and_clears_on_success():
     assert guard.failures_total == 11
 
 
+def test_the_account_wait_does_not_bind_where_it_logged_in_before():
+    """Guessing once a minute from ever new addresses would keep an account
+    waiting for good: at an address it has logged in from, it does not."""
+    clock = Clock()
+    guard = LoginGuard(clock)
+    guard.succeeded("10.0.0.1", "Alice")                      # home
+    guard.succeeded("2001:db8:1:2::10", "Alice")              # the phone
+    for n in range(20):                                        # one guess a minute, a new address each
+        clock.now += 60
+        guard.failed(f"198.51.100.{n}", "alice")
+    assert guard.wait_for("203.0.113.9", "Alice") == LoginGuard.ACCOUNT_CAP   # a stranger waits
+    assert guard.wait_for("10.0.0.1", "Alice") == 0           # at home: at once
+    assert guard.wait_for("2001:db8:1:2:aaaa::77", "Alice") == 0    # the phone's /64, a new address in it
+    assert guard.wait_for("2001:db8:1:3::10", "Alice") > 0    # another /64 is a stranger
+    guard.failed("10.0.0.1", "Alice")                          # home guesses wrong: its own back-off
+    assert guard.wait_for("10.0.0.1", "Alice") == LoginGuard.BASE
+    for n in range(LoginGuard.KNOWN_PER_ACCOUNT):              # the newest addresses are kept
+        guard.succeeded(f"192.0.2.{n}", "Alice")
+    guard.failed("192.0.2.200", "Alice")
+    assert guard.wait_for("192.0.2.0", "Alice") == 0
+    assert guard.wait_for("2001:db8:1:2::10", "Alice") > 0    # pushed out by eight newer ones
+
+
+def test_an_ipv6_caller_counts_as_its_64():
+    clock = Clock()
+    guard = LoginGuard(clock)
+    for n in range(6):
+        guard.failed(f"2001:db8:5:6::{n + 1:x}", f"user{n}")
+    assert guard.wait_for("2001:db8:5:6:ffff::1", "Zed") == 32  # six failures from one /64
+    assert guard.wait_for("::ffff:192.0.2.7", "Zed") == 0
+    guard.failed("::ffff:192.0.2.7", "Zed")
+    assert guard.wait_for("192.0.2.7", "Yan") == 1              # a mapped IPv4 is the IPv4
+
+
 async def fail(caller: Caller, handle: str, password: str = "wrong-one") -> None:
     await caller.expect("Handle")
     caller.send(handle + ENTER)
@@ -89,6 +123,37 @@ async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
             await console.expect("Failed logins: 2 (2 in the last hour)")
         finally:
             await console.close()
+    finally:
+        await app.stop()
+
+
+async def test_guessing_from_ever_new_addresses_does_not_lock_the_user_out_at_home(tmp_path):
+    """A wrong guess a minute, each from a new address, keeps the account's
+    wait up; the real user, calling from where they logged in before, gets
+    in at once, while the right password from a stranger's address waits."""
+    app = await start_app(tmp_path / "g.db")
+    clock = Clock()
+    app.login_guard.clock = clock
+    app.login_guard.BASE = 1.0       # as in production (the harness makes it 0.01)
+    try:
+        home = await Caller.connect(app.port, source="127.0.0.1")
+        await home.login("Hank", "right-pw")
+        await home.close()
+        await wait_until(lambda: app.find_session("Hank") is None, what="Hank gone")
+        for n in range(2, 6):
+            clock.now += 60
+            mallory = await Caller.connect(app.port, source=f"127.0.0.{n}")
+            await fail(mallory, "hank")
+            await mallory.expect("Wrong password.")
+            await mallory.close()
+        stranger = await Caller.connect(app.port, source="127.0.0.9")
+        await fail(stranger, "Hank", "right-pw")
+        await stranger.expect("Too many failed logins: try again in 8 s.")
+        await stranger.close()
+        again = await Caller.connect(app.port, source="127.0.0.1")
+        await again.login("Hank", "right-pw", new=False)     # the lobby, at once
+        assert "try again" not in again.text()
+        await again.close()
     finally:
         await app.stop()
 

@@ -2,6 +2,7 @@
 sessions, with a fake clock."""
 from __future__ import annotations
 
+from server.services.addresses import address_key
 from server.services.board import ChallengeBoard
 from server.services.limits import AbuseLimits, KeyedRate
 from server.services.nodes import NodeRegistry
@@ -71,6 +72,29 @@ def test_new_accounts_per_address_per_hour():
     assert not limits.may_register("10.0.0.1") and limits.may_register("10.0.0.2")
     clock.now += 3600
     assert limits.may_register("10.0.0.1")
+
+
+async def test_an_ipv6_caller_is_one_address_per_64_for_every_limit():
+    """One home or phone gets a whole /64: picking a new address in it is
+    not a fresh start (connections, new accounts, chat)."""
+    assert address_key("2001:db8:1:2:3:4:5:6") == address_key("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::9") != address_key("2001:db8:1:2::9")
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"            # a dual-stack socket's IPv4 caller
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert address_key("192.0.2.7") == "192.0.2.7" and address_key("local") == "local"
+    nodes: NodeRegistry[FakeSeat] = NodeRegistry(20, 2)
+    first = nodes.admit("2001:db8:1:2::1", lambda node: FakeSeat(node, "A"))   # type: ignore[arg-type]
+    nodes.admit("2001:db8:1:2::2", lambda node: FakeSeat(node, "B"))           # type: ignore[arg-type]
+    assert nodes.refusal("2001:db8:1:2::3", True) == "Too many connections from your address."
+    assert nodes.refusal("2001:db8:1:3::1", True) is None
+    nodes.release(first, "2001:db8:1:2::1")
+    assert nodes.refusal("2001:db8:1:2::3", True) is None
+    clock = Clock()
+    limits = AbuseLimits(new_accounts=1, chat_lines=5, address_chat_lines=2, clock=clock)
+    limits.registered("2001:db8:1:2::1")
+    assert not limits.may_register("2001:db8:1:2:ffff::1") and limits.may_register("2001:db8:9::1")
+    assert limits.chat("Ann", "2001:db8:1:2::1") is None and limits.chat("Ben", "2001:db8:1:2::2") is None
+    assert limits.chat("Cid", "2001:db8:1:2::3") == "Slow down: too much chat from your address."
 
 
 async def test_challenges_are_limited_per_caller_and_one_at_a_time_per_opponent():
