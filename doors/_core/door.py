@@ -196,9 +196,10 @@ class DoorInfo:
     # options whose choices change at run time (Kingdom's board files)
     options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
     # ----- capabilities: what the server offers this door ---------------
-    # a door tool on the new-game screen (Kingdom's board editor): builds an
-    # object with on_key(key) -> None | "saved" | "cancel", draw(canvas), message
-    editor: Callable[[], Any] | None = None
+    # a door tool on the new-game screen (Kingdom's board editor): builds, for
+    # a caller's handle (None: the sysop), an object with
+    # on_key(key) -> None | "saved" | "cancel", draw(canvas), message
+    editor: Callable[[str | None], Any] | None = None
     editor_title: str = "board editor"
     # offers "auto finish" (Request "auto_finish"): the computer ends the game
     auto_finish: bool = False

@@ -48,8 +48,9 @@ def current_options() -> tuple[OptionSpec, ...]:
     return (board_option(), PAWNS)
 
 
-def new_editor() -> BoardEditor:
-    return BoardEditor()
+def new_editor(author: str | None = None) -> BoardEditor:
+    """The board editor for the caller ``author`` (None: the sysop)."""
+    return BoardEditor(author=author)
 
 
 def use_state_folder(folder: Path, settings: Mapping[str, Any]) -> None:

@@ -10,7 +10,10 @@ player 1's half (ranks 1-9) onto player 2's half (a fair, symmetric board);
 ``s`` asks for a name and saves (ENTER) - names are ``[a-z0-9_-]{1,20}``. A
 saved board that was opened is saved again under its own name (the name
 is filled in); a shipped board is never replaced, so a changed one is saved
-under a new name; any other existing name is refused. ESC leaves the list
+under a new name; any other existing name is refused. A caller's editor
+(``author``: their handle) replaces only the boards that caller saved (the
+file says who made it) and keeps at most ``MAX_PER_CALLER`` of them; the
+sysop's (no ``author``) may replace any saved board. ESC leaves the list
 or the name prompt, or the editor (twice if there are unsaved changes).
 """
 from __future__ import annotations
@@ -50,11 +53,24 @@ HELP = [
     "Esc  leave",
 ]
 LIST_ROWS = 8
+MADE_BY = "; made with the Kingdom board editor"
+MAX_PER_CALLER = 20     # boards one caller may keep saved
+
+
+def board_author(path: Path) -> str | None:
+    """Who saved the board file at ``path`` with the editor (None: made by
+    hand, by the sysop, or by the editor before it named its author)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            first = fh.readline(200).rstrip("\n")
+    except OSError:
+        return None
+    return first[len(MADE_BY) + 4:] if first.startswith(MADE_BY + " by ") else None
 
 
 class BoardEditor:
     def __init__(self, start_layout: str | None = None,
-                 directory: Path | str | None = None):
+                 directory: Path | str | None = None, author: str | None = None):
         if start_layout:
             self.board = decode_layout(start_layout)
         else:
@@ -62,6 +78,7 @@ class BoardEditor:
             self.board[parse_square("j1")] = symbol_code("K")
             self.board[parse_square("j19")] = symbol_code("k")
         self.directory = Path(directory) if directory is not None else None
+        self.author = author                  # the caller's handle (None: the sysop)
         self.cur = parse_square("j10")
         self.message = "Place pieces and rocks; l loads a board, s saves, Esc leaves."
         self.naming = False
@@ -124,7 +141,7 @@ class BoardEditor:
             if problem is not None:
                 self.message = f"Cannot save: {problem[1]}."
                 return None
-            keep = self.opened is not None and not is_shipped(self.opened)
+            keep = self.opened is not None and self._may_replace(self.opened)
             self.naming, self.name = True, (self.opened or "") if keep else ""
             self.message = ("Enter saves it again, or type a new name; Esc returns." if keep else
                             "Name the board ([a-z0-9_-], up to 20), Enter saves, Esc returns.")
@@ -155,10 +172,26 @@ class BoardEditor:
             self.board = list(spec.board)
             self.opened, self.title = name, spec.title
             self.choosing, self.dirty = None, False
-            self.message = (f"Opened {name}: it comes with Gatehouse, so save your changes "
-                            "under a new name." if is_shipped(name) and not self._saved(name)
-                            else f"Opened {name}; s saves it again.")
+            self.message = (f"Opened {name}; s saves it again." if self._may_replace(name) else
+                            f"Opened {name}: it comes with Gatehouse, so save your changes "
+                            "under a new name." if is_shipped(name) and not self._saved(name) else
+                            f"Opened {name}: it is not yours, so save your changes under a new name.")
         return None
+
+    def _may_replace(self, name: str) -> bool:
+        """Whether this editor may save over the board ``name``: one saved
+        here (not only shipped), and by this caller unless it is the sysop's."""
+        folder = self.folder()
+        if folder is None or not self._saved(name):
+            return False
+        return self.author is None or (board_author(folder / f"{name}.txt") or "").casefold() \
+            == self.author.casefold()
+
+    def _mine(self, folder: Path) -> int:
+        """How many boards in ``folder`` this caller saved."""
+        author = (self.author or "").casefold()
+        return sum(1 for name in list_boards(folder)
+                   if (board_author(folder / f"{name}.txt") or "").casefold() == author)
 
     def _saved(self, name: str) -> bool:
         folder = self.folder()
@@ -179,8 +212,13 @@ class BoardEditor:
             if folder is None:
                 self.message = "Boards cannot be saved here (no state directory)."
                 return None
+            replace = self.name == self.opened and self._may_replace(self.name)
+            if self.author is not None and not replace and self._mine(folder) >= MAX_PER_CALLER:
+                self.message = (f"You have {MAX_PER_CALLER} boards saved: open one of yours "
+                                "and save over it.")
+                return None
             try:
-                self.saved_path = self.save(folder, self.name, replace=self.name == self.opened)
+                self.saved_path = self.save(folder, self.name, replace=replace)
             except (ValueError, OSError) as err:
                 self.message = str(err)
                 return None
@@ -205,11 +243,15 @@ class BoardEditor:
             raise ValueError(f"{name} comes with Gatehouse: save the board under another name.")
         if not replace and path.exists():
             raise ValueError(f"There is already a board called {name}.")
+        if replace and self.author is not None and (board_author(path) or "").casefold() \
+                != self.author.casefold():
+            raise ValueError(f"{name} is not yours: save the board under another name.")
         problem = board_problem(self.board)
         if problem is not None:
             raise BoardFileError(name, None, problem[1])
         title = self.title if replace and self.title else name
-        text = "; made with the Kingdom board editor\n" + format_board(self.board, title)
+        made = MADE_BY + (f" by {self.author}" if self.author is not None else "")
+        text = made + "\n" + format_board(self.board, title)
         parse_board(text, name, name)               # never write what we cannot read
         path.parent.mkdir(parents=True, exist_ok=True)
         if replace:

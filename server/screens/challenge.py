@@ -131,7 +131,8 @@ class ChallengeScreen(Screen):
         editor = self.doors[self.index].editor if self.step == "door" else None
         if key == "e" and editor is not None:
             info = self.doors[self.index]
-            return Push(ToolScreen(self.session, editor(), f"{info.title} {info.editor_title}"))
+            author = None if self.session.is_sysop else self.session.handle    # the sysop's: any board
+            return Push(ToolScreen(self.session, editor(author), f"{info.title} {info.editor_title}"))
         if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
             self.index = int(key) - 1
             key = K.ENTER

@@ -51,6 +51,44 @@ async def test_board_editor_loads_a_board_and_saves_the_change_in_the_state_dire
     await caller.close()
 
 
+async def test_a_caller_cannot_save_over_another_callers_board(app):
+    """Edna's saved board is hers: Vandal may open it and save a copy under
+    a new name, never save over it."""
+    boards = Path(app.config.state_dir) / "kingdom" / "boards"
+    edna = await Caller.connect(app.port)
+    await edna.login("Edna")
+    edna.send("p")
+    await edna.expect("Choose a door")
+    edna.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
+    await edna.expect("l  load a board to change it")
+    edna.send("s")
+    await edna.expect("Name the board")
+    edna.send("aaa" + ENTER)
+    await edna.expect("Saved as aaa.")
+    await edna.close()
+    before = (boards / "aaa.txt").read_text()
+    assert before.startswith("; made with the Kingdom board editor by Edna\n")
+    vandal = await Caller.connect(app.port)
+    await vandal.login("Vandal")
+    vandal.send("p")
+    await vandal.expect("Choose a door")
+    vandal.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
+    await vandal.expect("l  load a board to change it")
+    vandal.send("l")
+    await vandal.expect("Open which board?")
+    vandal.send("\x1b[B" + ENTER)                      # default, aaa, ...
+    await vandal.expect("Opened aaa: it is not yours, so save your changes under a new name.")
+    vandal.send(" s")
+    await vandal.expect("Name the board")              # no name offered
+    vandal.send("aaa" + ENTER)
+    await vandal.expect("There is already a board called aaa.")
+    vandal.send("\x7f" * 3 + "bbb" + ENTER)
+    await vandal.expect("Saved as bbb.")
+    assert (boards / "aaa.txt").read_text() == before
+    assert (boards / "bbb.txt").read_text().startswith("; made with the Kingdom board editor by Vandal\n")
+    await vandal.close()
+
+
 async def test_kingdom_game_against_the_computer_to_the_end(app):
     caller = await Caller.connect(app.port)
     await caller.login("Kai")

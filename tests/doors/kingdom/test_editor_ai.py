@@ -180,3 +180,42 @@ def test_editor_board_list_can_be_left_and_draws(tmp_path):
     keys(ed, ESC)
     assert ed.choosing is None and ed.message == "Nothing opened."
     assert keys(ed, ESC) == "cancel"
+
+
+def test_a_caller_saves_over_only_their_own_boards_and_keeps_a_bounded_number(tmp_path, monkeypatch):
+    from doors.kingdom import boards, editor
+    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
+    (tmp_path / "sysop.txt").write_text("; the sysop's own\n" + boards.format_board(
+        load_board("skirmish").board, "Sysop's"))
+    ann = BoardEditor(author="Ann")
+    assert keys(ann, "s", *"annsboard", ENTER) == "saved"
+    assert editor.board_author(tmp_path / "annsboard.txt") == "Ann"
+    for name in ("sysop", "annsboard"):
+        bob = BoardEditor(author="Bob")
+        choose(bob, name)
+        assert "not yours" in bob.message
+        keys(bob, "s")
+        assert bob.naming and bob.name == ""                # no name offered
+        assert keys(bob, *name, ENTER) is None and "already" in bob.message
+        with pytest.raises(ValueError, match="not yours"):  # nor by the back door
+            bob.save(tmp_path, name, replace=True)
+    assert (tmp_path / "sysop.txt").read_text().startswith("; the sysop's own")
+    again = BoardEditor(author="ann")                       # Ann again (any case): hers
+    choose(again, "annsboard")
+    keys(again, "#", "s")
+    assert again.name == "annsboard" and keys(again, ENTER) == "saved"
+    sysop = BoardEditor()                                   # the sysop may replace any saved board
+    choose(sysop, "annsboard")
+    keys(sysop, "s")
+    assert sysop.name == "annsboard" and keys(sysop, ENTER) == "saved"
+    assert editor.board_author(tmp_path / "annsboard.txt") is None
+    for n in range(editor.MAX_PER_CALLER):
+        assert keys(BoardEditor(author="Cy"), "s", *f"cy{n}", ENTER) == "saved"
+    full = BoardEditor(author="Cy")
+    assert keys(full, "s", *"cy-more", ENTER) is None
+    assert full.message.startswith(f"You have {editor.MAX_PER_CALLER} boards saved")
+    assert not (tmp_path / "cy-more.txt").exists()
+    keys(full, ESC)                                         # leave the name prompt
+    choose(full, "cy3")                                     # one of theirs may still be saved over
+    keys(full, "#", "s")
+    assert keys(full, ENTER) == "saved"
