@@ -211,12 +211,11 @@ class MatchScreen(Screen):
             if event.kind == News.ENDED:
                 self.ui.outcome = self.match.outcome
                 self.session.terminal.bell()
-            if event.text:
-                self.banner = event.text
-                self.chat.add("", event.text)        # the whole sentence, in the log
+            if event.text:      # news (left, back, draw offered, over) goes in the log, once
+                self.chat.add("", event.text)
             if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
                 change = self.match.rating.describe(self.me)
-                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
+                self.banner = f"Your rating: {change}." if change else self.banner
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.SysopMessage):

@@ -18,6 +18,8 @@ async def test_drop_suspends_and_login_offers_resume(app):
     text = await alice.expect("Bob left: the game is suspended")
     assert "Waiting for Bob to return" in text
     assert match.suspended
+    await alice.settle()
+    assert alice.text().count("Bob left") == 1          # in the log, not also in a banner
     # Bob calls back
     bob = await Caller.connect(app.port, term="ansi-bbs")
     await bob.expect("Handle")
@@ -30,6 +32,8 @@ async def test_drop_suspends_and_login_offers_resume(app):
     await bob.expect("Alice to move")
     await alice.expect("Bob is back")
     assert not match.suspended and len(match.state.history) == moves
+    await alice.settle()
+    assert alice.text().count("Bob is back") == 1
     await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
     await bob.expect("Your turn")
     await alice.close()
@@ -93,3 +97,4 @@ async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     assert not match.suspended
     await alice.close()
     await bob.close()
+
