@@ -63,6 +63,7 @@ class NodeRegistry(Generic[N]):
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._online: list[N] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._claims: dict[str, N] = {}        # casefolded handle -> the session signed in as it
         self.generation = 0        # counts changes: a who-list drawn at the same one is the same
 
     # ----- coming and going -------------------------------------------------
@@ -86,10 +87,25 @@ class NodeRegistry(Generic[N]):
 
     def release(self, session: N, peer: str) -> None:
         self.sessions.pop(session.node, None)
+        for key in [k for k, s in self._claims.items() if s is session]:
+            del self._claims[key]
         self._per_ip[peer] -= 1
         if self._per_ip[peer] <= 0:
             del self._per_ip[peer]
         self.changed()
+
+    # ----- one session per handle -------------------------------------------
+    def claim(self, handle: str, session: N) -> N | None:
+        """Make ``handle`` ``session``'s unless another session holds it;
+        returns that one (nothing changes), or None. Check and claim happen
+        with no await between them: of callers racing for one handle, one
+        gets it. The claim lasts until the session is released."""
+        key = handle.casefold()
+        holder = self._claims.get(key)
+        if holder is not None and holder is not session:
+            return holder
+        self._claims[key] = session
+        return None
 
     # ----- who is on --------------------------------------------------------
     def _by_node(self) -> list[N]:

@@ -98,3 +98,25 @@ async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     await alice.close()
     await bob.close()
 
+
+async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resumed(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    await bob.close()
+    await alice.expect("Bob left")
+    bob = await Caller.connect(app.port)
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    await bob.expect("Resume it now? (y/n)")
+    alice.send("Q")                       # meanwhile Alice gives the game up
+    await alice.expect("Resign this game?")
+    alice.send("y")
+    await wait_until(lambda: match.ended, what="the game over")
+    bob.send("y")
+    text = await bob.expect("That game of Towers is no longer waiting for you.")
+    assert "Who's online" in await bob.expect("Who's online")
+    assert "went wrong" not in text
+    await alice.close()
+    await bob.close()
