@@ -412,6 +412,10 @@ class Session:
         elif isinstance(item, E.Kick):
             self._quit_message = f"Disconnected by the sysop: {item.reason}"
             self.closed = True
+        elif isinstance(item, E.TakenOver):
+            self._quit_message = (f"You logged in again on node {item.node}: this connection "
+                                  "is closed. Goodbye.")
+            self.closed = True
         elif isinstance(item, E.Notice):
             self.show_notice(item.text)
         elif isinstance(item, E.SysopMessage):

@@ -64,6 +64,7 @@ class NodeRegistry(Generic[N]):
         self._online: list[N] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._claims: dict[str, N] = {}        # casefolded handle -> the session signed in as it
+        self._gone: dict[N, asyncio.Event] = {}  # sessions being taken over -> set when released
         self.generation = 0        # counts changes: a who-list drawn at the same one is the same
 
     # ----- coming and going -------------------------------------------------
@@ -89,6 +90,9 @@ class NodeRegistry(Generic[N]):
         self.sessions.pop(session.node, None)
         for key in [k for k, s in self._claims.items() if s is session]:
             del self._claims[key]
+        gone = self._gone.pop(session, None)
+        if gone is not None:
+            gone.set()
         self._per_ip[peer] -= 1
         if self._per_ip[peer] <= 0:
             del self._per_ip[peer]
@@ -106,6 +110,21 @@ class NodeRegistry(Generic[N]):
             return holder
         self._claims[key] = session
         return None
+
+    async def take_over(self, holder: N, by: N, timeout: float = 10.0) -> bool:
+        """End ``holder``'s session because its caller logged in again on
+        ``by``'s node: it hears so (``events.TakenOver``), closes as on a
+        dropped line (a game it plays is suspended) and is released. True
+        once it is; False if it was not within ``timeout`` seconds."""
+        if holder.node not in self.sessions or self.sessions[holder.node] is not holder:
+            return True
+        gone = self._gone.setdefault(holder, asyncio.Event())
+        holder.send(E.TakenOver(by.node))
+        try:
+            await asyncio.wait_for(gone.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     # ----- who is on --------------------------------------------------------
     def _by_node(self) -> list[N]:
