@@ -17,7 +17,7 @@ from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
-from server.screens.login import enter_as
+from server.screens.login import account_for
 from server.screens.match_screen import MatchScreen
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
@@ -45,12 +45,10 @@ async def open_console(session: Session) -> Screen:
     app = session.services
     session.attach_console()
     name = app.config.sysop_name
-    await enter_as(session, name, kind=AccountKind.SYSOP)   # the user row, handle, charset
-    taken = {s.handle.casefold() for s in app.nodes.online() if s is not session}
-    handle = next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
-                  if h.casefold() not in taken)
-    assert session.user is not None
-    session.sign_in(session.user, handle)
+    user = await account_for(session, name, AccountKind.SYSOP)
+    # the first handle no other session holds, claimed as it is found
+    next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
+         if session.sign_in(user, h) is None)
     own = charset_for_term(session.conn.term)
     if session.charset != own:             # the console's terminal, not the stored choice
         session.set_charset(own)

@@ -18,17 +18,15 @@ from ansi import keys as K
 from ansi.art import parse_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
-from server.screens.lobby import LobbyScreen
-from server.screens.resume import ResumeScreen
+from server.screens.arrival import after_login
 from server.screens.session import Quit, Replace, Screen, Transition
-from server.screens.turns import turns_line
 from server.services.handles import valid_handle
 from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
 
 if TYPE_CHECKING:
     from server.screens.session import Session
 
-__all__ = ["TitleScreen", "valid_handle", "enter_as", "after_login", "telnet_refusal"]
+__all__ = ["TitleScreen", "valid_handle", "enter_as", "account_for", "telnet_refusal"]
 
 ART = ("server", "art/title.ans")      # package data: (package, resource)
 log = logging.getLogger("gatehouse")
@@ -56,14 +54,18 @@ def title_canvas() -> Canvas:
 class TitleScreen(Screen):
     location = "logging in"
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, message: str = "", ask_charset: bool = True):
+        """``message``: shown under the handle prompt (back from the
+        takeover question); ``ask_charset``: ask about the charset first
+        if the terminal did not answer the probe."""
         super().__init__(session)
         self.stage = "handle"
         self.input = LineInput(20)
         self.secret = False
         self.handle = ""
         self.password = ""
-        self.message = ""
+        self.message = message
+        self.ask_charset = ask_charset
         self.failures = 0
         self.user: UserRow | None = None
         # time to log in or register before the line is freed
@@ -73,7 +75,7 @@ class TitleScreen(Screen):
         return self.deadline
 
     async def on_start(self) -> Transition:
-        if self.session.charset_unsure:     # the terminal did not answer the probe
+        if self.session.charset_unsure and self.ask_charset:   # the terminal did not answer the probe
             self._ask("charset")
         return None
 
@@ -182,11 +184,11 @@ class TitleScreen(Screen):
 
     async def _logged_in(self) -> Transition:
         assert self.user is not None
-        if self.session.services.nodes.find(self.user.handle) is not None:
-            self._ask("handle", f"{self.user.handle} is already logged in on another node.")
-            return None
-        await self.session.services.store.touch_login(self.user.id)
-        return await after_login(self.session, self.user)
+        return await after_login(self.session, self.user, self._back)
+
+    def _back(self, message: str) -> Transition:
+        """Back to the handle prompt (the caller would not end their other session)."""
+        return Replace(TitleScreen(self.session, message, ask_charset=False))
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         art = title_canvas()
@@ -212,18 +214,6 @@ class TitleScreen(Screen):
         return self.input.draw(canvas, x, 22, 78 - x, WHITE, 0)
 
 
-async def after_login(session: Session, user: UserRow) -> Transition:
-    """Set the session up for ``user`` and go to the lobby (or resume)."""
-    session.sign_in(user)
-    waiting = turns_line(session.services.matches.turns_waiting(user.handle))
-    if waiting:
-        session.show_notice(f"{waiting}: press t in the lobby.")
-    pending = session.services.matches.pending_for(user.handle)
-    if pending:
-        return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))
-    return Replace(LobbyScreen(session))
-
-
 async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str | None:
     """Why a telnet caller may not use ``handle`` (None: they may): not the
     account of a BBS caller, the sysop or the computer, not a new
@@ -242,8 +232,18 @@ async def telnet_refusal(store: Store, handle: str, user: UserRow | None) -> str
 
 async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKind.BBS) -> Screen:
     """A caller handed over by a trusted BBS (RLogin; checked by
-    ``server.bbs_accounts`` first), or the sysop at the console: no password
-    asked, and the account is of that kind only."""
+    ``server.bbs_accounts`` first): no password asked, and the account is of
+    that kind only. If it is logged in on another node, the caller is asked
+    whether to end that session (no: goodbye)."""
+    user = await account_for(session, handle, kind)
+    transition = await after_login(session, user, lambda message: Quit(f"{message} Goodbye."))
+    assert isinstance(transition, Replace)
+    return transition.screen
+
+
+async def account_for(session: Session, handle: str, kind: AccountKind) -> UserRow:
+    """The account of a caller whose BBS (or the console's socket) vouches
+    for them, made if new; it must be of ``kind`` (the sysop's may be any)."""
     store = session.services.store
     user = await store.get_user(handle)
     if user is None:
@@ -251,7 +251,5 @@ async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKin
         user = await store.create_user(handle, b"", b"", session.charset, kind=kind)
     elif user.kind != kind and kind != AccountKind.SYSOP:
         raise PermissionError(f"{handle} is a {user.kind} account, not a {kind} account")
-    transition = await after_login(session, user)
-    assert isinstance(transition, Replace)
-    return transition.screen
+    return user
 

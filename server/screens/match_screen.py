@@ -45,6 +45,9 @@ __all__ = ["MatchScreen", "start_match"]
 HINTS = "c chat  r redraw  ? help  Q resign  = draw"
 SYSOP_HINTS = "q console  c chat  ? help  Q resign  = draw"
 SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
+# news shown in the banner as well as the log: it asks for an answer or ends the
+# game (who left or came back is in the log only: once on the screen)
+PROMPTED = frozenset({News.DRAW_OFFER, News.AUTO_FINISH_OFFER, News.ENDED})
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
@@ -211,9 +214,10 @@ class MatchScreen(Screen):
             if event.kind == News.ENDED:
                 self.ui.outcome = self.match.outcome
                 self.session.terminal.bell()
-            if event.text:
-                self.banner = event.text
-                self.chat.add("", event.text)        # the whole sentence, in the log
+            if event.text:      # news (left, back, an offer, the end) goes in the log
+                self.chat.add("", event.text)
+                if event.kind in PROMPTED:      # and, if it asks an answer or ends the game, the banner
+                    self.banner = event.text
             if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
                 change = self.match.rating.describe(self.me)
                 self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner

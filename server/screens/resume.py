@@ -38,15 +38,26 @@ class ResumeScreen(Screen):
             self.pending.pop(0)
         return self.pending[0] if self.pending else None
 
+    def _open_seat(self, match: Match) -> int | None:
+        """The empty seat of ``match`` that is this session's, if the game still waits."""
+        if match.ended:
+            return None
+        return next((s.player for s in match.seats if s.kind == SeatKind.HUMAN and s.session is None
+                     and s.name.casefold() in self.names), None)
+
     async def on_key(self, key: str) -> Transition:
-        match = self._current()
+        # the game on screen (the head as last drawn: not skipped past unseen)
+        match = self.pending[0] if self.pending else None
         if match is None:
             return self._done()
         if key in ("y", "Y"):
-            player = next(s.player for s in match.seats
-                          if s.kind == SeatKind.HUMAN and s.session is None and s.name.casefold() in self.names)
-            match.attach(player, self.session)
             self.pending.pop(0)
+            player = self._open_seat(match)
+            if player is None:       # it ended, or somebody took the seat since it was drawn
+                self.session.show_notice(f"That game of {match.info.title} is no longer waiting "
+                                         "for you.")
+                return self._done()
+            match.attach(player, self.session)
             return Push(MatchScreen(self.session, match, player))
         if key in ("n", "N", ESC):
             self.pending.pop(0)

@@ -216,14 +216,20 @@ class Session:
             self.show_notice(text)
             self._draw()
 
-    def sign_in(self, user: UserRow, handle: str | None = None) -> None:
+    def sign_in(self, user: UserRow, handle: str | None = None) -> Session | None:
         """This session is ``user``'s now, under ``handle`` (a second sysop
-        console is "Sysop#2"); the who-lists hear of it."""
+        console is "Sysop#2"); the who-lists hear of it. If another session
+        holds that handle, nothing changes and that session is returned
+        (the node registry's claim: one session per handle)."""
+        holder = self.services.nodes.claim(handle or user.handle, self)
+        if holder is not None:
+            return holder
         self.user = user
         self.handle = handle or user.handle
         if user.charset and user.charset != self.charset and not self.charset_locked:
             self.set_charset(user.charset)
         self.services.nodes.changed()
+        return None
 
     def attach_console(self) -> None:
         """This session is a sysop console: marked, and never logged off for idling."""
@@ -405,6 +411,10 @@ class Session:
             self.terminal.redraw()
         elif isinstance(item, E.Kick):
             self._quit_message = f"Disconnected by the sysop: {item.reason}"
+            self.closed = True
+        elif isinstance(item, E.TakenOver):
+            self._quit_message = (f"You logged in again on node {item.node}: this connection "
+                                  "is closed. Goodbye.")
             self.closed = True
         elif isinstance(item, E.Notice):
             self.show_notice(item.text)

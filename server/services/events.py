@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from server.services.ids import WallTime
+from server.services.ids import NodeId, WallTime
 
 __all__ = ["Key", "Resized", "Closed", "Chat",
-           "Notice", "SysopMessage", "NodesChanged", "Kick", "Tick", "Page", "PushScreen"]
+           "Notice", "SysopMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,3 +78,10 @@ class PushScreen:
 @dataclasses.dataclass(frozen=True)
 class Kick:
     reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TakenOver:
+    """The caller logged in again on ``node``: this session ends (its game
+    is suspended as on a dropped line)."""
+    node: NodeId

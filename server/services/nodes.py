@@ -64,6 +64,8 @@ class NodeRegistry(Generic[N]):
         self._per_ip: collections.Counter[str] = collections.Counter()
         self._online: list[N] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._claims: dict[str, N] = {}        # casefolded handle -> the session signed in as it
+        self._gone: dict[N, asyncio.Event] = {}  # sessions being taken over -> set when released
         self.generation = 0        # counts changes: a who-list drawn at the same one is the same
 
     # ----- coming and going -------------------------------------------------
@@ -87,11 +89,44 @@ class NodeRegistry(Generic[N]):
 
     def release(self, session: N, peer: str) -> None:
         self.sessions.pop(session.node, None)
+        for key in [k for k, s in self._claims.items() if s is session]:
+            del self._claims[key]
+        gone = self._gone.pop(session, None)
+        if gone is not None:
+            gone.set()
         key = address_key(peer)       # an IPv6 caller's /64: ``addresses``
         self._per_ip[key] -= 1
         if self._per_ip[key] <= 0:
             del self._per_ip[key]
         self.changed()
+
+    # ----- one session per handle -------------------------------------------
+    def claim(self, handle: str, session: N) -> N | None:
+        """Make ``handle`` ``session``'s unless another session holds it;
+        returns that one (nothing changes), or None. Check and claim happen
+        with no await between them: of callers racing for one handle, one
+        gets it. The claim lasts until the session is released."""
+        key = handle.casefold()
+        holder = self._claims.get(key)
+        if holder is not None and holder is not session:
+            return holder
+        self._claims[key] = session
+        return None
+
+    async def take_over(self, holder: N, by: N, timeout: float = 10.0) -> bool:
+        """End ``holder``'s session because its caller logged in again on
+        ``by``'s node: it hears so (``events.TakenOver``), closes as on a
+        dropped line (a game it plays is suspended) and is released. True
+        once it is; False if it was not within ``timeout`` seconds."""
+        if holder.node not in self.sessions or self.sessions[holder.node] is not holder:
+            return True
+        gone = self._gone.setdefault(holder, asyncio.Event())
+        holder.send(E.TakenOver(by.node))
+        try:
+            await asyncio.wait_for(gone.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     # ----- who is on --------------------------------------------------------
     def _by_node(self) -> list[N]:

@@ -18,6 +18,8 @@ async def test_drop_suspends_and_login_offers_resume(app):
     text = await alice.expect("Bob left: the game is suspended")
     assert "Waiting for Bob to return" in text
     assert match.suspended
+    await alice.settle()
+    assert alice.text().count("Bob left") == 1          # in the log, not also in a banner
     # Bob calls back
     bob = await Caller.connect(app.port, term="ansi-bbs")
     await bob.expect("Handle")
@@ -30,6 +32,8 @@ async def test_drop_suspends_and_login_offers_resume(app):
     await bob.expect("Alice to move")
     await alice.expect("Bob is back")
     assert not match.suspended and len(match.state.history) == moves
+    await alice.settle()
+    assert alice.text().count("Bob is back") == 1
     await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
     await bob.expect("Your turn")
     await alice.close()
@@ -91,5 +95,28 @@ async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     bob.send("y")
     await bob.expect("Alice to move")
     assert not match.suspended
+    await alice.close()
+    await bob.close()
+
+
+async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resumed(app):
+    alice, bob = await two_in_lobby(app)
+    match = await alice_challenges_bob(app, alice, bob)
+    await bob.close()
+    await alice.expect("Bob left")
+    bob = await Caller.connect(app.port)
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    await bob.expect("Resume it now? (y/n)")
+    alice.send("Q")                       # meanwhile Alice gives the game up
+    await alice.expect("Resign this game?")
+    alice.send("y")
+    await wait_until(lambda: match.ended, what="the game over")
+    bob.send("y")
+    text = await bob.expect("That game of Towers is no longer waiting for you.")
+    assert "Who's online" in await bob.expect("Who's online")
+    assert "went wrong" not in text
     await alice.close()
     await bob.close()
