@@ -344,8 +344,8 @@ class TelnetInputFilter:
                     continue
             try:
                 in_band = self._interpreter.feed_byte(bytes([byte]))
-            except ValueError:          # a command a server end refuses (WILL ECHO): dropped
-                continue
+            except Exception:           # a command a server end refuses (WILL ECHO) or one
+                continue                # telnetlib3 fails to parse (a one-byte NAWS): dropped
             if in_band:
                 out.append(byte)
                 self._after_cr = byte == 13
