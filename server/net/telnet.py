@@ -26,6 +26,7 @@ from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import NAWS
 
 from server.net.flood import FLOOD_GOODBYE, InputRate
+from server.net.telnet_complaints import BAD_COMMANDS_GOODBYE, ComplaintLog, LogBudget
 
 __all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
@@ -89,16 +90,43 @@ class _PushReader(TelnetReader):
             on_end()
 
 
+class _ComplainingWriter(TelnetWriter):
+    """telnetlib3's writer whose complaints about the caller's telnet
+    commands go through a ``ComplaintLog``. A command telnetlib3 fails to
+    parse (a NAWS body of one byte: ``struct.error``) is one complaint, one
+    line at most: telnetlib3 would format and log its traceback, ten lines,
+    for every such command. (A ``ValueError`` is telnetlib3's refusal of a
+    command, which it logs only at debug level: it goes on to telnetlib3.)"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        peer = self.get_extra_info("peername") or ("?", 0)
+        self.complaints = ComplaintLog(logging.getLogger("telnetlib3.stream_writer"), str(peer[0]))
+        self.log = self.complaints          # type: ignore[assignment]  # (a Logger in all it is asked)
+
+    def feed_byte(self, byte: bytes) -> bool:
+        try:
+            return super().feed_byte(byte)
+        except ValueError:
+            raise
+        except Exception as exc:
+            kind = type(exc)
+            self.complaints.warning("bad telnet command ignored (%s.%s: %s)", kind.__module__, kind.__qualname__, exc)
+            return False
+
+
 class _Protocol(TelnetServer):
     """telnetlib3's server protocol with a hook for window-size changes and
     the reader that hands input over (``_PushReader``).
     Each read takes at most ``READ_SIZE`` bytes: telnetlib3 parses bytes
     one by one, so a connection flooding the server (IAC storms, endless
     lines) gets a small slice per turn of the loop and never holds up the
-    other callers for long."""
+    other callers for long. A connection that sends ``ComplaintLog.TOO_MANY``
+    bad telnet commands is told ``BAD_COMMANDS_GOODBYE`` and closed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("reader_factory", _PushReader)
+        kwargs.setdefault("writer_factory", _ComplainingWriter)
         super().__init__(*args, **kwargs)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -109,13 +137,26 @@ class _Protocol(TelnetServer):
 
     def data_received(self, data: bytes) -> None:
         if not self._flood.allow(len(data)):
-            transport = self._transport
-            if transport is not None and not transport.is_closing():
-                log.info("closing a telnet connection that floods the server")
-                transport.write(FLOOD_GOODBYE)
-                transport.close()              # (what it had sent is dropped with the socket)
+            log.info("closing a telnet connection that floods the server")
+            self._goodbye(FLOOD_GOODBYE)
             return
         super().data_received(data)
+        complaints = getattr(self.writer, "complaints", None)
+        if isinstance(complaints, ComplaintLog) and complaints.too_many:
+            log.info("closing a telnet connection that sends bad telnet commands")
+            self._goodbye(BAD_COMMANDS_GOODBYE)
+
+    def _goodbye(self, line: bytes) -> None:
+        transport = self._transport
+        if transport is not None and not transport.is_closing():
+            transport.write(line)
+            transport.close()                  # (what it had sent is dropped with the socket)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        complaints = getattr(self.writer, "complaints", None)
+        if isinstance(complaints, ComplaintLog):
+            complaints.summarise()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -222,6 +263,8 @@ async def start_telnet(host: str, port: int,
                        timeout_minutes: float, connect_maxwait: float) -> Any:
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
+    LogBudget.install()
+
     server: Any = None
 
     async def shell(reader: Any, writer: Any) -> None:
@@ -301,8 +344,8 @@ class TelnetInputFilter:
                     continue
             try:
                 in_band = self._interpreter.feed_byte(bytes([byte]))
-            except ValueError:          # a command a server end refuses (WILL ECHO): dropped
-                continue
+            except Exception:           # a command a server end refuses (WILL ECHO) or one
+                continue                # telnetlib3 fails to parse (a one-byte NAWS): dropped
             if in_band:
                 out.append(byte)
                 self._after_cr = byte == 13

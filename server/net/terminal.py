@@ -2,7 +2,7 @@
 the output path through one diff renderer.
 
 Facts this is built on (telnetlib3 5.0.1 and real clients): one read is not
-one key; Enter arrives as CR, CR LF, CR NUL or LF; arrows as ``ESC [ A`` or
+one key; Enter arrives as CR, CR LF, CR NUL, LF or LF CR; arrows as ``ESC [ A`` or
 ``ESC O A``; Backspace as 0x08 (DEL 0x7F is the Delete key of BBS
 terminals, and Backspace on PuTTY, xterm and Linux telnet); SyncTERM's End,
 PgUp, PgDn and Insert as ``ESC [ K``, ``V``, ``U``, ``@``; a lone ESC is
@@ -63,6 +63,11 @@ _CSI_TILDE = {"1": K.HOME, "7": K.HOME, "2": K.INSERT, "3": K.DELETE, "4": K.END
 _CONTROL = {0x09: K.TAB, 0x08: K.BACKSPACE, 0x7F: K.DELETE, 0x0C: K.CTRL_L, 0x03: K.CTRL_C,
             0x04: K.CTRL_D, 0x13: PAUSE, 0x11: RESUME}
 _MAX_SEQ = 16
+# Enter is one key whichever end of line the client sends: CR LF, CR NUL and
+# LF CR are one Enter (the second byte is dropped, even in a later read); a
+# second CR after a CR is Enter pressed twice.
+_AFTER_CR = (0x0A, 0x00)
+_AFTER_LF = (0x0D,)
 
 
 class KeyDecoder:
@@ -79,7 +84,7 @@ class KeyDecoder:
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
         self._pending = ""            # an unfinished escape sequence
         self._pending_since = 0.0
-        self._after_cr = False
+        self._eol_rest: tuple[int, ...] = ()   # what would end a two-byte end of line begun by the last byte
         self.cursor_reports: list[tuple[int, int]] = []   # (row, column), 1-based: never keys
 
     def _decode(self, data: bytes) -> str:
@@ -96,9 +101,9 @@ class KeyDecoder:
         while i < len(text):
             ch = text[i]
             code = ord(ch)
-            if self._after_cr:
-                self._after_cr = False
-                if code in (0x0A, 0x00):
+            if self._eol_rest:
+                rest, self._eol_rest = self._eol_rest, ()
+                if code in rest:
                     i += 1
                     continue
             if code == 0x1B:
@@ -114,9 +119,10 @@ class KeyDecoder:
             i += 1
             if code == 0x0D:
                 out.append(K.ENTER)
-                self._after_cr = True
+                self._eol_rest = _AFTER_CR
             elif code == 0x0A:
                 out.append(K.ENTER)
+                self._eol_rest = _AFTER_LF
             elif code in _CONTROL:
                 out.append(_CONTROL[code])
             elif ch.isprintable():

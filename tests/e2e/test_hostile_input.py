@@ -1,8 +1,10 @@
 """Bad input of any kind: nothing typed by one caller can put control or
 escape codes on another caller's screen, and garbage never breaks a session."""
 import asyncio
+import logging
 
 from ansi.canvas import clean_text
+from server.net.telnet_complaints import ComplaintLog
 from server.services.chat import clean_chat
 
 from .harness import ENTER, Caller, session_of, wait_until
@@ -108,3 +110,39 @@ async def test_a_failing_screen_is_reported_and_the_session_goes_on(app):
     await bob.expect("Alice: after the bug")
     await alice.close()
     await bob.close()
+
+
+async def _hostile_telnet(port: int, attack: bytes) -> bytes:
+    """Send ``attack`` after WILL NAWS, CHARSET and TSPEED; what the server
+    said until it hung up."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    told = b""
+    try:
+        writer.write(b"\xff\xfb\x1f\xff\xfb\x2a\xff\xfb\x20" + attack)
+        await writer.drain()
+        while chunk := await asyncio.wait_for(reader.read(4096), 30):
+            told += chunk
+    except ConnectionError:
+        pass                    # (hung up on while sending: what it had sent is gone with the socket)
+    writer.close()
+    return told
+
+
+async def test_malformed_telnet_subnegotiations_are_logged_a_few_lines_and_end_the_call(app, caplog):
+    """A NAWS body of one byte, CHARSET and TSPEED bodies telnetlib3 cannot
+    parse: each used to log a ten-line traceback, so a caller could grow the
+    log by megabytes and slow everyone down. A few lines are logged for each
+    connection, the caller is told goodbye, and others log in as ever."""
+    caplog.set_level(logging.INFO)
+    bodies = [b"\x1f\x00", b"\x2a\x02\x03", b"\x2a\x01", b"\x20\x00", b"\x20\x00\x00"]
+    await _hostile_telnet(app.port, b"".join(b"\xff\xfa" + body + b"\xff\xf0" for body in bodies) * 60)
+    told = await _hostile_telnet(app.port, b"\xff\xfa\x1f\x00\xff\xf0" * ComplaintLog.TOO_MANY)
+    assert b"Too many bad telnet commands. Goodbye." in told
+    caller = await Caller.connect(app.port)
+    await caller.login("Norm")
+    await caller.expect("Who's online")
+    complaints = [r for r in caplog.records if r.name.startswith("telnetlib3") and r.levelno >= logging.WARNING]
+    assert len(complaints) <= 2 * ComplaintLog.LOGGED, [r.getMessage() for r in complaints]
+    assert not any(r.exc_info for r in complaints)
+    assert sum("more bad telnet commands not logged" in r.getMessage() for r in caplog.records) == 2
+    await caller.close()

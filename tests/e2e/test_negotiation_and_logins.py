@@ -1,5 +1,6 @@
 """Telnet negotiation as the server does it, and failed logins."""
 
+import pytest
 from telnetlib3.telopt import DO, ECHO, LFLOW, SGA
 
 from .harness import ENTER, Caller, session_of, wait_until
@@ -35,4 +36,28 @@ async def test_three_wrong_passwords_hang_up(app):
     await caller.expect("Too many failed attempts. Goodbye.")
     await wait_until(lambda: caller.closed, what="the line hung up")
     assert caller.closed
+    await caller.close()
+
+
+@pytest.mark.parametrize("eol", [b"\r", b"\n", b"\r\x00", b"\r\n", b"\n\r", b"\r\n\x00"],
+                         ids=["CR", "LF", "CR-NUL", "CR-LF", "LF-CR", "CR-LF-NUL"])
+async def test_every_line_ending_is_one_enter_at_the_login(app, eol):
+    """Whatever a client ends its lines with, Enter is one key, even when the
+    rest of the line ending arrives after the next prompt is on screen: no
+    empty password is tried (no failed login) and the password never shows."""
+    caller = await Caller.connect(app.port)
+    await caller.login("Lynn", "hidden42")
+    await caller.close()
+    caller = await Caller.connect(app.port)
+    await caller.expect("Handle")
+    caller.send(b"Lynn" + eol[:1])
+    await caller.expect("Password:")
+    caller.send(eol[1:] + b"hidden42" + eol[:1])    # the handle's line ending ends only now
+    await caller.expect("Who's online")
+    caller.send(eol[1:])
+    caller.send("c")                                 # a key after it still works
+    await caller.expect("Say:")
+    assert app.login_guard.failures_total == 0
+    assert "hidden42" not in caller.text()
+    assert b"hidden42" not in caller.received
     await caller.close()

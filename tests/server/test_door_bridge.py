@@ -116,6 +116,7 @@ def test_telnet_filter():
         naws = got or naws
     assert out == b"kz" and naws == (132, 50)
     assert f.feed(b"\xff\xfa\x1f\x00\xff\xff\x00\x19\xff\xf0") == (b"", (255, 25))  # escaped 255
+    assert f.feed(b"p\xff\xfa\x1f\x00\xff\xf0q") == (b"pq", None)      # a malformed NAWS is dropped
 
 
 # --- run_door ----------------------------------------------------------------

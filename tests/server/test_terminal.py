@@ -13,15 +13,22 @@ def keys(data: bytes, now: float = 0.0) -> list[str]:
 
 
 def test_enter_in_all_its_forms_is_one_key():
-    for data in (b"\r", b"\r\n", b"\r\x00", b"\n"):
+    for data in (b"\r", b"\r\n", b"\r\x00", b"\n", b"\n\r", b"\r\n\x00"):
         assert keys(data) == [K.ENTER], data
-    assert keys(b"a\r\nb\r\x00c\n") == ["a", K.ENTER, "b", K.ENTER, "c", K.ENTER]
+    assert keys(b"a\r\nb\r\x00c\nd\n\re") == ["a", K.ENTER, "b", K.ENTER, "c", K.ENTER, "d", K.ENTER, "e"]
 
 
-def test_cr_lf_split_across_reads_is_still_one_enter():
-    dec = KeyDecoder()
-    assert dec.feed(b"x\r", 0) == ["x", K.ENTER]
-    assert dec.feed(b"\ny", 0) == ["y"]
+def test_enter_pressed_twice_is_two_enters_in_every_line_ending():
+    for eol in (b"\r", b"\n", b"\r\n", b"\r\x00", b"\n\r"):
+        assert keys(eol * 2) == [K.ENTER, K.ENTER], eol
+    assert keys(b"\r\r\n") == [K.ENTER, K.ENTER]      # CR, then CR LF
+
+
+def test_a_two_byte_line_ending_split_across_reads_is_still_one_enter():
+    for first, second in ((b"x\r", b"\ny"), (b"x\r", b"\x00y"), (b"x\n", b"\ry")):
+        dec = KeyDecoder()
+        assert dec.feed(first, 0) == ["x", K.ENTER]
+        assert dec.feed(second, 0) == ["y"]
 
 
 def test_arrows_in_both_forms_and_split_reads():
