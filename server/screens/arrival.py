@@ -81,6 +81,6 @@ class TakeoverScreen(Screen):
         canvas.text(3, 4, f"{self.user.handle} is already logged in on node {self.node}.", WHITE)
         question = "Disconnect that session and log in here? (y/n)"
         canvas.text(3, 6, question, BRIGHT_GREEN)
-        canvas.text(3, 8, "A game it is playing waits for you, as after a dropped line.", DARK_GREY)
+        canvas.text(3, 8, "If it is in a game, the game waits for you, as after a dropped line.", DARK_GREY)
         canvas.text(1, 23, "y disconnect it and log in here  n not now", DARK_GREY)
         return (4 + len(question), 6)
