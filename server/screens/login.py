@@ -150,7 +150,6 @@ class TitleScreen(Screen):
                 return None
             ok = await asyncio.to_thread(check_password, text, self.user.pw_salt, self.user.pw_hash)
             if ok:
-                guard.succeeded(peer, self.user.handle)
                 return await self._logged_in()
             guard.failed(peer, self.user.handle)
             self.failures += 1
@@ -178,12 +177,14 @@ class TitleScreen(Screen):
                 return None
             self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
             self.session.services.limits.registered(self.session.conn.peer)
-            self.session.services.login_guard.succeeded(self.session.conn.peer, self.user.handle)
             return await self._logged_in()
         return None
 
     async def _logged_in(self) -> Transition:
+        """The password was right, or the account was just made: the guard
+        clears the account's count and knows this address (``LoginGuard``)."""
         assert self.user is not None
+        self.session.services.login_guard.succeeded(self.session.conn.peer, self.user.handle)
         return await after_login(self.session, self.user, self._back)
 
     def _back(self, message: str) -> Transition:

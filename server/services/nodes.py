@@ -89,8 +89,8 @@ class NodeRegistry(Generic[N]):
 
     def release(self, session: N, peer: str) -> None:
         self.sessions.pop(session.node, None)
-        for key in [k for k, s in self._claims.items() if s is session]:
-            del self._claims[key]
+        for handle in [k for k, s in self._claims.items() if s is session]:
+            del self._claims[handle]
         gone = self._gone.pop(session, None)
         if gone is not None:
             gone.set()

@@ -77,17 +77,23 @@ async def test_resign_asks_first_then_ends_the_game(app):
     await bob.close()
 
 
+async def back_at_the_resume_question(app, handle: str) -> Caller:
+    """``handle`` calls again and logs in: the question whether to resume."""
+    caller = await Caller.connect(app.port)
+    await caller.expect("Handle")
+    caller.send(handle + ENTER)
+    await caller.expect("Password:")
+    caller.send("secret1" + ENTER)
+    await caller.expect("Resume it now? (y/n)")
+    return caller
+
+
 async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     alice, bob = await two_in_lobby(app)
     match = await alice_challenges_bob(app, alice, bob)
     await bob.close()
     await alice.expect("Bob left")
-    bob = await Caller.connect(app.port)
-    await bob.expect("Handle")
-    bob.send("Bob" + ENTER)
-    await bob.expect("Password:")
-    bob.send("secret1" + ENTER)
-    await bob.expect("Resume it now? (y/n)")
+    bob = await back_at_the_resume_question(app, "Bob")
     bob.send("n")
     await bob.expect("u resume")
     bob.send("u")
@@ -104,12 +110,7 @@ async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resum
     match = await alice_challenges_bob(app, alice, bob)
     await bob.close()
     await alice.expect("Bob left")
-    bob = await Caller.connect(app.port)
-    await bob.expect("Handle")
-    bob.send("Bob" + ENTER)
-    await bob.expect("Password:")
-    bob.send("secret1" + ENTER)
-    await bob.expect("Resume it now? (y/n)")
+    bob = await back_at_the_resume_question(app, "Bob")
     alice.send("Q")                       # meanwhile Alice gives the game up
     await alice.expect("Resign this game?")
     alice.send("y")

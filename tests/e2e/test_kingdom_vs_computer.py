@@ -8,6 +8,14 @@ from doors.kingdom.position import Move
 from .harness import ENTER, ESC, Caller, arrows_between, challenge_computer, door_digit, session_of, wait_until
 
 
+async def board_editor(caller: Caller) -> None:
+    """From the lobby to the Kingdom board editor (p, the door, e)."""
+    caller.send("p")
+    await caller.expect("Choose a door")
+    caller.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
+    await caller.expect("l  load a board to change it")
+
+
 async def test_board_editor_is_reachable_from_the_door_menu(app):
     caller = await Caller.connect(app.port)
     await caller.login("Ed")
@@ -26,10 +34,7 @@ async def test_board_editor_is_reachable_from_the_door_menu(app):
 async def test_board_editor_loads_a_board_and_saves_the_change_in_the_state_directory(app):
     caller = await Caller.connect(app.port)
     await caller.login("Edna")
-    caller.send("p")
-    await caller.expect("Choose a door")
-    caller.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
-    await caller.expect("l  load a board to change it")
+    await board_editor(caller)
     caller.send("l")
     await caller.expect("Open which board?")
     caller.send("\x1b[B" + ENTER)                      # default, fortress, skirmish
@@ -57,10 +62,7 @@ async def test_a_caller_cannot_save_over_another_callers_board(app):
     boards = Path(app.config.state_dir) / "kingdom" / "boards"
     edna = await Caller.connect(app.port)
     await edna.login("Edna")
-    edna.send("p")
-    await edna.expect("Choose a door")
-    edna.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
-    await edna.expect("l  load a board to change it")
+    await board_editor(edna)
     edna.send("s")
     await edna.expect("Name the board")
     edna.send("aaa" + ENTER)
@@ -70,10 +72,7 @@ async def test_a_caller_cannot_save_over_another_callers_board(app):
     assert before.startswith("; made with the Kingdom board editor by Edna\n")
     vandal = await Caller.connect(app.port)
     await vandal.login("Vandal")
-    vandal.send("p")
-    await vandal.expect("Choose a door")
-    vandal.send("\x1b[B" * (int(door_digit("Kingdom")) - 1) + "e")
-    await vandal.expect("l  load a board to change it")
+    await board_editor(vandal)
     vandal.send("l")
     await vandal.expect("Open which board?")
     vandal.send("\x1b[B" + ENTER)                      # default, aaa, ...

@@ -45,11 +45,17 @@ async def test_callers_racing_for_one_account_get_one_session(app):
         await caller.close()
 
 
-async def test_no_to_the_takeover_leaves_the_other_session_and_asks_the_handle_again(app):
+async def alice_and_another_at_her_password(app) -> tuple[Caller, Caller]:
+    """Alice in the lobby; a second connection at the password prompt for her account."""
     alice = await Caller.connect(app.port)
     await alice.login("Alice")
     again = await Caller.connect(app.port)
     await typed_password(again, "Alice")
+    return alice, again
+
+
+async def test_no_to_the_takeover_leaves_the_other_session_and_asks_the_handle_again(app):
+    alice, again = await alice_and_another_at_her_password(app)
     again.send("secret1" + ENTER)
     await again.expect(TAKEOVER)
     again.send("n")
@@ -61,10 +67,7 @@ async def test_no_to_the_takeover_leaves_the_other_session_and_asks_the_handle_a
 
 
 async def test_a_wrong_password_never_offers_the_takeover(app):
-    alice = await Caller.connect(app.port)
-    await alice.login("Alice")
-    intruder = await Caller.connect(app.port)
-    await typed_password(intruder, "Alice")
+    alice, intruder = await alice_and_another_at_her_password(app)
     intruder.send("guessing" + ENTER)
     text = await intruder.expect("Wrong password.")
     assert TAKEOVER not in text and not alice.closed
