@@ -9,7 +9,7 @@ import textwrap
 from collections import deque
 
 from . import keys
-from .canvas import BLACK, BLUE, BRIGHT_CYAN, GREY, WHITE, YELLOW, Canvas, clean_text
+from .canvas import BLACK, BLUE, BRIGHT_CYAN, ELLIPSIS, GREY, WHITE, YELLOW, Canvas, clean_text, shorten
 
 __all__ = ["LineInput", "ChatPane", "Pager", "Menu"]
 
@@ -81,7 +81,7 @@ class ChatPane:
         self.added = 0             # lines ever added: what a screen that caches its drawing compares
         self._rows = 0             # wrapped rows at the last draw
         self._height = 1
-        self._wrapped: tuple[int, int, list[tuple[str, str, str]]] = (-1, 0, [])   # (added, width, rows)
+        self._wrapped: tuple[int, int, list[tuple[str, str, str, bool]]] = (-1, 0, [])   # (added, width, rows)
 
     def add(self, who: str, text: str) -> None:
         self.lines.append((clean_text(who), clean_text(text)))
@@ -99,7 +99,7 @@ class ChatPane:
     def scrolled(self) -> bool:
         return self.back > 0
 
-    def _wrap(self, width: int) -> list[tuple[str, str, str]]:
+    def _wrap(self, width: int) -> list[tuple[str, str, str, bool]]:
         """The lines wrapped to ``width`` (kept until a line is added: a game's
         log holds 200 lines, and each key redraws the pane)."""
         added, wide, rows = self._wrapped
@@ -108,15 +108,15 @@ class ChatPane:
             self._wrapped = (self.added, width, rows)
         return rows
 
-    def _wrap_all(self, width: int) -> list[tuple[str, str, str]]:
-        rows: list[tuple[str, str, str]] = []      # (name part, text part, who)
+    def _wrap_all(self, width: int) -> list[tuple[str, str, str, bool]]:
+        rows: list[tuple[str, str, str, bool]] = []      # (name part, text part, who, first row)
         for who, text in self.lines:
             head = f"{who}: " if who else ""
             wrapped = textwrap.wrap(head + text, width, subsequent_indent="  ",
                                     drop_whitespace=True) or [head.rstrip()]
             for i, line in enumerate(wrapped):
                 n = min(len(head), len(line)) if i == 0 else 0
-                rows.append((line[:n], line[n:], who))
+                rows.append((line[:n], line[n:], who, i == 0))
         return rows
 
     def draw(self, canvas: Canvas, fg: int = GREY, bg: int = BLACK) -> None:
@@ -130,9 +130,27 @@ class ChatPane:
         self._rows, self._height = len(rows), canvas.height
         self.back = min(self.back, max(0, len(rows) - canvas.height))
         end = len(rows) - self.back
-        for y, (name, text, who) in enumerate(rows[max(0, end - canvas.height):end]):
+        shown = self._whole(rows, max(0, end - canvas.height), end, canvas.width)
+        for y, (name, text, who) in enumerate(shown, canvas.height - len(shown)):
             x = canvas.text(0, y, name, self.colour(who), bg)
             canvas.text(x, y, text, fg, bg)
+
+    @staticmethod
+    def _whole(rows: list[tuple[str, str, str, bool]], start: int, end: int,
+               width: int) -> list[tuple[str, str, str]]:
+        """Rows ``start:end`` without the tail of a line whose head is above
+        them (a reader never sees half a line): rows left over stay blank at
+        the top. A line too long for the whole pane shows its head, shortened."""
+        first = start
+        while first < end and not rows[first][3]:
+            first += 1
+        if first < end or end <= 0:
+            return [row[:3] for row in rows[first:end]]
+        head = end - 1
+        while head > 0 and not rows[head][3]:
+            head -= 1
+        name, text, who, _ = rows[head]
+        return [(name, shorten(text + " " + ELLIPSIS, width - len(name)) if head < end - 1 else text, who)]
 
 
 class Pager:

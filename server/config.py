@@ -89,6 +89,10 @@ class Config:
     def door_settings(self, door: str) -> dict[str, Any]:
         return self.doors.get(door, {})
 
+    def move_seconds(self, door: str) -> float:
+        """A live game's time per move in ``door`` (``[<door>] move_minutes``; 0: no clock)."""
+        return float(self.door_settings(door).get("move_minutes", MOVE_MINUTES)) * 60
+
     def set_flat(self, name: str, value: Any) -> None:
         """Set a field, or a door setting by its flat name ``<door>_<key>``
         (as flags and tests name them: ``<door>_<setting>``)."""
@@ -118,9 +122,13 @@ def _config_init(self: Config, **values: Any) -> None:
 Config.__init__ = _config_init  # type: ignore[method-assign, assignment]
 
 
+# every door's own section also takes the server's time per move in a live game
+MOVE_MINUTES = 5.0
+
+
 def _door_defaults() -> dict[str, dict[str, Any]]:
     from doors import registry
-    return {key: info.setting_defaults() for key, info in registry().items() if info.settings}
+    return {key: {"move_minutes": MOVE_MINUTES, **info.setting_defaults()} for key, info in registry().items()}
 
 
 # toml section -> {toml key: Config field}

@@ -49,6 +49,7 @@ def check_settings(cfg: Config, source: str = "") -> Config:
     ranges = [(name, getattr(cfg, field), low, high, low_ok)
               for field, (name, low, high, low_ok) in _RANGES.items()]
     for key, info in registry().items():      # each door's own settings
+        ranges.append((f"{key}.move_minutes", cfg.door_settings(key).get("move_minutes", 5.0), 0, 1440, True))
         for spec in info.settings:
             if spec.low is not None and spec.high is not None:
                 ranges.append((f"{key}.{spec.key}", cfg.door_settings(key).get(spec.key),

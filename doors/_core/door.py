@@ -102,6 +102,14 @@ class DoorUI:
         self.saved_setups: list[str] = []
 
     @property
+    def over(self) -> bool:
+        """True once the game has ended (the server sets ``outcome``, and the
+        server's own rows say the result, the reason and the keys): the
+        door's panels then show the final position, with no turn line and
+        no move hints."""
+        return self.outcome is not None
+
+    @property
     def text_input(self) -> bool:
         """True while the door takes typed text (a setup's name): the server
         then passes every key to the door."""

@@ -226,13 +226,8 @@ class AwariUI(DoorUI):
 
     def _panel(self, canvas: Canvas, obs: Any, board: list[int],
                mover: Player | None) -> None:
-        if obs.is_terminal():
-            out = obs.outcome()
-            if out.winner is None:
-                turn = f"Game over: a tie ({out.reason})."
-            else:
-                won = "win" if out.winner == self.me else "wins"
-                turn = f"Game over: {self.name(out.winner)} {won} ({out.reason})."
+        if obs.is_terminal() or self.over:
+            turn = "Game over."           # the result and its reason: the server's rows below
         else:
             assert mover is not None, "a game not over has a mover"
             who = "Your" if mover == self.me else f"{self.name(mover)}'s"
@@ -246,7 +241,6 @@ class AwariUI(DoorUI):
         else:
             canvas.text(3, 17, "Stones go clockwise: along your row, into your home, "
                         "round the other side.", DARK_GREY)
-        if self.me is not None:
+        if self.me is not None and not (obs.is_terminal() or self.over):
             canvas.text(3, 18, KEY_HELP[0], GREY)
-            if not obs.is_terminal():
-                canvas.text(3, 19, KEY_HELP[1], GREY)
+            canvas.text(3, 19, KEY_HELP[1], GREY)

@@ -5,7 +5,6 @@ board is turned half round for player 2; squares keep their names.
 """
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -148,11 +147,9 @@ class KingdomUI(DoorUI):
         self._panel(canvas, obs, top, 2)
         self._panel(canvas, obs, self.bottom, 8)
         y = 14
-        if obs.is_terminal():
-            out = obs.outcome()
-            text = "Draw" if out.winner is None else f"{self.name(out.winner)} won"
-            for i, line in enumerate(textwrap.wrap(f"{text}: {out.reason}", 37)[:2]):
-                canvas.text(x, y + i, line, WHITE)
+        over = obs.is_terminal() or self.over
+        if over:
+            canvas.text(x, y, "Game over.", WHITE)      # result and reason: the server's rows
         elif obs.history:
             player, action = obs.history[-1]
             canvas.text(x, y, f"Last: {obs.action_to_str(action)}", GREY)
@@ -160,14 +157,14 @@ class KingdomUI(DoorUI):
             canvas.text(x, y + 1, shorten(events, 37), WHITE)
         canvas.text(x, y + 2, f"Cursor {square_name(self.cur)}"
                     + ("  (targets shown)" if self.show_targets else ""), DARK_GREY)
-        for i, line in enumerate(KEY_HELP):
+        for i, line in enumerate(() if over else KEY_HELP):
             canvas.text(x, 20 - len(KEY_HELP) + i, line, DARK_GREY)
 
     def _panel(self, canvas: Canvas, obs: Any, player: Player, y: int) -> None:
         x = PANEL_X
         fg = SIDE_FG[player]
         canvas.box(x, y, 38, 6, fg)
-        to_move = not obs.is_terminal() and obs.pos.turn == player
+        to_move = not (obs.is_terminal() or self.over) and obs.pos.turn == player
         head = ("\u25ba " if to_move else "") + self.name(player)
         canvas.text(x + 2, y, f" {head} ", WHITE if to_move else fg)
         board = obs.pos.board
@@ -179,10 +176,10 @@ class KingdomUI(DoorUI):
         canvas.text(x + 1, y + 2, f"Took  {_counts(''.join(taken)) or '-'}"[:36], GREY)
         if to_move and obs.pos.in_check(player):
             canvas.text(x + 28, y + 1, "CHECK", BRIGHT_RED)
-        if player == self.me:
+        if player == self.me and not self.over and not obs.is_terminal():
             canvas.text(x + 1, y + 3, f"Promote to: {PROMO_NAMES[self.promo]} (p)", GREY)
             canvas.text(x + 1, y + 4, "Find king: k   Pass: x x", DARK_GREY)
-        elif obs.pos.hot >= 0 and obs.pos.turn == player:
+        elif to_move and obs.pos.hot >= 0:
             canvas.text(x + 1, y + 3, f"Rook on {square_name(obs.pos.hot)} may be destroyed",
                         CYAN)
 

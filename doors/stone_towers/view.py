@@ -239,18 +239,16 @@ class StoneTowersUI(DoorUI):
         y = 15
         canvas.text(x, y, "· land  ▲  ▲ ▲  ▲▲▲ castles", GREY)
         canvas.text(x, y + 1, "• taken  ☼ castle destroyed", GREY)
+        if self.over or state.outcome() is not None:
+            return                      # no move hints once the game is over
         canvas.text(x, y + 2, "Arrows move, ENTER build or", DARK_GREY)
         canvas.text(x, y + 3, "fortify, h centre, i overlay", DARK_GREY)
         canvas.text(x, y + 4, {"off": "", "cursor": "(i: this square)",
                                "all": "(i: all: ▲/· red blue)"}[self.overlay], DARK_GREY)
 
     def _turn_line(self, state: StoneTowersState) -> str:
-        out = state.outcome()
-        if out is not None:
-            if out.winner is None:
-                return "Game over: a draw."
-            who = "You win!" if out.winner == self.me else f"{COLOUR[out.winner].capitalize()} wins."
-            return f"Game over. {who}"
+        if self.over or state.outcome() is not None:
+            return "Game over."         # the result and its reason: the server's rows below
         p = state.current_player()
         if p == self.me:
             return f"Your turn ({COLOUR[p]})."

@@ -249,9 +249,7 @@ class StrategoView(DoorUI):
         x = PX
         out = obs.outcome if obs.outcome is not None else self.outcome
         if out is not None:
-            who = "Draw" if out.winner is None else f"{SIDE_NAMES[out.winner]} wins"
-            canvas.text(x, 0, f"GAME OVER: {who}", YELLOW)
-            canvas.text(x, 1, shorten(clean_text(out.reason), 40), WHITE)   # all of it on the status line
+            canvas.text(x, 0, "Game over.", YELLOW)    # result and reason: the server's rows below
         elif obs.to_move:
             mover = obs.to_move[0]
             text = "Your move" if mover == self.me else f"{SIDE_NAMES[mover]} to move"

@@ -207,6 +207,8 @@ class TowersUI(DoorUI):
 
     def _draw_hints(self, canvas: Canvas, obs: Any, previous: bool) -> None:
         y = GRID_Y + 2 * SIZE + 2
+        if self.over:
+            return                      # the game is over: the server's key line says what is left
         if previous:
             hint = "Game 1's final board.  TAB: back to the game"
         elif obs.phase == PLACEMENT:
@@ -267,7 +269,7 @@ class TowersUI(DoorUI):
 
     def _turn_text(self, obs: Any) -> str:
         movers = obs.to_move()
-        if not movers:
+        if not movers or self.over:
             return ""
         mover = movers[0]
         if mover == self.me:
@@ -279,17 +281,9 @@ class TowersUI(DoorUI):
         out = obs.outcome() or self.outcome
         if out is None:
             return []
-        lines = []
+        # the winner and the reason are on the server's rows below: the panel
+        # keeps the final score
         if out.score is not None:
             label = "Final score" if obs.games < 2 else "Total"
-            lines.append(f"{label} {out.score[0]}-{out.score[1]}")
-        if out.winner is None:
-            lines.append("A draw.")
-        elif out.score is not None and obs.outcome() is not None:
-            margin = out.score[out.winner] - out.score[1 - out.winner]
-            lines.append(f"{shorten(self.name_of(out.winner), 14)} wins by {margin}.")
-        else:
-            lines.append(f"{shorten(self.name_of(out.winner), 19)} wins.")
-        if obs.outcome() is None and out.reason:
-            lines.append(clean_text(out.reason))
-        return lines
+            return [f"{label} {out.score[0]}-{out.score[1]}"]
+        return ["Game over."]

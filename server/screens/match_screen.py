@@ -9,6 +9,7 @@ UI, whose proposals go to the match.
 """
 from __future__ import annotations
 
+import enum
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -25,15 +26,19 @@ from ansi.canvas import (
     WHITE,
     YELLOW,
     Canvas,
+    clean_text,
     shorten,
     wrap,
 )
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
+from server.screens.history_screen import ReplayScreen
+from server.screens.keytable import KeySpec, KeyTable
 from server.screens.pager import PagerScreen
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
+from server.services.move_clock import WARN_AT, clock_text
 from server.services.seats import Seat, seat_label
 
 if TYPE_CHECKING:
@@ -41,13 +46,49 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchScreen", "start_match"]
 
-# the right end of the key line shows the ratings; PGUP/PGDN are in the help and the chat prompt
-HINTS = "c chat  r redraw  ? help  Q resign  = draw"
-SYSOP_HINTS = "q console  c chat  ? help  Q resign  = draw"
 SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
-# news shown in the banner as well as the log: it asks for an answer or ends the
-# game (who left or came back is in the log only: once on the screen)
-PROMPTED = frozenset({News.DRAW_OFFER, News.AUTO_FINISH_OFFER, News.ENDED})
+# news shown in the banner as well as the log: it asks for an answer (who left
+# or came back is in the log only: once on the screen; the end has its own rows)
+PROMPTED = frozenset({News.DRAW_OFFER, News.AUTO_FINISH_OFFER})
+_WAITS_FOR = "The game is suspended until"     # a move refused while a player is away
+
+
+class Seen(enum.Enum):
+    """What the game screen shows, which decides the keys that work."""
+    PLAYING = "playing"          # a live game, this caller has a seat
+    BY_TURNS = "by turns"        # a by-turns game, this caller has a seat
+    WAITING = "waiting"          # a live game suspended: a player dropped
+    OVER = "over"                # the game has ended (player or watcher)
+    WATCHING = "watching"        # a game in progress, watched
+
+
+ALL = frozenset(Seen)
+SEATED = frozenset({Seen.PLAYING, Seen.BY_TURNS, Seen.WAITING})
+AWAY = frozenset({Seen.BY_TURNS, Seen.WAITING, Seen.OVER, Seen.WATCHING})
+
+KEYS: KeyTable[Seen] = KeyTable([
+    KeySpec(("q",), "q console", "step out to the console; u there resumes (sysop)",
+            SEATED, "_step_out", when="sysop"),
+    KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC console", "back to the console",
+            frozenset({Seen.OVER, Seen.WATCHING}), "_leave", when="sysop"),
+    KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC lobby", "back to the lobby",
+            frozenset({Seen.OVER, Seen.WATCHING}), "_leave", when="caller"),
+    KeySpec((K.ESC,), "ESC leave, the game waits", "leave: the game waits for your next call",
+            frozenset({Seen.BY_TURNS}), "_leave"),
+    KeySpec((K.ESC,), "ESC lobby", "back to the lobby; the game waits for the player who dropped",
+            frozenset({Seen.WAITING}), "_leave", when="caller"),
+    KeySpec((K.ESC,), "ESC console", "back to the console; the game waits for the player who dropped",
+            frozenset({Seen.WAITING}), "_leave", when="sysop"),
+    KeySpec(("v",), "v review", "review the game move by move", frozenset({Seen.OVER}), "_review"),
+    KeySpec(("c",), "c chat", "chat (ENTER sends; ENTER on an empty line or ESC closes)",
+            ALL, "_open_chat"),
+    KeySpec(("r", K.CTRL_L), "r redraw", "redraw the whole screen", ALL, "_redraw", label="r, CTRL-L"),
+    KeySpec(("?",), "? help", "this help", ALL, "_help"),
+    KeySpec(("Q",), "Q resign", "resign (asks y/n first)", SEATED, "_ask_resign"),
+    KeySpec(("=",), "= draw", "offer a draw, or accept the one offered", SEATED, "_offer_draw"),
+    KeySpec((K.PGUP, K.PGDN), "", "page through the chat, the sysop's messages and the news",
+            ALL, "_page", label="PGUP/PGDN"),
+])
 
 
 async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
@@ -80,11 +121,11 @@ class MatchScreen(Screen):
         self.chat = ChatPane(200)            # the log: chat, sysop messages, news
         for who, text in match.chat.lines:
             self.chat.add(who, text)
-        for who, text in session.messages:
-            self.chat.add(who, text)
         self.chat_input: LineInput | None = None
         self.confirm: str | None = None      # "resign"
         self.banner = ""
+        self.end_news = ""                   # the end's news text: its reason (+ "Not rated: ...")
+        self._warned: set[tuple[float | None, float]] = set()   # (turn start, warning) rung
 
     @property
     def location(self) -> str:  # type: ignore[override]
@@ -103,66 +144,123 @@ class MatchScreen(Screen):
 
     def _refresh(self) -> None:
         self.ui.update(self.match.observation(self.me), self.match.last(), time.monotonic())
+        if self.match.ended:
+            self.ui.outcome = self.match.outcome
 
     # ----- keys -------------------------------------------------------------
+    @property
+    def seen(self) -> Seen:
+        m = self.match
+        if m.ended:
+            return Seen.OVER
+        if self.me is None:
+            return Seen.WATCHING
+        if m.turns is not None:
+            return Seen.BY_TURNS
+        return Seen.WAITING if m.suspended else Seen.PLAYING
+
+    @property
+    def waiting_on_others(self) -> bool:
+        """A player waits while the other is to move or away (their own turn
+        has the move clock, if the door has one)."""
+        m = self.match
+        if self.me is None or m.ended:
+            return False
+        if m.suspended or self.me not in m.state.to_move():
+            return True
+        return m.turns is None and m.clock.on
+
+    def _test(self, name: str) -> bool:
+        return self.session.is_sysop if name == "sysop" else not self.session.is_sysop
+
     async def on_key(self, key: str) -> Transition:
-        if key in (K.PGUP, K.PGDN) or (self.chat_input is not None and key in (K.UP, K.DOWN)):
-            self.chat.scroll(1 if key in (K.PGUP, K.UP) else -1)
-            return None
         if self.chat_input is not None:
-            text = self.chat_input.handle(key)
-            if text is not None and not text.strip():
-                self.chat_input = None          # an empty ENTER closes the chat line
-            elif text is not None:
-                name = self.session.handle
-                reason = await self.match.post_chat(self.me, name, text, self.session.conn.peer)
-                self.banner = reason or ""
-                self.chat.back = 0
-                self.chat_input = LineInput(120)
-            elif self.chat_input.cancelled:
-                self.chat_input = None
-            return None
+            return await self._chat_key(key)
         if self.ui.text_input and key != K.CTRL_L:
             return await self._to_door(key)      # the door is taking a name: every key is text
         if self.confirm == "resign":
             self.confirm = None
-            if key in ("y", "Y") and self.me is not None:
+            if key in ("y", "Y") and self.me is not None and not self.match.ended:
                 await self.match.resign(self.me)
             else:
                 self.banner = "You play on."
             return None
         self.banner = ""
-        if key == "c":
+        spec = KEYS.find(key, self.seen, self._test)
+        if spec is not None:
+            result: Transition = await getattr(self, spec.action)(key)
+            return result
+        if self.seen in (Seen.PLAYING, Seen.BY_TURNS):
+            return await self._to_door(key)
+        return None
+
+    async def _chat_key(self, key: str) -> Transition:
+        assert self.chat_input is not None
+        if key in (K.PGUP, K.PGDN, K.UP, K.DOWN):
+            self.chat.scroll(1 if key in (K.PGUP, K.UP) else -1)
+            return None
+        text = self.chat_input.handle(key)
+        if text is not None and not text.strip():
+            self.chat_input = None          # an empty ENTER closes the chat line
+        elif text is not None:
+            reason = await self.match.post_chat(self.me, self.session.handle, text, self.session.conn.peer)
+            self.banner = reason or ""
+            self.chat.back = 0
             self.chat_input = LineInput(120)
+        elif self.chat_input.cancelled:
+            self.chat_input = None
+        return None
+
+    async def _page(self, key: str) -> Transition:
+        self.chat.scroll(1 if key == K.PGUP else -1)
+        return None
+
+    async def _open_chat(self, key: str) -> Transition:
+        self.chat_input = LineInput(120)
+        return None
+
+    async def _redraw(self, key: str) -> Transition:
+        self.session.terminal.redraw()
+        self._refresh()
+        return None
+
+    async def _help(self, key: str) -> Transition:
+        return Push(PagerScreen(self.session, self.match.info.help_text + "\f" + self._keys_page(),
+                                f"{self.match.info.title} help"))
+
+    def _keys_page(self) -> str:
+        lines = ["KEYS IN EVERY GAME", "", *KEYS.help_lines(ALL, self._test),
+                 "  CTRL-S     pause the screen; CTRL-Q sends it again as it is now", "", _KEYS_NOTES]
+        return "\n".join(lines)
+
+    async def _ask_resign(self, key: str) -> Transition:
+        self.confirm = "resign"
+        return None
+
+    async def _offer_draw(self, key: str) -> Transition:
+        assert self.me is not None
+        self.banner = await self.match.offer_draw(self.me)
+        return None
+
+    async def _review(self, key: str) -> Transition:
+        store = self.session.services.store
+        game = await store.get_game(self.match.id)
+        if game is None:
+            self.banner = "This game's record is not there to review."
             return None
-        if key in ("r", K.CTRL_L):
-            self.session.terminal.redraw()
-            self._refresh()
+        try:
+            return Push(ReplayScreen(self.session, game, await store.moves(self.match.id)))
+        except Exception:
+            self.banner = "This game's record cannot be replayed."
             return None
-        if key == "?":
-            return Push(PagerScreen(self.session, self.match.info.help_text + "\f" + _KEYS_PAGE,
-                                    f"{self.match.info.title} help"))
-        if self.match.ended or self.me is None:
-            if key in (K.ESC, K.ENTER, "q", "Q", " "):
-                return self._leave()
-            return None
-        if (self.match.suspended or self.match.turns is not None) and key == K.ESC:
-            return self._leave()
-        if key == "q" and self.session.is_sysop:
-            return self._step_out()
-        if key == "Q":
-            self.confirm = "resign"
-            return None
-        if key == "=":
-            self.banner = await self.match.offer_draw(self.me)
-            return None
-        return await self._to_door(key)
 
     async def _to_door(self, key: str) -> Transition:
         result = self.ui.on_key(key, time.monotonic())
         if isinstance(result, Submit) and self.me is not None:
             reason = await self.match.submit(self.me, result.action)
-            if reason is not None:
+            if reason is not None and reason.startswith(_WAITS_FOR):
+                self.banner = reason             # the server's: gone when the player is back
+            elif reason is not None:
                 self.ui.message = reason
         elif isinstance(result, Request):
             await self._request(result)
@@ -193,12 +291,12 @@ class MatchScreen(Screen):
                 if reason is not None:
                     self.ui.message = reason
 
-    def _step_out(self) -> Transition:
+    async def _step_out(self, key: str = "q") -> Transition:
         """The sysop goes to the console; the game waits as for a dropped caller."""
         self.match.detach(self.session, stepped_out=True)
         return Pop(f"Your game against {self.match.opponent_name(self.me or 0)} waits: u resumes it.")
 
-    def _leave(self) -> Transition:
+    async def _leave(self, key: str = K.ESC) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
         if self.match.outcome:
@@ -212,20 +310,45 @@ class MatchScreen(Screen):
         if isinstance(event, MatchEvent) and event.match is self.match:
             self._refresh()
             if event.kind == News.ENDED:
-                self.ui.outcome = self.match.outcome
                 self.session.terminal.bell()
-            if event.text:      # news (left, back, an offer, the end) goes in the log
+                self.end_news = event.text      # the reason (and "Not rated: ..."): the end's own row
+                self.banner = ""
+            elif event.text:    # news (left, back, an offer) goes in the log
                 self.chat.add("", event.text)
-                if event.kind in PROMPTED:      # and, if it asks an answer or ends the game, the banner
+                if event.kind in PROMPTED:      # and, if it asks an answer, the banner
                     self.banner = event.text
-            if event.kind == News.ENDED and self.me is not None and self.match.rating is not None:
-                change = self.match.rating.describe(self.me)
-                self.banner = f"Your rating: {change}. {self.banner}" if change else self.banner
+                elif event.kind != News.SUSPENDED and self.banner.startswith(_WAITS_FOR):
+                    self.banner = ""
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.SysopMessage):
             self.chat.add(event.who, event.text)
+        elif isinstance(event, E.Tick):
+            self._clock_bell()
         return None
+
+    def _clock_left(self) -> tuple[int, float] | None:
+        """The side (this caller first) whose move clock is in its last
+        minute, and its seconds left; None when no clock is that low."""
+        m = self.match
+        if m.ended or m.turns is not None or m.suspended:
+            return None
+        for p in sorted(m.state.to_move(), key=lambda p: p != self.me):
+            left = m.move_time_left(p)
+            if left is not None and left <= WARN_AT[0]:
+                return p, left
+        return None
+
+    def _clock_bell(self) -> None:
+        """A bell for the player to move as their clock passes each warning."""
+        low = self._clock_left()
+        if low is None or low[0] != self.me:
+            return
+        start = self.match.clock.started[low[0]]
+        for mark in WARN_AT:
+            if low[1] <= mark and (start, mark) not in self._warned:
+                self._warned.add((start, mark))
+                self.session.terminal.bell()
 
     async def on_result(self, result: Any) -> Transition:
         """Back from help or a sysop chat: draw again from the match's state."""
@@ -240,27 +363,33 @@ class MatchScreen(Screen):
     def frame_due(self, now: float) -> float | None:
         due = self.ui.frame_due(now)
         deadline = self.match.forfeit_deadline()
-        if deadline is not None:
+        if deadline is not None or self._clock_left() is not None:
             tick = now + 1.0
             due = tick if due is None else min(due, tick)
+        else:
+            clock = self.match.clock
+            ends = [s + clock.seconds - WARN_AT[0] for s in clock.started if s is not None]
+            if ends and not self.match.ended:       # the clock's last minute: shown from then on
+                due = min(ends) if due is None else min(due, min(ends))
         return due
 
     # ----- drawing ----------------------------------------------------------
     def _turn_text(self) -> tuple[str, int]:
         m = self.match
         if m.outcome is not None:
-            out = m.outcome
-            who = "Draw" if out.winner is None else f"{m.names()[out.winner]} wins"
-            score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
-            return f"GAME OVER: {who}{score} ({out.reason})", YELLOW
+            return self._result_text(), YELLOW
         if m.turns is not None:
             return self._by_turns_text()
+        low = self._clock_left()
+        if low is not None:
+            who = "You have" if low[0] == self.me else f"{m.names()[low[0]]} has"
+            return f"{who} {clock_text(low[1])} left for this move", BRIGHT_RED
         if m.suspended:
             deadline = m.forfeit_deadline()
             absent = ", ".join(s.name for s in m.absent())
             left = f" (forfeit in {int(max(0, deadline - time.monotonic())) // 60}:" \
                    f"{int(max(0, deadline - time.monotonic())) % 60:02d})" if deadline else ""
-            return f"Waiting for {absent} to return{left}. ESC: lobby", BRIGHT_RED
+            return f"Waiting for {absent} to return{left}", BRIGHT_RED
         if self.ui.shows_turn:
             return "", BRIGHT_GREEN
         movers = m.state.to_move()
@@ -269,6 +398,34 @@ class MatchScreen(Screen):
         if len(movers) > 1:
             return "Both players move now", BRIGHT_GREEN
         return (f"{m.names()[movers[0]]} to move" if movers else ""), BRIGHT_CYAN
+
+    def _result_text(self) -> str:
+        """The header of a finished game: the result, once ("GAME OVER: you
+        won 3-2"); the reason is on the end's own row."""
+        m, out = self.match, self.match.outcome
+        assert out is not None
+        if out.winner is None:
+            who = "a draw"
+        elif self.me is not None:
+            who = "you won" if out.winner == self.me else "you lost"
+        else:
+            who = f"{m.names()[out.winner]} won"
+        score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
+        return f"GAME OVER: {who}{score}"
+
+    def _end_text(self) -> str:
+        """The end's own row: the reason, then what the game did to this
+        caller's rating ("Not rated: ..." when the news says so)."""
+        m, out = self.match, self.match.outcome
+        assert out is not None
+        reason = clean_text(self.end_news or out.reason).strip().rstrip(".")
+        reason = reason[:1].upper() + reason[1:]
+        parts = [reason] if reason else []
+        if self.me is not None and m.rating is not None:
+            change = m.rating.describe(self.me)
+            if change:
+                parts.append(f"Your rating: {change}")
+        return ". ".join(parts) + "." if parts else ""
 
     def _last_text(self, room: int) -> str:
         """The last action for the status line in ``room`` columns: with the
@@ -313,21 +470,28 @@ class MatchScreen(Screen):
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
+        seen = self.seen
         # status line
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
-        last = "" if self.ui.shows_turn else self._last_text(76 - len(text))
+        last = "" if self.ui.shows_turn or seen is Seen.OVER else self._last_text(76 - len(text))
         x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)
-        message = self.banner or self.ui.message
-        plain = self.chat_input is None and self.confirm is None
-        lines = wrap(message, 78)[-2:] if message and plain else []
-        # chat pane: the log, paged with PGUP/PGDN; a two-row message takes its lower row
-        self.chat.draw(canvas.region(1, 21, 78, 1 if len(lines) > 1 else 2))
-        if self.chat.scrolled:
+        # the message rows (the end, the server's banner, the door's message)
+        # take the chat pane's lower rows; the key line stays on the bottom row
+        if seen is Seen.OVER:
+            message, message_colour = self.banner or self._end_text(), YELLOW
+        else:
+            message = self.banner or self.ui.message
+            message_colour = YELLOW if self.banner else BRIGHT_RED
+        lines = wrap(clean_text(message), 78)[-2:] if message else []
+        self.chat.draw(canvas.region(1, 21, 78, 2 - len(lines)))
+        for i, line in enumerate(lines):
+            canvas.text(1, 23 - len(lines) + i, line, message_colour)
+        if self.chat.scrolled and len(lines) < 2:
             canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
-        # message / input / hints
+        # input / confirmation / keys
         cursor = None
         if self.chat_input is not None:
             canvas.text(0, 23, "Say: ", YELLOW)
@@ -336,46 +500,21 @@ class MatchScreen(Screen):
                 canvas.text(6, 23, SAY_HINT, DARK_GREY)
         elif self.confirm == "resign":
             canvas.text(1, 23, "Resign this game? (y/n)", BLACK, RED)
-        elif lines:
-            for i, line in enumerate(lines):
-                canvas.text(1, 24 - len(lines) + i, line, BRIGHT_RED if not self.banner else YELLOW)
         else:
-            if self.me is not None and not self.match.ended:
-                hints = SYSOP_HINTS if self.session.is_sysop else HINTS
-            else:
-                hints = "ESC back to the lobby  c chat  ? help"
-            if self.match.turns is not None and self.me is not None and not self.match.ended:
-                hints += "  ESC leave (the game waits)"
+            hints = KEYS.line(seen, self._test, 78)
             canvas.text(1, 23, hints, DARK_GREY)
-            ratings = self._ratings_text(78 - len(hints) - 2)
+            ratings = self._ratings_text(78 - len(hints) - 2) if seen is not Seen.OVER else ""
             if ratings:
                 canvas.text(79 - len(ratings), 23, ratings, CYAN)
-        if cursor is None:
-            ui_cursor = self.ui.cursor()
-            if ui_cursor is not None:
-                cursor = ui_cursor
+        if cursor is None and seen is not Seen.OVER:
+            cursor = self.ui.cursor()
         return cursor
 
 
-_KEYS_PAGE = """\
-KEYS IN EVERY GAME
-
-  c          chat with your opponent (ENTER sends; ENTER on an empty line or
-             ESC closes the chat line)
-  PGUP/PGDN  page back and forth through the chat, the sysop's messages and
-             the game's news (UP/DOWN too while the chat line is open)
-  r, CTRL-L  redraw the whole screen
-  ?          this help
-  Q          resign (asks y/n first)
-  =          offer a draw, or accept the one offered
-  CTRL-S     pause the screen; CTRL-Q sends it again as it is now
-  ESC        back to the lobby once the game is over (or while it waits for
-             a player who dropped; the game stays open for them)
-
+_KEYS_NOTES = """\
 If your connection drops, call back and log in: you will be offered to
 resume the game. A player who stays away too long forfeits.
 
 By turns: ESC leaves the game at any time and it waits for your next call
 (t in the lobby). Chat lines are kept with the game. Let your time per move
 run out and you lose on time."""
-

@@ -113,6 +113,12 @@ class Screen:
     def __init__(self, session: Session):
         self.session = session
 
+    @property
+    def waiting_on_others(self) -> bool:
+        """True while the caller waits for someone else (an opponent's move,
+        a player's return): the idle limit does not run."""
+        return False
+
     async def on_start(self) -> Transition:
         return None
 
@@ -369,6 +375,9 @@ class Session:
                 self.inbox.put_nowait(E.Key(key))
             if self.notice and now >= self.notice[1]:
                 self.notice = None
+            if self.screens and self.screens[-1].waiting_on_others:
+                self.last_key = now             # waiting for another's move is not idling
+                self._idle_warned = False
             idle = self.idle_seconds(now)
             limit = self.idle_limit
             if idle >= limit:

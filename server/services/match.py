@@ -25,6 +25,7 @@ from server.services.chat import ChatLog, clean_chat
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match_bots import BotDriver
+from server.services.move_clock import MoveClock
 from server.services.nodes import Node
 from server.services.ratings import GameRating, RatingBook
 from server.services.saving import SavingNotice
@@ -93,6 +94,10 @@ class Match:
         self._lock = asyncio.Lock()
         self._bots = BotDriver(self)
         self._forfeit_task: asyncio.Task[None] | None = None
+        # a live game's time per move (a by-turns game has its own, ``turns``)
+        self.clock = MoveClock(config.move_seconds(info.key) if turns is None else 0.0,
+                               [s.player for s in seats if s.kind == SeatKind.HUMAN])
+        self._clock_timer: asyncio.TimerHandle | None = None
         for seat in seats:
             if seat.kind == SeatKind.BOT:
                 seat.seed = random.randrange(1 << 30)
@@ -219,6 +224,7 @@ class Match:
             self.state = nxt
             self.draw_offer = None
             outcome = nxt.outcome()
+            self._clock_turn(player)
         self.notify(News.UPDATE)
         if outcome is not None:
             await self._end(outcome)
@@ -229,6 +235,43 @@ class Match:
                                 "your turn.", only=now)
             self._bots.drive()
         return None
+
+    # ----- a live game's time per move ----------------------------------------
+    def _clock_turn(self, mover: int | None = None) -> None:
+        """The turn changed (or starts afresh): the clocks of the sides to
+        move, and the timer for the first to run out."""
+        if self.autoplay or self.ended or self.suspended:
+            self.clock.stop()
+        else:
+            self.clock.turn(self.state.to_move(), time.monotonic(), mover)
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        due = self.clock.due()
+        if due is not None:
+            self._clock_timer = asyncio.get_running_loop().call_later(
+                max(0.0, due - time.monotonic()), lambda: asyncio.ensure_future(self._out_of_time()))
+
+    def move_time_left(self, player: int) -> float | None:
+        """Seconds ``player`` has left for this move in a live game, or None."""
+        return self.clock.left(player, time.monotonic())
+
+    async def _out_of_time(self) -> None:
+        """A side's time per move ran out: it loses on time (both at once,
+        in a phase where both move: nobody wins)."""
+        async with self._lock:
+            if self.ended or self._ending:
+                return
+            late = self.clock.overdue(time.monotonic())
+            if not late:
+                self._clock_turn()
+                return
+        per = f"{self.clock.seconds / 60:g} min a move"
+        if len(late) == 2:
+            await self._end(Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})"))
+        else:
+            await self._end(Outcome(1 - late[0], Termination.FORFEIT,
+                                    f"{self.seats[late[0]].name} lost on time ({per})"))
 
     async def lose_on_time(self) -> bool:
         """By turns: end the game if a side's time per move has run out (both
@@ -273,6 +316,7 @@ class Match:
                         f"{self.seats[player].name} asks for auto finish: press a to agree.")
             return "Auto finish asked; waiting for your opponent to agree."
         self.autoplay = True
+        self._clock_turn()                # the computer plays both sides: no clock
         for seat in self.seats:
             if seat.seed is None:
                 seat.seed = random.randrange(1 << 30)
@@ -286,6 +330,9 @@ class Match:
             return
         self._ending = True
         self._bots.cancel()
+        self.clock.stop()
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
         saving = self._saving()
@@ -311,6 +358,7 @@ class Match:
             self._forfeit_task.cancel()
             self._forfeit_task = None
         if not self.suspended:
+            self._clock_turn()            # the turn starts afresh
             self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
             self._bots.drive()
         else:
@@ -329,6 +377,7 @@ class Match:
             return
         seat.left_at = time.monotonic()
         self._bots.cancel()
+        self._clock_turn()                # no clock runs while the game is suspended
         minutes = self.config.forfeit_minutes
         why = "stepped out to the console" if stepped_out else "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
@@ -363,10 +412,13 @@ class Match:
             pass
 
     def go(self) -> None:
-        """The seats are told: the computer seats may move."""
+        """The seats are told: the computer seats may move, the clocks start."""
+        self._clock_turn()
         self._bots.drive()
 
     def stop(self) -> None:
         self._bots.cancel()
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()

@@ -163,7 +163,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         # Alice opens the game and her scout strikes the flag
         screen = await open_game(app, alice, "Alice", "Your move (7d 0h left)")
         await move(app, alice, screen, 30, 60)
-        await alice.expect("GAME OVER: Alice wins")
+        await alice.expect("GAME OVER: you won")
         match = screen.match
         assert "flag" in match.outcome.reason.lower()
         assert len(await app.store.moves(match.id)) == 80 + 2 + 3

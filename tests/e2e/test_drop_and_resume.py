@@ -48,7 +48,7 @@ async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_pat
         await bob.close()
         await alice.expect("Bob left")
         text = await alice.expect("GAME OVER", timeout=10)
-        assert "Alice wins" in text and "did not return" in text
+        assert "GAME OVER: you won" in text and "did not return" in text
         (outcome,), = sqlite3.connect(app.config.database).execute(
             "SELECT outcome FROM games WHERE id=?", (match.id,))
         data = json.loads(outcome)
@@ -71,7 +71,7 @@ async def test_resign_asks_first_then_ends_the_game(app):
     await bob.expect("Resign this game?")
     bob.send("y")
     text = await alice.expect("GAME OVER")
-    assert "Alice wins" in text and "Bob resigned" in text
+    assert "GAME OVER: you won" in text and "Bob resigned" in text
     await wait_until(lambda: match.ended)
     await alice.close()
     await bob.close()

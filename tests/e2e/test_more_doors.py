@@ -29,8 +29,8 @@ async def test_watch_the_computer_play_awari_against_itself(app):
     assert "your row" not in text and "your home" not in text
     text = await caller.expect("GAME OVER", timeout=60)
     winner = match.outcome.winner
-    assert (f"Computer {winner + 1} ({(2, 4)[winner]}) wins" in text if winner is not None
-            else "Draw" in text)
+    assert (f"GAME OVER: Computer {winner + 1} ({(2, 4)[winner]}) won" in text if winner is not None
+            else "GAME OVER: a draw" in text)
     caller.send(ENTER)
     await caller.expect("Who's online")
     await caller.close()

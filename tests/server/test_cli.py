@@ -141,7 +141,7 @@ def test_replay_counts_game_moves_and_reveals_both_armies_at_the_end(tmp_path):
     assert "Move 6 of 6" in text and "Result: Bob won (Alice resigned)" in text
     board = "".join(line[4:34] for line in screen.display[2:12])
     assert "■" not in board and board.count("F") == 2 and board.count("B") == 12
-    assert "GAME OVER: Blue wins" in text
+    assert "Game over." in text
     assert b"Setup" in frames and b"of 88" not in frames
 
 

@@ -213,7 +213,7 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     await alice.expect("Your turn")
     console.send("w")
     text = await console.expect("TOWERS")
-    assert "Alice" in text and "Computer (" in text and "ESC back to the lobby" in console.line(23)
+    assert "Alice" in text and "Computer (" in text and "ESC console" in console.line(23)
     # Alice places a tower on a free square (the computer may have placed
     # first, under her cursor): the sysop sees it
     session = session_of(app, "Alice")

@@ -120,9 +120,14 @@ def test_spectator_and_game_over_panel():
     full, reg = region()
     ui.draw(reg, 0.0)
     text = "\n".join(reg.lines())
-    assert "Game over" in text and "Alice wins" in text
+    assert "Game over" in text and "wins" not in text     # the result: the server's rows
     assert "auto finish" not in text
     ui2, _ = make_ui(me=0, state=s)
+    ui2.outcome = s.outcome()
+    full2, reg2 = region()
+    ui2.draw(reg2, 0.0)
+    player = "\n".join(reg2.lines())
+    assert "Game over" in player and "choose a hole" not in player and "Your turn" not in player
     assert ui2.on_key("a", 0.0) is None and "over" in ui2.message
 
 
@@ -171,4 +176,4 @@ def test_long_names_are_shortened_never_written_over_each_other():
         full, area = region()
         ui.draw(area, 100.0)
         row16 = "".join(full.get(x, 16).char for x in range(80))
-        assert row16[3:].startswith("Game over:") and "Homes: " in row16
+        assert row16[3:].startswith("Game over.") and "Homes: " in row16

@@ -1,0 +1,57 @@
+"""A live game's time per move (``[<door>] move_minutes``; 0: no clock).
+
+A caller's clock runs from the moment their turn starts to the action that
+ends it (in a phase where both move, such as a setup, each action starts it
+again). The computer has no clock. While the game is suspended no clock runs;
+when it goes on, the turn starts afresh. Owned by ``Match``, which asks
+``overdue`` when ``due`` comes and ends the game on time."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["MoveClock", "WARN_AT", "clock_text"]
+
+WARN_AT = (60.0, 10.0)        # seconds left at which the screen warns the players
+
+
+def clock_text(seconds: float) -> str:
+    """"4:59" for what is left of a move."""
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class MoveClock:
+    def __init__(self, seconds: float, clocked: Iterable[int]):
+        self.seconds = seconds
+        self.clocked = frozenset(clocked)            # the human seats
+        self.started: list[float | None] = [None, None]
+
+    @property
+    def on(self) -> bool:
+        return self.seconds > 0 and bool(self.clocked)
+
+    def turn(self, to_move: Iterable[int], now: float, mover: int | None = None) -> None:
+        """The sides to move now (after ``mover``'s action, or at the start):
+        a side whose turn goes on keeps its start, unless it just moved."""
+        movers = set(to_move)
+        for p in (0, 1):
+            if p not in movers or p not in self.clocked or not self.on:
+                self.started[p] = None
+            elif self.started[p] is None or p == mover:
+                self.started[p] = now
+
+    def stop(self) -> None:
+        self.started = [None, None]
+
+    def left(self, player: int, now: float) -> float | None:
+        """Seconds ``player`` has left for this move, or None (no clock runs)."""
+        start = self.started[player]
+        return None if start is None else start + self.seconds - now
+
+    def due(self) -> float | None:
+        """When the next side runs out, or None."""
+        ends = [s + self.seconds for s in self.started if s is not None]
+        return min(ends) if ends else None
+
+    def overdue(self, now: float) -> list[int]:
+        return [p for p in (0, 1) if (left := self.left(p, now)) is not None and left <= 0]
