@@ -232,7 +232,7 @@ class TowersUI(DoorUI):
         score = obs.results[0] if previous else obs.score()
         for p in (0, 1):
             y = 2 + 3 * p
-            marker = "►" if p in movers else " "
+            marker = "►" if p in movers and not self.over else " "
             panel.text(0, y, marker, YELLOW)
             panel.text(2, y, UNMOVED, PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""

@@ -8,6 +8,7 @@ connections, per account and per address, and logs every failure.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import math
 import time
@@ -51,6 +52,20 @@ def title_canvas() -> Canvas:
     return _title_cache[0]
 
 
+
+class Stage(enum.StrEnum):
+    """What the login screen asks now."""
+    CHARSET = "charset"            # does the line above show lines and shades?
+    HANDLE = "handle"
+    PASSWORD = "password"
+    REGISTER = "register"          # no such caller: register? (y/n)
+    NEW_PASSWORD = "new_password"
+    CONFIRM = "confirm"            # the new password once more
+
+
+WARN_SECONDS = 15.0                # the login's time limit is told this long before it ends
+                                   # (half the limit, if that is shorter)
+
 class TitleScreen(Screen):
     location = "logging in"
 
@@ -59,7 +74,7 @@ class TitleScreen(Screen):
         takeover question); ``ask_charset``: ask about the charset first
         if the terminal did not answer the probe."""
         super().__init__(session)
-        self.stage = "handle"
+        self.stage = Stage.HANDLE
         self.input = LineInput(20)
         self.secret = False
         self.handle = ""
@@ -68,85 +83,99 @@ class TitleScreen(Screen):
         self.ask_charset = ask_charset
         self.failures = 0
         self.user: UserRow | None = None
-        # time to log in or register before the line is freed
+        # time to log in or register before the line is freed, from the last key
         self.deadline = time.monotonic() + session.services.config.title_seconds
+        self.warned = False
+
+    @property
+    def _warn_before(self) -> float:
+        return min(WARN_SECONDS, self.session.services.config.title_seconds / 2)
 
     def frame_due(self, now: float) -> float | None:
-        return self.deadline
+        return self.deadline if self.warned else self.deadline - self._warn_before
 
     async def on_start(self) -> Transition:
         if self.session.charset_unsure and self.ask_charset:   # the terminal did not answer the probe
-            self._ask("charset")
+            self._ask(Stage.CHARSET)
         return None
 
     async def on_event(self, event: object) -> Transition:
-        if time.monotonic() >= self.deadline:   # an idle title screen holds a node
+        now = time.monotonic()
+        if now >= self.deadline:   # an idle title screen holds a node
             return Quit("You took too long to log in. Goodbye.")
+        if now >= self.deadline - self._warn_before and not self.warned:
+            self.warned = True
+            self.message = f"Still there? The line is freed in {self._warn_before:.0f} s unless you type."
+            self.session.terminal.bell()
         return None
 
     def _prompt(self) -> str:
-        return {"charset": "Does the line above show lines, shades and card suits? (y/n) ",
-                "handle": "Handle (new callers: pick one): ",
-                "password": "Password: ",
-                "register": f"No caller named {self.handle}. Register? (y/n) ",
-                "new_password": "Choose a password (6 or more characters): ",
-                "confirm": "Type it once more: "}[self.stage]
+        return {Stage.CHARSET: "Does the line above show lines, shades and card suits? (y/n) ",
+                Stage.HANDLE: "Handle (new callers: pick one): ",
+                Stage.PASSWORD: "Password: ",
+                Stage.REGISTER: f"No caller named {self.handle}. Register? (y/n) ",
+                Stage.NEW_PASSWORD: "Choose a password (6 or more characters): ",
+                Stage.CONFIRM: "Type it once more: "}[self.stage]
 
-    def _ask(self, stage: str, message: str = "") -> None:
+    def _ask(self, stage: Stage, message: str = "") -> None:
         self.stage = stage
         self.message = message
-        secret = stage in ("password", "new_password", "confirm")
+        secret = stage in (Stage.PASSWORD, Stage.NEW_PASSWORD, Stage.CONFIRM)
         self.secret = secret
         self.input = LineInput(64 if secret else 20)
 
     async def on_key(self, key: str) -> Transition:
-        if self.stage == "charset":        # one key: keep this charset, or switch and look again
+        self.deadline = time.monotonic() + self.session.services.config.title_seconds
+        if self.warned:
+            self.warned = False
+            self.message = ""
+        if self.stage == Stage.CHARSET:        # one key: keep this charset, or switch and look again
             if key in ("y", "Y", K.ENTER):
-                self._ask("handle")
+                self._ask(Stage.HANDLE)
             elif key in ("n", "N"):
                 self.session.set_charset("cp437" if self.session.charset == "utf8" else "utf8")
             return None
-        if self.stage == "register":
+        if self.stage == Stage.REGISTER:
             if key in ("y", "Y"):
-                self._ask("new_password")
+                self._ask(Stage.NEW_PASSWORD)
             elif key in ("n", "N", K.ESC):
-                self._ask("handle")
+                self._ask(Stage.HANDLE)
             return None
         result = self.input.handle(key)
         if result is None:
             if self.input.cancelled:
-                self._ask("handle")
+                self._ask(Stage.HANDLE)
             return None
-        return await self._submit(result.strip() if self.stage == "handle" else result)
+        return await self._submit(result.strip() if self.stage == Stage.HANDLE else result)
 
     async def _submit(self, text: str) -> Transition:
         store = self.session.services.store
-        if self.stage == "handle":
+        if self.stage == Stage.HANDLE:
             handle = " ".join(text.split())
             reason = valid_handle(handle, self.session.services.config.sysop_name)
             if reason:
-                self._ask("handle", reason)
+                self._ask(Stage.HANDLE, reason)
                 return None
             self.handle = handle
             self.user = await store.get_user(handle)
             reason = await telnet_refusal(store, handle, self.user)
             if reason:
                 self.user = None
-                self._ask("handle", reason)
+                self._ask(Stage.HANDLE, reason)
                 return None
             if self.user is None and not self.session.services.limits.may_register(self.session.conn.peer):
-                self._ask("handle", "No more new accounts from your address this hour: log in "
+                self._ask(Stage.HANDLE, "No more new accounts from your address this hour: log in "
                           "with your handle, or call again later.")
                 return None
-            self._ask("password" if self.user else "register")
+            self._ask(Stage.PASSWORD if self.user else Stage.REGISTER)
             if self.user:
                 self.handle = self.user.handle
-        elif self.stage == "password":
+        elif self.stage == Stage.PASSWORD:
             assert self.user is not None
             guard, peer = self.session.services.login_guard, self.session.conn.peer
             wait = guard.wait_for(peer, self.user.handle)
             if wait > 0:     # the password is not even checked
-                self._ask("handle", f"Too many failed logins: try again in {math.ceil(wait)} s.")
+                self._ask(Stage.HANDLE, f"Too many failed logins: try again in {math.ceil(wait)} s.")
                 return None
             ok = await asyncio.to_thread(check_password, text, self.user.pw_salt, self.user.pw_hash)
             if ok:
@@ -156,24 +185,24 @@ class TitleScreen(Screen):
             if self.failures >= MAX_FAILURES:
                 return Quit("Too many failed attempts. Goodbye.")
             await asyncio.sleep(self.session.services.config.login_fail_delay * 2 ** (self.failures - 1))
-            self._ask("handle", "Wrong password.")
-        elif self.stage == "new_password":
+            self._ask(Stage.HANDLE, "Wrong password.")
+        elif self.stage == Stage.NEW_PASSWORD:
             if len(text) < 6:
-                self._ask("new_password", "Too short: at least 6 characters.")
+                self._ask(Stage.NEW_PASSWORD, "Too short: at least 6 characters.")
                 return None
             self.password = text
-            self._ask("confirm")
-        elif self.stage == "confirm":
+            self._ask(Stage.CONFIRM)
+        elif self.stage == Stage.CONFIRM:
             if text != self.password:
-                self._ask("new_password", "The two did not match. Try again.")
+                self._ask(Stage.NEW_PASSWORD, "The two did not match. Try again.")
                 return None
             if (await store.get_user(self.handle) is not None
                     or await store.lookalike(self.handle) is not None):
-                self._ask("handle", "Somebody just took that handle.")
+                self._ask(Stage.HANDLE, "Somebody just took that handle.")
                 return None
             salt, digest = await asyncio.to_thread(hash_password, text)
             if not self.session.services.limits.may_register(self.session.conn.peer):
-                self._ask("handle", "No more new accounts from your address this hour.")
+                self._ask(Stage.HANDLE, "No more new accounts from your address this hour.")
                 return None
             self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
             self.session.services.limits.registered(self.session.conn.peer)
@@ -200,12 +229,12 @@ class TitleScreen(Screen):
             canvas.text(2, 21, shorten(self.message, 76), BRIGHT_RED)
         prompt = self._prompt()
         canvas.text(2, 22, prompt, YELLOW)
-        if self.stage == "charset":
+        if self.stage == Stage.CHARSET:
             canvas.text(2, 21, CHARSET_TEST_LINE, WHITE)
             canvas.text(2, 23, f"n switches to the other character set (now {CHARSET_NAMES[self.session.charset]})",
                         DARK_GREY)
             return (2 + len(prompt), 22)
-        if self.stage == "register":
+        if self.stage == Stage.REGISTER:
             return (2 + len(prompt), 22)
         x = 2 + len(prompt)
         canvas.text(2, 23, f"Node {self.session.node}  charset {self.session.charset}", DARK_GREY)

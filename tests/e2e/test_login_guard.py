@@ -163,11 +163,15 @@ async def test_the_title_screen_is_not_a_place_to_stay(tmp_path):
     its address's connections): [limits] title_seconds, 60 by default."""
     from server.config import Config
     assert Config().title_seconds == 60
-    app = await start_app(tmp_path / "g.db", title_seconds=1.0)
+    app = await start_app(tmp_path / "g.db", title_seconds=3.0)
     try:
         idle = await Caller.connect(app.port)
         await idle.expect("Handle")
-        idle.send("Slo")                                     # typing does not extend it
+        idle.send("Slo")
+        await idle.expect("Still there? The line is freed in 2 s unless you type.")   # warned first
+        idle.send("w")                                       # a key starts the time again
+        await wait_until(lambda: "Still there?" not in idle.text(), what="the warning gone")
+        await idle.expect("Still there?")
         await idle.expect("You took too long to log in. Goodbye.")
         await wait_until(lambda: idle.closed, what="the line hung up")
         await wait_until(lambda: not app.sessions, what="the node freed")
