@@ -129,6 +129,7 @@ class Store(ByTurnsRecord):
     def __init__(self, path: str | Path):
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()        # one transaction or read at a time
 
     async def open(self) -> Store:
         """Open (creating it 0600 if new), check and migrate the database;
@@ -136,7 +137,7 @@ class Store(ByTurnsRecord):
         if self.path != ":memory:":
             _prepare_file(Path(self.path))
         try:
-            self.db = await aiosqlite.connect(self.path)
+            self.db = await aiosqlite.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:
@@ -155,8 +156,7 @@ class Store(ByTurnsRecord):
     async def _check(self) -> None:
         """Refuse a damaged database or one from a newer Gatehouse."""
         assert self.db is not None
-        async with self.db.execute("PRAGMA quick_check(1)") as cur:
-            (result,) = await cur.fetchone()  # type: ignore[misc]
+        (result,) = await self._row("PRAGMA quick_check(1)")
         if result != "ok":
             result = " ".join(str(result).replace("*** in database main ***", "").split())
             raise StoreError(f"{self.path}: the database is damaged (quick_check: {result}): "
@@ -174,8 +174,7 @@ class Store(ByTurnsRecord):
 
     async def _migrate(self) -> None:
         assert self.db is not None
-        async with self.db.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()  # type: ignore[misc]
+        version = await self.schema_version()
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             await self.db.executescript(f"BEGIN;{script};PRAGMA user_version={number};COMMIT;")
 
@@ -186,28 +185,29 @@ class Store(ByTurnsRecord):
         """Execute one write and commit it (see ``transaction``)."""
         return await self.transaction([(sql, args)], on_retry)
 
+    async def _execute(self, sql: str, args: Any = ()) -> aiosqlite.Cursor:
+        """One statement on the connection (every statement goes through here)."""
+        assert self.db is not None
+        return await self.db.execute(sql, args)
+
     async def transaction(self, statements: list[tuple[str, Any]],
                           on_retry: Callable[[], None] | None = None) -> Any:
         """Execute writes and commit them together; returns the last cursor.
+
+        One transaction at a time holds the connection (``BEGIN IMMEDIATE``
+        under the store's lock, first come first served), so a transaction
+        that fails is rolled back whole and touches no other one's writes.
         While another program holds the database locked beyond the busy
         timeout, roll back, tell ``on_retry`` and try again (up to RETRY_FOR
-        seconds), so nothing is lost."""
-        assert self.db is not None
+        seconds, the connection free for others meanwhile), so nothing is lost."""
         delay, waited = 0.1, 0.0
         while True:
             try:
-                cur = None
-                for sql, args in statements:
-                    cur = await self.db.execute(sql, args)
-                await self.db.commit()
-                return cur
+                # shielded: a cancelled caller never leaves a transaction half open
+                return await asyncio.shield(self._attempt(statements))
             except sqlite3.Error as exc:
                 busy = isinstance(exc, sqlite3.OperationalError) and (
                     "locked" in str(exc) or "busy" in str(exc))
-                try:
-                    await self.db.rollback()      # none of the writes stays half done
-                except sqlite3.Error:
-                    pass
                 if not busy or waited >= self.RETRY_FOR:
                     raise
                 log.warning("database busy (%s): retrying in %.1f s", exc, delay)
@@ -217,27 +217,50 @@ class Store(ByTurnsRecord):
                 waited += delay
                 delay = min(delay * 2, 2.0)
 
-    async def schema_version(self) -> int:
+    async def _attempt(self, statements: list[tuple[str, Any]]) -> Any:
         assert self.db is not None
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0])  # type: ignore[index]
+        async with self._lock:
+            try:
+                await self._execute("BEGIN IMMEDIATE")
+                cur = None
+                for sql, args in statements:
+                    cur = await self._execute(sql, args)
+                await self._execute("COMMIT")
+                return cur
+            except BaseException:
+                if self.db.in_transaction:
+                    try:
+                        await self.db.execute("ROLLBACK")    # none of the writes stays half done
+                    except sqlite3.Error:
+                        pass
+                raise
+
+    async def _rows(self, sql: str, args: Any = ()) -> list[Any]:
+        """A query's rows; under the lock, so a read never sees a transaction
+        that is still under way."""
+        async with self._lock:
+            async with await self._execute(sql, args) as cur:
+                return list(await cur.fetchall())
+
+    async def _row(self, sql: str, args: Any = ()) -> Any:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
+
+    async def schema_version(self) -> int:
+        row = await self._row("PRAGMA user_version")
+        return int(row[0])
 
     # ----- users ------------------------------------------------------------
     async def get_user(self, handle: str) -> UserRow | None:
-        assert self.db is not None
-        async with self.db.execute(
-                "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE handle_key=?",
-                (handle_key(handle),)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(
+            "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE handle_key=?",
+            (handle_key(handle),))
         return UserRow(*row) if row else None
 
     async def lookalike(self, handle: str) -> str | None:
         """An existing handle that looks like ``handle`` (I/l/1, O/0), if any."""
-        assert self.db is not None
-        async with self.db.execute("SELECT handle FROM users WHERE skeleton=? LIMIT 1",
-                                   (handle_skeleton(handle),)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT handle FROM users WHERE skeleton=? LIMIT 1",
+                              (handle_skeleton(handle),))
         return str(row[0]) if row else None
 
     async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
@@ -246,31 +269,22 @@ class Store(ByTurnsRecord):
         """A new account; sqlite3.IntegrityError if the handle (or ``bbs_key``) is taken."""
         assert self.db is not None and kind in KINDS
         now = time.time()
-        try:
-            cur = await self._write(
-                "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
-                " last_login, kind, skeleton, bbs_key) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
-                 handle_skeleton(handle), bbs_key))
-        except sqlite3.IntegrityError:
-            await self.db.rollback()
-            raise
+        cur = await self._write(
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
+            " last_login, kind, skeleton, bbs_key) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
+             handle_skeleton(handle), bbs_key))
         return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset, kind)
 
     async def get_bbs_user(self, bbs_key: str) -> UserRow | None:
         """The BBS caller's account for this full alias key, if any."""
-        assert self.db is not None
-        async with self.db.execute(
-                "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE bbs_key=?",
-                (bbs_key,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(
+            "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE bbs_key=?",
+            (bbs_key,))
         return UserRow(*row) if row else None
 
     async def has_bbs_key(self, user_id: int) -> bool:
-        assert self.db is not None
-        async with self.db.execute("SELECT bbs_key IS NOT NULL FROM users WHERE id=?",
-                                   (user_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT bbs_key IS NOT NULL FROM users WHERE id=?", (user_id,))
         return bool(row and row[0])
 
     async def claim_bbs_key(self, user_id: int, bbs_key: str) -> bool:
@@ -281,7 +295,6 @@ class Store(ByTurnsRecord):
             cur = await self._write("UPDATE users SET bbs_key=? WHERE id=? AND bbs_key IS NULL",
                                     (bbs_key, user_id))
         except sqlite3.IntegrityError:
-            await self.db.rollback()
             return False
         return bool(cur.rowcount)
 
@@ -341,9 +354,7 @@ class Store(ByTurnsRecord):
                  " FROM games g")
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        assert self.db is not None
-        async with self.db.execute(self._GAME_SQL + " WHERE g.id=?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(self._GAME_SQL + " WHERE g.id=?", (game_id,))
         return self._game(row) if row else None
 
     async def list_games(self, status: str | None = None, limit: int = 50) -> list[GameRow]:
@@ -351,15 +362,12 @@ class Store(ByTurnsRecord):
         sql, args = self._GAME_SQL, cast(tuple[str, ...], ())
         if status:
             sql, args = sql + " WHERE g.status=?", (status,)
-        async with self.db.execute(sql + " ORDER BY g.id DESC LIMIT ?", (*args, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql + " ORDER BY g.id DESC LIMIT ?", (*args, limit))
         return [self._game(r) for r in rows]
 
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
-        assert self.db is not None
-        async with self.db.execute("SELECT player, action FROM moves WHERE game_id=? ORDER BY ply",
-                                   (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT player, action FROM moves WHERE game_id=? ORDER BY ply",
+                                (game_id,))
         return [(int(p), str(a)) for p, a in rows]
 
     # ----- saved setups (DoorInfo.saved_setups)---------------------------------------
@@ -369,15 +377,11 @@ class Store(ByTurnsRecord):
                           (user_id, door, name, data))
 
     async def load_setup(self, user_id: int, door: str, name: str) -> str | None:
-        assert self.db is not None
-        async with self.db.execute("SELECT data FROM setups WHERE user_id=? AND door=? AND name=?",
-                                   (user_id, door, name)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT data FROM setups WHERE user_id=? AND door=? AND name=?",
+                              (user_id, door, name))
         return str(row[0]) if row else None
 
     async def setup_names(self, user_id: int, door: str) -> list[str]:
-        assert self.db is not None
-        async with self.db.execute("SELECT name FROM setups WHERE user_id=? AND door=? ORDER BY name",
-                                   (user_id, door)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT name FROM setups WHERE user_id=? AND door=? ORDER BY name",
+                                (user_id, door))
         return [str(r[0]) for r in rows]
