@@ -25,12 +25,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from doors import registry
 from doors._core.game import Termination
 from server.services.glicko2 import Rating, rate_game
-from server.services.store import handle_key
+from server.services.seats import is_computer
+from server.services.store import NewRating, RatingWrite, handle_key
 
 if TYPE_CHECKING:
     from server.services.store import GameRow, Store
@@ -43,10 +44,6 @@ log = logging.getLogger("gatehouse.ratings")
 ANCHOR_LOW = 1000.0
 ANCHOR_HIGH = 1800.0
 ANCHOR_DEVIATION = 50.0
-
-
-def is_computer(label: str) -> bool:
-    return label.startswith("computer:")
 
 
 def computer_anchor(door: str, level: int) -> Rating:
@@ -106,13 +103,9 @@ class RatingBook:
 
     async def load(self) -> None:
         """Read the ratings, then rate the finished games not yet rated."""
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT player, door, rating, deviation, volatility FROM ratings") as cur:
-            rows = await cur.fetchall()
         self._ratings = {}
-        for p, d, r, dev, vol in rows:
-            self._ratings.setdefault(str(p), {})[str(d)] = Rating(r, dev, vol)
+        for p, d, r, dev, vol in await self.store.all_ratings():
+            self._ratings.setdefault(p, {})[d] = Rating(r, dev, vol)
         await self.catch_up()
 
     # ----- what screens read (no waiting) ------------------------------------
@@ -151,30 +144,18 @@ class RatingBook:
     async def catch_up(self) -> int:
         """Rate, in the order they ended, the finished games without a rating
         record (games of an older Gatehouse, or ended while rating failed)."""
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT g.id FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
-                " WHERE g.status = 'finished' AND r.game_id IS NULL"
-                " ORDER BY g.ended, g.id") as cur:
-            ids = [int(row[0]) for row in await cur.fetchall()]
+        ids = await self.store.unrated_finished_games()
         for game_id in ids:
             await self.record(game_id)
         return len(ids)
 
     async def _done(self, game_id: int) -> GameRating | None:
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT rated, before0, after0, before1, after1 FROM game_ratings WHERE game_id=?",
-                (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return GameRating(game_id, bool(row[0]), (row[1], row[3]), (row[2], row[4]))
+        stored = await self.store.game_rating(game_id)
+        return None if stored is None else GameRating(game_id, *stored)
 
     async def _rate(self, game: GameRow) -> GameRating:
         if not counts(game):
-            await self.store.transaction([(
-                "INSERT INTO game_ratings(game_id, rated) VALUES (?, 0)", (game.id,))])
+            await self.store.save_rating(game.id, RatingWrite(False))
             return GameRating(game.id, False)
         assert game.outcome is not None
         labels = game.players
@@ -182,20 +163,15 @@ class RatingBook:
         new = list(rate_game(old[0], old[1], _score(game.outcome)))
         before: list[float | None] = [None, None]
         after: list[float | None] = [None, None]
-        statements: list[tuple[str, Any]] = []
+        changed: list[NewRating] = []
         for seat, label in enumerate(labels):
             if is_computer(label):
                 continue                      # the anchor does not move
             before[seat], after[seat] = old[seat].rating, new[seat].rating
-            statements.append((
-                "INSERT OR REPLACE INTO ratings(player, door, handle, rating, deviation, volatility)"
-                " VALUES (?,?,?,?,?,?)",
-                (handle_key(label), game.door, label, new[seat].rating, new[seat].deviation,
-                 new[seat].volatility)))
-        statements.append((
-            "INSERT INTO game_ratings(game_id, rated, before0, after0, before1, after1)"
-            " VALUES (?, 1, ?, ?, ?, ?)", (game.id, before[0], after[0], before[1], after[1])))
-        await self.store.transaction(statements)
+            changed.append(NewRating(handle_key(label), game.door, label, new[seat].rating,
+                                     new[seat].deviation, new[seat].volatility))
+        await self.store.save_rating(game.id, RatingWrite(
+            True, (before[0], before[1]), (after[0], after[1]), tuple(changed)))
         for seat, label in enumerate(labels):
             if not is_computer(label):
                 self._ratings.setdefault(handle_key(label), {})[game.door] = new[seat]

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from server.services.store_core import StoreCore
 
 __all__ = ["ByTurnsRecord", "Turns", "WaitingChallengeRow"]
 
@@ -29,19 +28,7 @@ class WaitingChallengeRow:
     made: float
 
 
-class ByTurnsRecord:
-    db: aiosqlite.Connection | None
-
-    async def _write(self, sql: str, args: Any = (),
-                     on_retry: Callable[[], None] | None = None) -> Any:
-        raise NotImplementedError
-
-    async def _rows(self, sql: str, args: Any = ()) -> list[Any]:
-        raise NotImplementedError
-
-    async def _row(self, sql: str, args: Any = ()) -> Any:
-        raise NotImplementedError
-
+class ByTurnsRecord(StoreCore):
     # ----- by turns (correspondence) -------------------------------------------
     async def by_turns(self) -> dict[int, tuple[float, Turns]]:
         """Every by-turns game's time per move and turn starts, by game id."""
@@ -56,7 +43,7 @@ class ByTurnsRecord:
 
     async def chat_thread(self, game_id: int) -> list[tuple[str, str]]:
         rows = await self._rows("SELECT who, text FROM game_chat WHERE game_id=? ORDER BY seq",
-                                   (game_id,))
+                                (game_id,))
         return [(str(w), str(t)) for w, t in rows]
 
     async def save_waiting_challenge(self, row: WaitingChallengeRow) -> None:
