@@ -1,8 +1,9 @@
 """The rating book: one Glicko-2 rating per caller per door.
 
 It owns the ratings (a copy in memory for the lobby and game screens, the
-record in the store) and rates each finished game once, when the match
-records its result, or at start for games finished while it could not.
+record in the store) and rates each finished game once: as the match
+records its result, from the match's own facts, in the same transaction
+(``finish``); at start, only for games an older release finished unrated.
 
 Which games count: a finished game between two callers, or between a caller
 and the computer at a fixed level. A resignation or a forfeit counts as the
@@ -25,7 +26,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from doors import registry
 from doors._core.game import Termination
@@ -36,7 +38,7 @@ from server.services.store import NewRating, RatingWrite, handle_key
 if TYPE_CHECKING:
     from server.services.store import GameRow, Store
 
-__all__ = ["RatingBook", "GameRating", "computer_anchor", "ANCHOR_LOW", "ANCHOR_HIGH",
+__all__ = ["RatingBook", "GameRating", "GameFacts", "computer_anchor", "ANCHOR_LOW", "ANCHOR_HIGH",
            "ANCHOR_DEVIATION", "is_computer"]
 
 log = logging.getLogger("gatehouse.ratings")
@@ -63,6 +65,7 @@ class GameRating:
     rated: bool
     before: tuple[float | None, float | None] = (None, None)
     after: tuple[float | None, float | None] = (None, None)
+    why: str = ""            # why an ended game is not rated ("" if rated, or not told)
 
     def change(self, player: int) -> float | None:
         b, a = self.before[player], self.after[player]
@@ -76,6 +79,16 @@ class GameRating:
         return f"{b:.0f} -> {a:.0f} ({round(a) - round(b):+d})"
 
 
+@dataclasses.dataclass(frozen=True)
+class GameFacts:
+    """A game as its match knows it when it ends: nothing is read back."""
+    game_id: int
+    door: str
+    labels: tuple[str, str]              # the seats as ``seats.seat_label`` writes them
+    outcome: dict[str, Any]              # ``Outcome.to_json()``
+    moves: tuple[int, int] = (2, 2)      # game moves each side made (setup not counted)
+
+
 def _score(outcome: dict[str, object]) -> float:
     winner = outcome.get("winner")
     return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
@@ -85,12 +98,19 @@ def counts(game: GameRow) -> bool:
     """Whether a finished game is rated (see the module's text)."""
     if game.status != "finished" or not game.outcome:
         return False
-    if game.outcome.get("termination") == Termination.ABORTED.value:
-        return False
-    a, b = game.players
+    return _why_not(game.players, game.outcome) is None
+
+
+def _why_not(labels: tuple[str, str], outcome: dict[str, Any]) -> str | None:
+    """Why a game does not count by its seats and end alone; None if it may."""
+    if outcome.get("termination") == Termination.ABORTED.value:
+        return "the game was aborted"
+    a, b = labels
     if is_computer(a) and is_computer(b):
-        return False
-    return is_computer(a) or is_computer(b) or handle_key(a) != handle_key(b)
+        return "the computer played itself"
+    if not (is_computer(a) or is_computer(b)) and handle_key(a) == handle_key(b):
+        return "a caller played themselves"
+    return None
 
 
 class RatingBook:
@@ -143,7 +163,8 @@ class RatingBook:
 
     async def catch_up(self) -> int:
         """Rate, in the order they ended, the finished games without a rating
-        record (games of an older Gatehouse, or ended while rating failed)."""
+        record (games an older Gatehouse finished: a game's end and its
+        rating are one transaction now)."""
         ids = await self.store.unrated_finished_games()
         for game_id in ids:
             await self.record(game_id)
@@ -153,26 +174,45 @@ class RatingBook:
         stored = await self.store.game_rating(game_id)
         return None if stored is None else GameRating(game_id, *stored)
 
-    async def _rate(self, game: GameRow) -> GameRating:
-        if not counts(game):
-            await self.store.save_rating(game.id, RatingWrite(False))
-            return GameRating(game.id, False)
-        assert game.outcome is not None
-        labels = game.players
-        old = [self.of_label(label, game.door) or Rating() for label in labels]
-        new = list(rate_game(old[0], old[1], _score(game.outcome)))
+    async def finish(self, facts: GameFacts,
+                     write: Callable[[RatingWrite], Awaitable[None]]) -> GameRating:
+        """Rate a game as it ends: ``write`` stores the result together with
+        the rating changes (one transaction); the book changes only once it
+        has. Games end one at a time here, so each sees the other's rating."""
+        async with self._lock:
+            change = await self._judge(facts)
+            await write(change)
+            self._apply(facts.door, change)
+            return GameRating(facts.game_id, change.rated, change.before, change.after, change.why)
+
+    async def _judge(self, facts: GameFacts) -> RatingWrite:
+        """What the game does to the ratings (nothing is written)."""
+        why = _why_not(facts.labels, facts.outcome)
+        if why is not None:
+            return RatingWrite(False, why=why)
+        old = [self.of_label(label, facts.door) or Rating() for label in facts.labels]
+        new = list(rate_game(old[0], old[1], _score(facts.outcome)))
         before: list[float | None] = [None, None]
         after: list[float | None] = [None, None]
         changed: list[NewRating] = []
-        for seat, label in enumerate(labels):
+        for seat, label in enumerate(facts.labels):
             if is_computer(label):
                 continue                      # the anchor does not move
             before[seat], after[seat] = old[seat].rating, new[seat].rating
-            changed.append(NewRating(handle_key(label), game.door, label, new[seat].rating,
+            changed.append(NewRating(handle_key(label), facts.door, label, new[seat].rating,
                                      new[seat].deviation, new[seat].volatility))
-        await self.store.save_rating(game.id, RatingWrite(
-            True, (before[0], before[1]), (after[0], after[1]), tuple(changed)))
-        for seat, label in enumerate(labels):
-            if not is_computer(label):
-                self._ratings.setdefault(handle_key(label), {})[game.door] = new[seat]
-        return GameRating(game.id, True, (before[0], before[1]), (after[0], after[1]))
+        return RatingWrite(True, (before[0], before[1]), (after[0], after[1]), tuple(changed))
+
+    def _apply(self, door: str, change: RatingWrite) -> None:
+        for new in change.new:
+            self._ratings.setdefault(new.key, {})[door] = Rating(new.rating, new.deviation,
+                                                                 new.volatility)
+
+    async def _rate(self, game: GameRow) -> GameRating:
+        """Rate a game an older release finished without rating it."""
+        assert game.outcome is not None
+        facts = GameFacts(game.id, game.door, game.players, game.outcome)
+        change = await self._judge(facts)
+        await self.store.save_rating(game.id, change)
+        self._apply(game.door, change)
+        return GameRating(game.id, change.rated, change.before, change.after, change.why)

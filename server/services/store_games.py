@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from server.services.store_core import Statements, StoreCore
+from server.services.store_ratings import RatingWrite, rating_statements
 from server.services.store_turns import Turns
 
 __all__ = ["GameRow", "GamesRecord"]
@@ -61,9 +62,22 @@ class GamesRecord(StoreCore):
         await self.transaction(statements, on_retry)
 
     async def finish_game(self, game_id: int, outcome: dict[str, Any],
-                          on_retry: Callable[[], None] | None = None) -> None:
-        await self._write("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
-                          (json.dumps(outcome), time.time(), game_id), on_retry)
+                          on_retry: Callable[[], None] | None = None,
+                          final: tuple[int, int, str] | None = None,
+                          rating: RatingWrite | None = None) -> None:
+        """Record a game's end in one transaction: its ``final`` move (ply,
+        player, action) if the end came with one, the outcome, and what the
+        game did to the ratings."""
+        statements: Statements = []
+        if final is not None:
+            ply, player, action = final
+            statements.append(("INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
+                               (game_id, ply, player, action, time.time())))
+        statements.append(("UPDATE games SET status='finished', outcome=?, ended=? WHERE id=?",
+                           (json.dumps(outcome), time.time(), game_id)))
+        if rating is not None:
+            statements += rating_statements(game_id, rating)
+        await self.transaction(statements, on_retry)
 
     def _game(self, row: Any) -> GameRow:
         return GameRow(row[0], row[1], json.loads(row[2]), (row[3], row[4]), row[5],
