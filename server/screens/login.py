@@ -84,12 +84,12 @@ class TitleScreen(Screen):
         self.failures = 0
         self.user: UserRow | None = None
         # time to log in or register before the line is freed, from the last key
-        self.deadline = time.monotonic() + session.services.config.title_seconds
+        self.deadline = time.monotonic() + session.services.config.limits.title_seconds
         self.warned = False
 
     @property
     def _warn_before(self) -> float:
-        return min(WARN_SECONDS, self.session.services.config.title_seconds / 2)
+        return min(WARN_SECONDS, self.session.services.config.limits.title_seconds / 2)
 
     def frame_due(self, now: float) -> float | None:
         return self.deadline if self.warned else self.deadline - self._warn_before
@@ -125,7 +125,7 @@ class TitleScreen(Screen):
         self.input = LineInput(64 if secret else 20)
 
     async def on_key(self, key: str) -> Transition:
-        self.deadline = time.monotonic() + self.session.services.config.title_seconds
+        self.deadline = time.monotonic() + self.session.services.config.limits.title_seconds
         if self.warned:
             self.warned = False
             self.message = ""
@@ -152,7 +152,7 @@ class TitleScreen(Screen):
         store = self.session.services.store
         if self.stage == Stage.HANDLE:
             handle = " ".join(text.split())
-            reason = valid_handle(handle, self.session.services.config.sysop_name)
+            reason = valid_handle(handle, self.session.services.config.sysop.name)
             if reason:
                 self._ask(Stage.HANDLE, reason)
                 return None
@@ -184,7 +184,7 @@ class TitleScreen(Screen):
             self.failures += 1
             if self.failures >= MAX_FAILURES:
                 return Quit("Too many failed attempts. Goodbye.")
-            await asyncio.sleep(self.session.services.config.login_fail_delay * 2 ** (self.failures - 1))
+            await asyncio.sleep(self.session.services.config.timing.login_fail_delay * 2 ** (self.failures - 1))
             self._ask(Stage.HANDLE, "Wrong password.")
         elif self.stage == Stage.NEW_PASSWORD:
             if len(text) < 6:

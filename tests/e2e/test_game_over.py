@@ -51,7 +51,7 @@ def assert_finished(caller: Caller, result: str, reason: str) -> None:
 
 async def test_the_side_whose_clock_runs_out_loses_on_time_and_the_waiting_one_stays(tmp_path):
     # idle limit 3 s, a live Awari move 6 s: the waiting caller outlasts the idle limit
-    app = await start_app(tmp_path / "g.db", idle_minutes=0.05, awari_move_minutes=0.1)
+    app = await start_app(tmp_path / "g.db", server={"idle_minutes": 0.05}, awari={"move_minutes": 0.1})
     try:
         alice = await login(app, "Alice")
         bob = await login(app, "Bob", term="ansi-bbs")
