@@ -1,6 +1,7 @@
 """The lobby: who is online, the doors, challenges and the lobby chat."""
 from __future__ import annotations
 
+import functools
 import random
 import time
 import weakref
@@ -100,16 +101,33 @@ def challenge_text(lead: str, ch: Challenge, width: int) -> str:
     return shorten(head, width)
 
 
+@functools.cache
+def door_marks() -> dict[str, str]:
+    """Two letters per door, as the who list names the door of a rating
+    and the Doors box explains them: a title's initials ("ST"), else its
+    first letter and the next one no other door has taken ("Aw", "Sr")."""
+    marks: dict[str, str] = {}
+    doors = sorted(registry().items(), key=lambda item: len(item[1].title.split()) == 1)
+    for key, info in doors:
+        words = info.title.split()
+        tries = ["".join(w[0] for w in words).upper()[:2]] if len(words) > 1 else []
+        tries += [info.title[0] + c for c in info.title[1:] if c.isalpha()]
+        taken = {m.casefold() for m in marks.values()}
+        marks[key] = next((t for t in tries if t.casefold() not in taken), key[:2])
+    return {key: marks[key] for key in registry()}
+
+
 def shown_rating(session: Session) -> str:
-    """The who list's rating: the one of the game the caller is in, else
-    their best over the doors; "-" before their first rated game."""
+    """The who list's rating with its door ("1562 Aw"): the one of the game
+    the caller is in, else their best over the doors; "-" before their
+    first rated game."""
     ratings = session.services.ratings
     match = getattr(session.screens[-1], "match", None) if session.screens else None
     if match is not None:
         rating = ratings.get(session.handle, match.info.key)
-        return f"{rating.rating:.0f}" if rating else "-"
+        return f"{rating.rating:.0f} {door_marks()[match.info.key]}" if rating else "-"
     best = ratings.best(session.handle)
-    return f"{best[1].rating:.0f}" if best else "-"
+    return f"{best[1].rating:.0f} {door_marks().get(best[0], '')}".rstrip() if best else "-"
 
 
 def idle_minutes(seconds: float) -> str:
@@ -154,8 +172,8 @@ def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock
     if kept is None or kept[0] != as_of:
         people, count = nodes.first_online(rows)
         kept = _WHO_ROWS[nodes] = (as_of, tuple(
-            (other.node, f"{other.node:>4} {other.handle[:20]:<20} {shorten(other.location, 12):<12} "
-                         f"{shown_rating(other):>4} {idle_minutes(max(0.0, minute_began - other.last_key)):>4}")
+            (other.node, f"{other.node:>3} {other.handle[:20]:<20} {shorten(other.location, 8):<8} "
+                         f"{shown_rating(other):<7} {idle_minutes(max(0.0, minute_began - other.last_key)):>4}")
             for other in people), count)
     return kept[1], kept[2]
 
@@ -402,15 +420,17 @@ class LobbyScreen(Screen):
             canvas.text(79 - len(parts.header), 0, parts.header, BRIGHT_CYAN, BLUE)
         if changed("who", "online"):
             canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-            canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
+            canvas.text(2, 2, "No. Handle               Where    Rating  Idle", DARK_GREY)
             for i, (line, colour) in enumerate(parts.who):
                 canvas.text(2, 3 + i, line, colour)
             if parts.online > self.WHO_ROWS:
                 canvas.text(2, 11, f" and {parts.online - self.WHO_ROWS} more ", DARK_GREY)
         if changed("turns", "sysop"):
             canvas.box(50, 1, 30, 11, CYAN, title="Doors")
-            for i, info in enumerate(registry().values()):
-                canvas.text(52, 3 + i, shorten(info.title, 26), BRIGHT_GREEN)
+            marks = door_marks()
+            for i, (key, info) in enumerate(registry().items()):
+                canvas.text(52, 3 + i, shorten(info.title, 22), BRIGHT_GREEN)
+                canvas.text(76, 3 + i, marks[key], DARK_GREY)
             if parts.turns:              # by turns: the games waiting for this caller's move
                 canvas.text(52, 9, shorten(f"{parts.turns} (t)", 27), BRIGHT_GREEN)
             canvas.text(52, 10, f"Sysop: {'available' if parts.sysop else 'not available'}", DARK_GREY)

@@ -3,6 +3,8 @@ a rated game between two callers and one against the computer, the rating
 change at game over, ratings in the who list and on the game screen, the
 hall of fame page at 80x24 with a 20-character handle in full, and a
 replay opened from My games."""
+import re
+
 from doors._core.game import Outcome, Termination
 from server.services.glicko2 import Game, Rating, rate, rate_game
 from server.services.ratings import computer_anchor
@@ -48,7 +50,7 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     await bob.login("Bob")
     await alice.expect("Bob")
     text = await bob.expect(LONG[:20])
-    assert "Rtg" in text and "Bob" in text
+    assert "Rating" in text and "Bob" in text
 
     # a game between the two: ratings on the game screen, then Alice resigns
     match = await challenge(app, alice, LONG, bob, "Bob")
@@ -68,8 +70,9 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     bob.send(ESC)
     await bob.expect("Who's online")
     await wait_until(lambda: "lobby" in session_of(app, LONG).location, what="Alice in the lobby")
-    await bob.expect(f"{LONG} lobby        {loss.rating:>4.0f}", timeout=30)
-    await bob.expect(f"Bob                  lobby        {win.rating:>4.0f}")
+    await bob.expect(f"{LONG} lobby    {loss.rating:.0f} To", timeout=30)   # To: Towers, as the Doors box says
+    await bob.expect(f"Bob                  lobby    {win.rating:.0f} To")
+    assert any(re.search(r"│ Towers +To │", line) for line in bob.screen.display)
     bob.send("z")                       # any key clears the last game's result line
     await bob.expect("h fame  m games")
 
