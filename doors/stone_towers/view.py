@@ -3,8 +3,9 @@ step by step and an influence overlay. Draws into the 80 x DOOR_ROWS canvas
 region the server gives ``DoorUI.draw``; keys are handled in ``keys.py``.
 
 A square is three characters wide, one row high (15 x 15 fits): red land on
-a red background, blue on blue; a flag (land without a castle) shows ``·``,
-castles show one, two or three ``▲``.
+a red background, blue on blue; land without a castle shows ``r`` or ``b``
+(free land ``·``), castles one, two or three ``▲`` (red) or ``▼`` (blue), so
+the sides differ in shape as well as colour.
 """
 from __future__ import annotations
 
@@ -42,6 +43,22 @@ PANEL_W = 30
 LAND_BG = {0: RED, 1: BLUE, NOBODY: BLACK}
 SIDE_FG = (BRIGHT_RED, BRIGHT_CYAN)
 CASTLE = {1: " ▲ ", 2: "▲ ▲", 3: "▲▲▲"}
+# each side by shape as well as colour (monochrome, colour-blind, screenshots):
+# red castles point up, blue ones down; land is marked r or b
+CASTLE_MARK = {0: "▲", 1: "▼"}
+LAND_MARK = {0: "r", 1: "b", NOBODY: "·"}
+
+
+def castle_text(owner: int, height: int) -> str:
+    return CASTLE[height].replace("▲", CASTLE_MARK.get(owner, "▲"))
+
+
+def square_text(state: StoneTowersState, sq: int) -> str:
+    """What the cursor readout says of a square: "red castle 2", "blue land", "free"."""
+    owner, castle = state.board.owner[sq], state.board.castle[sq]
+    if owner == NOBODY:
+        return "free"
+    return f"{COLOUR[owner]} castle {castle}" if castle else f"{COLOUR[owner]} land"
 
 
 def _digit(n: int) -> str:
@@ -160,14 +177,14 @@ class StoneTowersUI(DoorUI):
                 if show_all:
                     # owner mark (castle or land), red digit, blue digit
                     red, blue = state.influence(sq)
-                    mark = "▲" if k else ("·" if o != NOBODY else " ")
+                    mark = CASTLE_MARK.get(o, "▲") if k else (LAND_MARK[o] if o != NOBODY else " ")
                     canvas.put(cx, 1 + y, mark, SIDE_FG[o] if o != NOBODY else DARK_GREY)
                     canvas.put(cx + 1, 1 + y, _digit(red), BRIGHT_RED if red else DARK_GREY)
                     canvas.put(cx + 2, 1 + y, _digit(blue), BRIGHT_CYAN if blue else DARK_GREY)
                 else:
                     fg = WHITE
                     if k:
-                        text = CASTLE[k]
+                        text = castle_text(o, k)
                         if sq == acted:
                             fg = YELLOW
                     elif sq in destroyed:
@@ -177,7 +194,7 @@ class StoneTowersUI(DoorUI):
                     elif sq in older:
                         text, fg = " • ", BROWN
                     else:
-                        text = " · "
+                        text = f" {LAND_MARK[o]} "
                         fg = GREY if o != NOBODY else DARK_GREY
                     canvas.text(cx, 1 + y, text, fg, bg)
                 if (x, y) == (self.cx, self.cy):
@@ -236,8 +253,12 @@ class StoneTowersUI(DoorUI):
             canvas.text(x, y, f"Influence on {square_name(state.size, sq)}:", WHITE)
             canvas.text(x, y + 1, f"red {red}", BRIGHT_RED)
             canvas.text(x + 8, y + 1, f"blue {blue}", BRIGHT_CYAN)
+        else:
+            sq = self.cy * state.size + self.cx
+            canvas.text(x, y + 1, shorten(f"Cursor {square_name(state.size, sq)}: {square_text(state, sq)}",
+                                          PANEL_W), GREY)
         y = 15
-        canvas.text(x, y, "· land  ▲  ▲ ▲  ▲▲▲ castles", GREY)
+        canvas.text(x, y, "r ▲ red   b ▼ blue   · free", GREY)
         canvas.text(x, y + 1, "• taken  ☼ castle destroyed", GREY)
         if self.over or state.outcome() is not None:
             return                      # no move hints once the game is over

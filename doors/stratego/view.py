@@ -121,7 +121,7 @@ class StrategoView(DoorUI):
         canvas.text(0, 0, "STRATEGO", YELLOW)
         x = 10
         for i in (0, 1):
-            name = shorten(clean_text(self.names[i] if i < len(self.names) else ""), 12)
+            name = shorten(clean_text(self.names[i] if i < len(self.names) else ""), 11)   # a gap before the panel
             x = canvas.text(x, 0, name or SIDE_NAMES[i], SIDE_FG[i])
             if i == 0:
                 x = canvas.text(x, 0, " vs ", DARK_GREY)

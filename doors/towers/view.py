@@ -3,7 +3,8 @@
 The board is a grid of squares five characters wide, row 8 at the top for
 both players (so both name squares alike), columns a-h below. A standing
 (unmoved) tower is a bright ``▐█▌``, a built one a darker ``▓▓▓``, each in
-its player's colour. The cursor square has a yellow frame on blue, a
+its player's colour; the second player's are ``«█»`` and ``«▓»``, so the
+sides differ in shape too. The cursor square has a yellow frame on blue, a
 selected tower a green frame, its targets a green dot; the last move is
 bracketed ``[ ]`` and its origin marked ``∙``. Lines of sight (always at the
 end, on ``l`` during play) run between the scoring towers with their points.
@@ -43,7 +44,9 @@ __all__ = ["TowersUI", "PLAYER_COLOURS", "COLOUR_NAMES", "UNMOVED", "BUILT"]
 PLAYER_COLOURS = (BRIGHT_RED, BRIGHT_CYAN)
 BUILT_COLOURS = (RED, CYAN)
 COLOUR_NAMES = ("red", "cyan")
-UNMOVED, BUILT = "▐█▌", "▓▓▓"
+# each side's towers by shape as well as colour (monochrome terminals,
+# colour-blind callers, screenshots): the second side's are in « »
+UNMOVED, BUILT = ("▐█▌", "«█»"), ("▓▓▓", "«▓»")
 CELL_W = 5
 GRID_X, GRID_Y = 3, 0
 PANEL_X = 54
@@ -158,9 +161,9 @@ class TowersUI(DoorUI):
             x, y = cell_x(col), cell_y(row)
             bg = GREEN if sq == self.selected and not previous else BLACK
             if cell in (2, 4):
-                canvas.text(x + 1, y, BUILT, BUILT_COLOURS[who], bg)
+                canvas.text(x + 1, y, BUILT[who], BUILT_COLOURS[who], bg)
             else:
-                canvas.text(x + 1, y, UNMOVED, PLAYER_COLOURS[who], bg)
+                canvas.text(x + 1, y, UNMOVED[who], PLAYER_COLOURS[who], bg)
             if sq == last_sq:
                 canvas.put(x, y, "[", WHITE)
                 canvas.put(x + 4, y, "]", WHITE)
@@ -234,7 +237,7 @@ class TowersUI(DoorUI):
             y = 2 + 3 * p
             marker = "►" if p in movers and not self.over else " "
             panel.text(0, y, marker, YELLOW)
-            panel.text(2, y, UNMOVED, PLAYER_COLOURS[p])
+            panel.text(2, y, UNMOVED[p], PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""
             panel.text(6, y, shorten(self.name_of(p), 19 - len(you)) + you, PLAYER_COLOURS[p])
             panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<11}{score[p]:>3} pts",
@@ -255,8 +258,8 @@ class TowersUI(DoorUI):
         for line in [row for text in end for row in textwrap.wrap(text, 25)][:5]:
             panel.text(0, y, line, WHITE)
             y += 1
-        panel.text(0, 18, f"{UNMOVED} unmoved", GREY)
-        panel.text(13, 18, f"{BUILT} built", GREY)
+        panel.text(0, 18, f"{UNMOVED[0]} {UNMOVED[1]} unmoved", GREY)
+        panel.text(0, 19, f"{BUILT[0]} {BUILT[1]} built (moved)", GREY)
 
     @staticmethod
     def _todo(obs: Any, player: Player) -> str:

@@ -64,7 +64,8 @@ async def build_bulletin(store: Store, door: str | None = None,
         canvas.text(1, y, f"{title[:12]:<12} {names[0]:<24} vs {names[1]:<24}", GREY)
         if game.id in paces:                     # a game by turns: its time per move
             canvas.text(66, y, f"{pace_text(paces[game.id][0]):>6}", YELLOW)
-        canvas.text(73, y, f"{game.moves:>4}mv"[:6], CYAN)
+        played = registry()[game.door].state_class.count_moves(await store.moves(game.id))[0]   # not setups
+        canvas.text(73, y, f"{played:>4}mv"[:6], CYAN)
         y += 1
     if not live:
         canvas.text(1, y, "No games are being played right now.", DARK_GREY)

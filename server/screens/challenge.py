@@ -260,10 +260,9 @@ class ChallengeScreen(Screen):
                     lines = wrap(value, 43)
                     if len(lines) > 2:
                         lines = [lines[0], shorten(" ".join(lines[1:]), 43)]
-                    for j, line in enumerate(lines):
-                        left, right = ("< ", " >") if sel and j == len(lines) - 1 else ("  ", "")
-                        if sel and j == 0 and len(lines) > 1:
-                            left = "< "
+                    for j, line in enumerate(lines):       # one "<" before the value, one ">" after it
+                        left = "< " if sel and j == 0 else "  "
+                        right = " >" if sel and j == len(lines) - 1 else ""
                         canvas.text(29, 5 + i * 2 + j, left + line + right, WHITE)
         editor = self.step == "door" and self.doors[self.index].editor is not None
         hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"

@@ -34,7 +34,10 @@ OPPONENT_ROWS = 4          # per column; two columns
 
 def draw_leaders(canvas: Canvas, y: int, hall: Hall, me: str = "") -> int:
     """The three tables side by side from row ``y`` (columns 0-78); returns
-    the row below them."""
+    the row below them (no tables yet: a line that says so, no empty columns)."""
+    if not (hall.top_rated or hall.most_games or hall.longest_streaks):
+        canvas.text(4, y + 2, "No rated games yet: be the first on the board!", DARK_GREY)
+        return y + 1 + LEADER_ROWS
     canvas.text(0, y, f"   {'Top rated':<20} {'Rtg':>4}", BRIGHT_CYAN)
     canvas.text(29, y, f"{'Most games':<20} {'Gms':>4}", BRIGHT_CYAN)
     canvas.text(55, y, f"{'Longest win streak':<20} {'Won':>3}", BRIGHT_CYAN)
@@ -55,8 +58,6 @@ def draw_leaders(canvas: Canvas, y: int, hall: Hall, me: str = "") -> int:
             handle, wins = hall.longest_streaks[i]
             colour = YELLOW if handle.casefold() == key else GREY
             canvas.text(55, row, f"{handle:<20} {wins:>3}", colour)
-    if not (hall.top_rated or hall.most_games):
-        canvas.text(4, y + 2, "No rated games yet: be the first on the board!", DARK_GREY)
     return y + 1 + LEADER_ROWS
 
 
@@ -115,7 +116,8 @@ class HallOfFameScreen(Screen):
             return None
         self._draw_mine(canvas, draw_leaders(canvas, 3, self.hall, self.session.handle) + 1,
                         info.title)
-        canvas.text(1, 23, "1-9 or LEFT/RIGHT another door   m my games   ESC back", DARK_GREY)
+        canvas.text(1, 23, f"1-{len(self.doors)} or LEFT/RIGHT another door   m my games   ESC back",
+                    DARK_GREY)
         return None
 
     def _draw_mine(self, canvas: Canvas, y: int, title: str) -> None:

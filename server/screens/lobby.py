@@ -220,7 +220,7 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
             return (f"{ch.target} accepted your challenge by turns: see your games (t)."), None
         elif mine and ch.state == ChallengeState.DECLINED:
             return f"{ch.target} declined your challenge.", None
-        elif ch.state == ChallengeState.WITHDRAWN and ch.target == session.handle:
+        elif ch.state == ChallengeState.WITHDRAWN and ch.target.casefold() == session.handle.casefold():
             return f"{ch.challenger} withdrew the challenge.", None
         elif ch.state == ChallengeState.EXPIRED:
             return f"Your challenge {'to ' + ch.target if mine else 'from ' + ch.challenger} expired.", None

@@ -126,6 +126,7 @@ class MatchScreen(Screen):
         self.banner = ""
         self.end_news = ""                   # the end's news text: its reason (+ "Not rated: ...")
         self._warned: set[tuple[float | None, float]] = set()   # (turn start, warning) rung
+        self._prompt = ""                    # the last question the other side asked (a draw, auto finish)
 
     @property
     def location(self) -> str:  # type: ignore[override]
@@ -300,7 +301,7 @@ class MatchScreen(Screen):
         if not self.match.ended:
             self.match.detach(self.session)
         if self.match.outcome:
-            return Pop(self.match.outcome.reason)
+            return Pop(None)          # the end was on the game's screen: the lobby keeps its key line
         if self.match.turns is not None:
             return Pop(f"Game {self.match.id} waits for the next move.")
         return Pop("The game is suspended.")
@@ -315,10 +316,17 @@ class MatchScreen(Screen):
                 self.banner = ""
             elif event.text:    # news (left, back, an offer) goes in the log
                 self.chat.add("", event.text)
-                if event.kind in PROMPTED:      # and, if it asks an answer, the banner
-                    self.banner = event.text
-                elif event.kind != News.SUSPENDED and self.banner.startswith(_WAITS_FOR):
-                    self.banner = ""
+                m = self.match
+                own = ((event.kind == News.DRAW_OFFER and m.draw_offer == self.me)
+                       or (event.kind == News.AUTO_FINISH_OFFER and m.auto_offer == self.me))
+                if event.kind in PROMPTED and not own:      # and, if it asks this caller, the banner
+                    self.banner = self._prompt = event.text
+                elif event.kind not in PROMPTED:            # an answer or a move: the question is gone
+                    if self.banner and (self.banner == self._prompt or self.banner.startswith(_WAITS_FOR)
+                                        and event.kind != News.SUSPENDED):
+                        self.banner = ""
+                    if m.autoplay:
+                        self.ui.message = ""
         elif isinstance(event, E.Chat) and event.channel == f"match:{self.match.id}":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.SysopMessage):

@@ -11,7 +11,6 @@ from server.screens.match_screen import MatchScreen
 from server.screens.pager import PagerScreen
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services.match import Match
-from server.services.nodes import LOBBY
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -29,7 +28,7 @@ def turns_line(count: int) -> str:
 
 
 class TurnsScreen(Screen):
-    location = LOBBY
+    location = "by turns"          # the who list's; not the lobby: a challenge waits for the caller's return
 
     def __init__(self, session: Session):
         super().__init__(session)
@@ -65,6 +64,7 @@ class TurnsScreen(Screen):
                 self.message = "That game is open on another screen."
                 return None
             match.attach(player, self.session)
+            self.session.notice = None      # "your turn in N games": being answered, not over the door's title
             return Push(MatchScreen(self.session, match, player))
         elif key in ("t", "T"):
             match = games[self.index]
@@ -85,11 +85,11 @@ class TurnsScreen(Screen):
         canvas.text(79 - len(paused), 0, paused, BRIGHT_CYAN, BLUE)
         games = self._games()
         canvas.box(0, 1, 80, 20, CYAN, title=turns_line(
-            self.session.services.matches.turns_waiting(self.session.handle)) or "No game waits for you")
+            self.session.services.matches.turns_waiting(self.session.handle)) or "None waits for your move")
         canvas.text(2, 2, " Game Door         Opponent              Moves  Turn", DARK_GREY)
         if not games:
-            canvas.text(3, 4, "You have no game by turns. Challenge a caller with p in the lobby", GREY)
-            canvas.text(3, 5, "and choose Play: by turns.", GREY)
+            canvas.text(3, 4, "You have no game by turns. In the lobby press p, choose a door, then", GREY)
+            canvas.text(3, 5, "\"By turns with a caller (type a handle)\".", GREY)
         self.index = min(self.index, max(0, len(games) - 1))
         top = max(0, self.index - VISIBLE + 1)
         for row, match in enumerate(games[top:top + VISIBLE]):
@@ -97,9 +97,10 @@ class TurnsScreen(Screen):
             other = match.names()[1 - me] if me is not None else "?"
             status, colour = self._status(match)
             line = (f" {match.id:>4} {match.info.title[:12]:<12} {other[:20]:<20} "
-                    f"{len(match.state.history):>6}  {status}")
+                    f"{match.info.state_class.count_moves(match.state.record())[0]:>6}  {status}")
             sel = top + row == self.index
             canvas.text(2, 3 + row, f"{line:<76}"[:76], BLUE if sel else colour, CYAN if sel else 0)
         canvas.text(1, 22, self.message[:78], YELLOW)
-        canvas.text(1, 23, "UP/DOWN choose  ENTER open and move  t messages  ESC lobby", DARK_GREY)
+        keys = "UP/DOWN choose  ENTER open  t messages  ESC lobby" if games else "ESC lobby"
+        canvas.text(1, 23, keys, DARK_GREY)
         return None

@@ -106,7 +106,7 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     against = {line[2:22].strip(): line[22:34].split() for line in lines[18:22]}
     assert against["Bob"] == ["0", "1", "0"]
     assert against[f"Computer ({level})"] == ["0", "1", "0"]
-    assert lines[23].startswith(" 1-9 or LEFT/RIGHT another door")
+    assert lines[23].startswith(" 1-5 or LEFT/RIGHT another door")
     # another door: nobody rated yet
     alice.send(door_digit("Awari"))
     await alice.expect("No rated games yet")

@@ -105,7 +105,7 @@ def test_towers_are_drawn_and_the_last_move_is_marked():
     state = play(TowersState({"first": 0}), "d4", "e5")
     ui = ui_for(state)
     assert cell_text(ui, "d4") == " ▐█▌ "
-    assert cell_text(ui, "e5") == "[▐█▌]"           # the last move
+    assert cell_text(ui, "e5") == "[«█»]"           # the last move: Bob's, by its shape too
     assert cell_text(ui, "a1") == "     "
 
 
@@ -204,7 +204,7 @@ a......a
     lines = screen(ui)
     text = "\n".join(lines)
     assert "Final score 6-1" in text
-    assert "Alice wins by 5." in text
+    assert "wins" not in text                       # the result: the server's header, said once
     row2 = lines[cell_y(1)]
     assert "─6─" in row2 or "──6" in row2
     assert "─1─" in lines[cell_y(2)]
