@@ -185,7 +185,7 @@ def test_selection_clears_when_a_move_arrives():
     state.apply(1, move("a8-a5"))
     ui.update(state.observation(1), state.history[-1], 1.0)
     assert ui.selected is None
-    assert cell_text(ui, "a5") == "[▓▓▓]"           # built, and the last move
+    assert cell_text(ui, "a5") == "[«▓»]"           # built (the second side's shape), and the last move
     assert cell_text(ui, "a8").strip() == "∙"       # where it came from
     assert "Phase: Movement" in "\n".join(screen(ui))
 
