@@ -6,6 +6,7 @@ board calls (offer, withdraw, accept, decline).
 """
 from __future__ import annotations
 
+import enum
 import itertools
 import logging
 import time
@@ -16,6 +17,7 @@ from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, G
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.keytable import KeySpec, KeyTable
 from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
 from server.screens.login import account_for
 from server.screens.match_screen import MatchScreen
@@ -35,8 +37,52 @@ __all__ = ["open_console", "SysopScreen"]
 
 log = logging.getLogger("gatehouse.sysop")
 
-# the most used keys; ? shows them all (never wider than 78 columns)
-HINTS = "? help  q quit  u resume  g play  p challenge  y/n answer  c chat  m msg"
+
+class Mode(enum.Enum):
+    """What the console's keys do now."""
+    BROWSE = "browse"            # the node list: the table's keys
+    MESSAGE = "message"          # typing a message to the selected caller
+    ALL = "all"                  # typing a message to everybody
+    KICK = "kick"                # typing the reason for a kick
+
+
+class Seen(enum.Enum):
+    """What the key line may offer (a key that needs a caller, or a challenge,
+    is not offered without one)."""
+    ALONE = "alone"              # nobody else selected
+    CALLER = "caller"            # a caller is selected
+    CHALLENGED = "challenged"    # a challenge waits for the sysop's answer
+    CHALLENGED_CALLER = "challenged, caller"
+
+
+EVERY = frozenset(Seen)
+WITH_CALLER = frozenset({Seen.CALLER, Seen.CHALLENGED_CALLER})
+ANSWER = frozenset({Seen.CHALLENGED, Seen.CHALLENGED_CALLER})
+
+# each key once: the key line (in this order, as many as fit), the ? page, the dispatch
+KEYS: KeyTable[Seen] = KeyTable([
+    KeySpec(("y", "Y"), "y accept", "accept the challenge sent to you", ANSWER, "_answer"),
+    KeySpec(("n", "N"), "n decline", "decline the challenge sent to you", ANSWER, "_answer"),
+    KeySpec(("?",), "? help", "this help", EVERY, "_help"),
+    KeySpec(("q", "Q"), "q quit", "detach the console (the server keeps running)", EVERY, "_quit"),
+    KeySpec(("u", "U"), "u resume", "your unfinished games: resume one", EVERY, "_resume", when="pending"),
+    KeySpec(("g", "G"), "g play", "play: choose a door and an opponent", EVERY, "_play"),
+    KeySpec(("c",), "c chat", "split-screen chat with the selected caller (ESC ends it)",
+            WITH_CALLER, "_chat"),
+    KeySpec(("m",), "m msg", "message to the selected caller (ENTER sends, ESC cancels)",
+            WITH_CALLER, "_message"),
+    KeySpec(("p",), "p challenge", "challenge the selected caller (door, options)", WITH_CALLER, "_challenge"),
+    KeySpec(("w",), "w watch", "watch the selected caller's game (ESC back here; they are told)",
+            WITH_CALLER, "_watch_key"),
+    KeySpec(("k",), "k kick", "disconnect the selected caller, with a reason", WITH_CALLER, "_kick"),
+    KeySpec(("M",), "M all", "message to everybody", EVERY, "_message_all"),
+    KeySpec(("x", "X"), "x withdraw", "withdraw the challenge you sent", EVERY, "_withdraw", when="outgoing"),
+    KeySpec(("a",), "a avail", "available / not available for games (callers see it)", EVERY, "_available"),
+    KeySpec(("h", "H"), "h hold", "hold every by-turns clock (holidays), or let them run again",
+            EVERY, "_holidays"),
+    KeySpec((K.UP, K.DOWN), "", "select a node in the list", EVERY, "_select", label="UP/DOWN"),
+])
+INPUT_LABELS = {Mode.ALL: "Message to all: ", Mode.MESSAGE: "Message: ", Mode.KICK: "Kick, reason: "}
 
 
 async def open_console(session: Session) -> Screen:
@@ -67,9 +113,11 @@ class _ChallengeCaller(ChallengeScreen):
         super().__init__(session)
 
     def _to_opponent(self) -> None:
+        """The opponent is the one chosen on the console: straight to the options."""
         super()._to_opponent()
         if self.target in self.opponents:
             self.index = self.opponents.index(self.target)
+            self._to_options(self.target)
 
 
 class SysopScreen(Screen):
@@ -81,7 +129,7 @@ class SysopScreen(Screen):
         super().__init__(session)
         self.selected = ""                 # handle of the selected node
         self.input: LineInput | None = None
-        self.mode = ""                     # what the input line is for: message/all/kick
+        self.mode = Mode.BROWSE            # what the keys are for: the table's, or the input line
         self.message = ""
 
     # ----- nodes ----------------------------------------------------------------
@@ -129,85 +177,122 @@ class SysopScreen(Screen):
         return None
 
     # ----- keys -----------------------------------------------------------------
+    @property
+    def seen(self) -> Seen:
+        target = self._target()
+        caller = target is not None and target is not self.session
+        if self._incoming():
+            return Seen.CHALLENGED_CALLER if caller else Seen.CHALLENGED
+        return Seen.CALLER if caller else Seen.ALONE
+
+    def _test(self, name: str) -> bool:
+        if name == "pending":
+            return bool(self._pending())
+        return name == "outgoing" and bool(self._outgoing())
+
     async def on_key(self, key: str) -> Transition:
-        if self.input is not None:
+        if self.mode is not Mode.BROWSE:
             return self._typed(key)
         self.message = ""
-        app = self.session.services
-        if key in (K.UP, K.DOWN):
-            nodes = self._nodes()
-            if nodes:
-                current = self._target()
-                i = nodes.index(current) if current in nodes else 0
-                self.selected = nodes[(i + (1 if key == K.DOWN else -1)) % len(nodes)].handle
-        elif key in ("q", "Q"):
-            return Quit("Console detached.")
-        elif key == "?":
-            return Push(PagerScreen(self.session, CONSOLE_HELP, "Sysop console help"))
-        elif key in ("u", "U"):
-            pending = self._pending()
-            if not pending:
-                self.message = "You have no unfinished games."
-                return None
-            return Push(ResumeScreen(self.session, pending, names=self._names()))
-        elif key == "a":
-            app.nodes.set_sysop_available(not app.nodes.sysop_available)
-        elif key in ("h", "H"):          # holidays: every by-turns clock stops, or goes on
-            clock = app.matches.clock
-            if clock.paused:
-                await clock.resume()
-                self.message = "By-turns clocks running again; the pause is not charged."
-            else:
-                await clock.pause()
-                self.message = "By-turns clocks paused (holidays): nobody loses on time. h resumes."
-            app.lobby.notice(f"Sysop: {self.message}", but=self.session)
-        elif key in ("x", "X"):
-            outgoing = self._outgoing()
-            if not outgoing:
-                self.message = "You have no open challenge to withdraw."
-            for ch in outgoing:
-                self.message = await app.board.withdraw(ch.id, by=self.session.handle)
-        elif key == "M":
-            self.input, self.mode = LineInput(70), "all"
-        elif key in ("g", "G"):
-            return Push(ChallengeScreen(self.session))
-        elif key in ("y", "Y", "n", "N"):
-            incoming = self._incoming()
-            if not incoming:
-                self.message = "No challenge is waiting for you."
-                return None
-            self.message, screen = await answer_challenge(self.session, incoming[0],
-                                                          key in ("y", "Y"))
-            return Push(screen) if screen is not None else None
-        elif key in ("c", "m", "k", "w", "p"):
-            caller = self._caller()
-            if caller is None:
-                return None
-            if key == "c":
-                return Push(open_split_chat(self.session, caller))
-            if key == "m":
-                self.input, self.mode = LineInput(70), "message"
-            elif key == "k":
-                self.input, self.mode = LineInput(60), "kick"
-            elif key == "w":
-                return self._watch(caller)
-            elif key == "p":
-                if caller.location != LOBBY:
-                    self.message = f"{caller.handle} is not in the lobby."
-                    return None
-                return Push(_ChallengeCaller(self.session, caller.handle))
+        spec = KEYS.find(key, self.seen, self._test)
+        if spec is None:
+            return None
+        result: Transition = await getattr(self, spec.action)(key)
+        return result
+
+    async def _select(self, key: str) -> Transition:
+        nodes = self._nodes()
+        if nodes:
+            current = self._target()
+            i = nodes.index(current) if current in nodes else 0
+            self.selected = nodes[(i + (1 if key == K.DOWN else -1)) % len(nodes)].handle
         return None
+
+    async def _quit(self, key: str) -> Transition:
+        return Quit("Console detached.")
+
+    async def _help(self, key: str) -> Transition:
+        lines = ["THE SYSOP CONSOLE", "", *KEYS.help_lines(Seen, self._all), "", CONSOLE_HELP]
+        return Push(PagerScreen(self.session, "\n".join(lines), "Sysop console help"))
+
+    @staticmethod
+    def _all(name: str) -> bool:
+        return True
+
+    async def _resume(self, key: str) -> Transition:
+        return Push(ResumeScreen(self.session, self._pending(), names=self._names()))
+
+    async def _available(self, key: str) -> Transition:
+        nodes = self.session.services.nodes
+        nodes.set_sysop_available(not nodes.sysop_available)
+        return None
+
+    async def _holidays(self, key: str) -> Transition:
+        """Holidays: every by-turns clock stops, or goes on."""
+        app = self.session.services
+        clock = app.matches.clock
+        if clock.paused:
+            await clock.resume()
+            self.message = "By-turns clocks running again; the pause is not charged."
+        else:
+            await clock.pause()
+            self.message = "By-turns clocks paused (holidays): nobody loses on time. h resumes."
+        app.lobby.notice(f"Sysop: {self.message}", but=self.session)
+        return None
+
+    async def _withdraw(self, key: str) -> Transition:
+        for ch in self._outgoing():
+            self.message = await self.session.services.board.withdraw(ch.id, by=self.session.handle)
+        return None
+
+    async def _message_all(self, key: str) -> Transition:
+        self.input, self.mode = LineInput(70), Mode.ALL
+        return None
+
+    async def _play(self, key: str) -> Transition:
+        return Push(ChallengeScreen(self.session))
+
+    async def _answer(self, key: str) -> Transition:
+        self.message, screen = await answer_challenge(self.session, self._incoming()[0], key in ("y", "Y"))
+        return Push(screen) if screen is not None else None
+
+    async def _chat(self, key: str) -> Transition:
+        caller = self._caller()
+        return Push(open_split_chat(self.session, caller)) if caller is not None else None
+
+    async def _message(self, key: str) -> Transition:
+        if self._caller() is not None:
+            self.input, self.mode = LineInput(70), Mode.MESSAGE
+        return None
+
+    async def _kick(self, key: str) -> Transition:
+        if self._caller() is not None:
+            self.input, self.mode = LineInput(60), Mode.KICK
+        return None
+
+    async def _watch_key(self, key: str) -> Transition:
+        caller = self._caller()
+        return self._watch(caller) if caller is not None else None
+
+    async def _challenge(self, key: str) -> Transition:
+        caller = self._caller()
+        if caller is None:
+            return None
+        if caller.location != LOBBY:
+            self.message = f"{caller.handle} is not in the lobby."
+            return None
+        return Push(_ChallengeCaller(self.session, caller.handle))
 
     def _typed(self, key: str) -> Transition:
         assert self.input is not None
         text = self.input.handle(key)
         if text is None:
             if self.input.cancelled:
-                self.input = None
+                self.input, self.mode = None, Mode.BROWSE
             return None
-        self.input = None
+        mode, self.input, self.mode = self.mode, None, Mode.BROWSE
         text = clean_chat(text)
-        if self.mode == "all":
+        if mode is Mode.ALL:
             if text:
                 self.session.services.lobby.message(self.session.handle, text, but=self.session)
                 self.message = "Message sent to everybody."
@@ -215,10 +300,10 @@ class SysopScreen(Screen):
         caller = self._caller()
         if caller is None:
             return None
-        if self.mode == "message" and text:
+        if mode is Mode.MESSAGE and text:
             self.session.services.lobby.message(self.session.handle, text, to=caller)
             self.message = f"Message sent to {caller.handle}."
-        elif self.mode == "kick":
+        elif mode is Mode.KICK:
             self.session.services.nodes.kick(caller, text or "no reason given")
             self.message = f"{caller.handle} disconnected."
         return None
@@ -230,6 +315,9 @@ class SysopScreen(Screen):
             self.message = f"{caller.handle} is not playing."
             return None
         match.watch(self.session)
+        for seat in match.seats:         # the players are told they are watched
+            if seat.session is not None and seat.session is not self.session:
+                seat.session.send(E.Notice(f"{self.session.handle} is watching your game."))
         return Push(MatchScreen(self.session, match, None))
 
     # ----- events -----------------------------------------------------------------
@@ -255,6 +343,24 @@ class SysopScreen(Screen):
             app.nodes.set_sysop_available(False)      # nobody left at a console
 
     # ----- drawing ----------------------------------------------------------------
+    def _draw_status(self, canvas: Canvas, count: int) -> None:
+        """The row under the node list: the facts, " · " apart, each whole
+        (the login summary shortened last, and only if it must be)."""
+        app = self.session.services
+        facts: list[tuple[str, int]] = []
+        if count > 10:
+            facts.append((f"and {count - 10} more", DARK_GREY))
+        if app.matches.clock.paused and app.matches.clock.paused_since is not None:
+            since = time.strftime("%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
+            facts.append((f"By-turns clocks held since {since}", YELLOW))
+        used = sum(len(text) + 3 for text, _ in facts)
+        facts.append((shorten(app.login_guard.summary(), 78 - used), DARK_GREY))
+        x = 1
+        for i, (text, colour) in enumerate(facts):
+            if i:
+                x = canvas.text(x, 12, " · ", DARK_GREY)
+            x = canvas.text(x, 12, text, colour)
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         app = self.session.services
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
@@ -276,12 +382,7 @@ class SysopScreen(Screen):
             fg = WHITE if sel else (YELLOW if s is self.session else GREY)
             canvas.fill(0, 2 + i, 80, 1, " ", fg, BLUE if sel else BLACK)
             canvas.text(1, 2 + i, line, fg, BLUE if sel else BLACK)
-        if len(nodes) > 10:
-            canvas.text(1, 12, f" and {len(nodes) - 10} more ", DARK_GREY)
-        canvas.text(24, 12, shorten(app.login_guard.summary(), 55), DARK_GREY)
-        if app.matches.clock.paused and app.matches.clock.paused_since is not None:
-            since = time.strftime("%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
-            canvas.text(1, 12, f"Held since {since}", YELLOW)
+        self._draw_status(canvas, len(nodes))
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "
@@ -322,11 +423,13 @@ class SysopScreen(Screen):
             canvas.text(max(2, 77 - len(tables)), 21, f" {tables} ", DARK_GREY)
         canvas.text(1, 22, shorten(self.message, 78), BRIGHT_RED)
         if self.input is not None:
-            label = {"all": "Message to all: ", "message": "Message: ",
-                     "kick": "Kick, reason: "}[self.mode]
+            label = INPUT_LABELS[self.mode]
             canvas.text(0, 23, label, YELLOW)
-            return self.input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
-        canvas.text(1, 23, HINTS, DARK_GREY)
+            cursor = self.input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
+            if not self.input.text:
+                canvas.text(len(label) + 1, 23, "(ENTER sends, ESC cancels)", DARK_GREY)
+            return cursor
+        canvas.text(1, 23, KEYS.line(self.seen, self._test, 78), DARK_GREY)
         return None
 
 

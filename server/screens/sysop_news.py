@@ -16,26 +16,10 @@ from server.services.board import ChallengeEvent, ChallengeState
 __all__ = ["SysopNews", "CONSOLE_HELP"]
 
 CONSOLE_HELP = """\
-THE SYSOP CONSOLE
-
-  UP/DOWN   select a node in the list
-  c         split-screen chat with the selected caller (ESC ends it)
-  m         message to the selected caller (it stays on their screen
-            until read, and goes into their chat log)
-  M         message to everybody
-  k         disconnect the selected caller, with a reason
-  w         watch the selected caller's game (ESC back)
-  p         challenge the selected caller (door, options)
-  g         play: choose a door and an opponent (a caller or the computer)
-  y/n       accept or decline the challenge sent to you
-  x         withdraw the challenge you sent
-  u         your unfinished games: resume one
-  a         available / not available for games (callers see it)
-  h         hold every by-turns clock (holidays), or let them run again:
-            while held nobody loses on time and the held time is never
-            charged; callers are told, and it survives a restart
-  ?         this help
-  q         detach the console (the server keeps running)
+  h holds every by-turns clock (holidays): while held nobody loses on
+  time and the held time is never charged; callers are told, and it
+  survives a restart. m stays on the caller's screen until read, and goes
+  into their chat log.
 
 IN A GAME
   The door's keys, plus the game keys (c chat, ? help, Q resign, = draw).

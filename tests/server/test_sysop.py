@@ -197,9 +197,7 @@ async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     await console.expect("Alice")
     console.send("p")
     await console.expect("Choose a door")
-    console.send(door_digit("Towers"))          # Alice is preselected
-    await console.expect("choose your opponent")
-    console.send(ENTER)
+    console.send(door_digit("Towers"))          # Alice is chosen: no second question
     await console.expect("Towers against Alice: options")
     console.send(DOWN * 2 + ENTER)
     await console.expect("Challenge sent to Alice")
@@ -233,9 +231,7 @@ async def test_a_challenge_the_sysop_withdraws_cannot_be_accepted(app, console):
     await console.expect("Alice")
     console.send("p")
     await console.expect("Choose a door")
-    console.send(door_digit("Towers"))          # Alice is preselected
-    await console.expect("choose your opponent")
-    console.send(ENTER)
+    console.send(door_digit("Towers"))          # Alice is chosen: no second question
     await console.expect("Towers against Alice: options")
     console.send(DOWN * 2 + ENTER)
     await console.expect("Waiting for Alice to answer")
