@@ -142,9 +142,12 @@ class Canvas:
 
     ``Canvas.cut`` is None; a test sets it to a list to collect every text
     that ``text()`` cut at the right edge of its canvas or region, as
-    (x, y, text): the 80-column check over every screen."""
+    (x, y, text): the 80-column check over every screen. ``Canvas.over``
+    likewise collects every text written over the side of a ``box`` (a
+    frame a text runs into), as (x, y, text)."""
 
     cut: ClassVar[list[tuple[int, int, str]] | None] = None
+    over: ClassVar[list[tuple[int, int, str]] | None] = None
 
     def __init__(self, width: int = 80, height: int = 24,
                  _cells: list[Cell] | None = None, _stride: int = 0,
@@ -158,14 +161,18 @@ class Canvas:
         # per row of the cells: the snapshot row it holds unchanged since
         # ``restore`` (None once anything is drawn on it); shared with regions
         self._kept: list[Row | None] = _kept if _kept is not None else [None] * (len(self.cells) // self._stride)
+        # while Canvas.over is set: the cells that are a box's sides (shared with regions)
+        self._sides: set[int] = set()
 
     # ----- views ------------------------------------------------------------
     def region(self, x: int, y: int, width: int, height: int) -> Canvas:
         """A view of the rectangle at (x, y), clipped to this canvas."""
         width = max(0, min(width, self.width - x))
         height = max(0, min(height, self.height - y))
-        return Canvas(width, height, self.cells, self._stride,
+        view = Canvas(width, height, self.cells, self._stride,
                       self._ox + x, self._oy + y, self._kept)
+        view._sides = self._sides
+        return view
 
     def _index(self, x: int, y: int) -> int:
         return (self._oy + y) * self._stride + self._ox + x
@@ -206,6 +213,7 @@ class Canvas:
         for y, row in enumerate(rows):
             cells[y * w:y * w + w] = row
         self._kept[:] = rows
+        self._sides.clear()
 
     def kept_rows(self) -> list[Row | None]:
         """Per row, the snapshot row ``restore`` put there (or ``snapshot``
@@ -267,12 +275,32 @@ class Canvas:
         if not text.isprintable():
             text = "".join(ch if ch.isprintable() else "?" for ch in text)
         start, stop = max(x, 0), min(end, self.width)
+        if start < stop and Canvas.over is not None and self._sides:
+            self._check_sides(x, y, text, start, stop)
         if start < stop:
             base = (self._oy + y) * self._stride + self._ox
             self.cells[base + start:base + stop] = map(
                 _palette(fg & 15, bg & 7, bool(blink)).__getitem__, text[start - x:stop - x])
             self._kept[self._oy + y] = None
         return end
+
+    def _check_sides(self, x: int, y: int, text: str, start: int, stop: int) -> None:
+        """Record ``text`` if a letter of it lands on a box's side (Canvas.over)."""
+        assert Canvas.over is not None
+        base = (self._oy + y) * self._stride + self._ox
+        for i in range(start, stop):
+            if base + i in self._sides and not text[i - x].isspace() \
+                    and text[i - x] != self.cells[base + i].char:
+                Canvas.over.append((self._ox + x, self._oy + y, text))
+                return
+
+    def _forget_sides(self, x: int, y: int, width: int, height: int) -> None:
+        """Cells drawn over as a whole (fill, blit): no longer a box's sides."""
+        if not self._sides:
+            return
+        for yy in range(max(0, y), min(self.height, y + height)):
+            base = self._index(0, yy)
+            self._sides.difference_update(range(base + max(0, x), base + min(self.width, x + width)))
 
     def center(self, y: int, text: str, fg: int = GREY, bg: int = BLACK) -> None:
         self.text(max(0, (self.width - len(text)) // 2), y, text, fg, bg)
@@ -290,6 +318,8 @@ class Canvas:
             base = self._index(0, yy)
             self.cells[base + start:base + stop] = filler
         self._drawn(y, height)
+        if self._sides:
+            self._forget_sides(x, y, width, height)
 
     def clear(self, fg: int = GREY, bg: int = BLACK) -> None:
         self.fill(0, 0, self.width, self.height, " ", fg, bg)
@@ -310,6 +340,8 @@ class Canvas:
                 cells[base + x] = side
             if 0 <= right < self.width:
                 cells[base + right] = side
+            if Canvas.over is not None:
+                self._sides.update(base + c for c in (x, right) if 0 <= c < self.width)
         self._drawn(y, height)
         if title:
             self.text(x + 2, y, f" {title[:width - 6]} ", fg, bg)
@@ -325,3 +357,5 @@ class Canvas:
             dst = self._index(start, yy)
             self.cells[dst:dst + stop - start] = other.cells[src:src + stop - start]
         self._drawn(y, other.height)
+        if self._sides:
+            self._forget_sides(x, y, other.width, other.height)

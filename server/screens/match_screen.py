@@ -32,6 +32,7 @@ from ansi.canvas import (
 )
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
+from doors._core.game import Termination
 from server.screens.history_screen import ReplayScreen
 from server.screens.keytable import KeySpec, KeyTable
 from server.screens.pager import PagerScreen
@@ -413,7 +414,7 @@ class MatchScreen(Screen):
         m, out = self.match, self.match.outcome
         assert out is not None
         if out.winner is None:
-            who = "a draw"
+            who = "no result" if out.termination == Termination.ABORTED else "a draw"
         elif self.me is not None:
             who = "you won" if out.winner == self.me else "you lost"
         else:

@@ -12,6 +12,8 @@ suspended game, the resume offer, and the sysop console, its help, its
 split-screen chat and a game on the console."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ansi.canvas import Canvas
@@ -31,6 +33,7 @@ from .harness import (
     start_app,
     wait_until,
 )
+from .test_game_over import MOVE_HINTS, challenge
 
 ALICE = "Maximilian Longname1"       # 20 characters, the longest handle
 BOB = "Bartholomew Q Smith2"
@@ -40,9 +43,11 @@ LONG_CHAT = ("a very long line of chat that goes on and on, so that it has to wr
 
 @pytest.fixture
 def cuts():
-    Canvas.cut = []
+    """Every text cut at an edge (the list given) and every text over a
+    box's side (``Canvas.over``), from every frame any session draws."""
+    Canvas.cut, Canvas.over = [], []
     yield Canvas.cut
-    Canvas.cut = None
+    Canvas.cut = Canvas.over = None
 
 
 def edge_problems(screen_lines: list[str]) -> list[str]:
@@ -65,6 +70,7 @@ class Tour:
         bad = edge_problems(lines)
         assert not bad, f"{name}: text runs into the last column:\n" + "\n".join(bad)
         assert not self.cuts, f"{name}: text cut at the edge: {self.cuts}"
+        assert not Canvas.over, f"{name}: text over a frame: {Canvas.over}"
 
 
 async def test_the_detector_sees_a_cut_text(cuts):
@@ -73,6 +79,10 @@ async def test_the_detector_sees_a_cut_text(cuts):
     canvas.region(0, 20, 40, 2).text(35, 0, "hidden part")
     canvas.text(75, 4, "ok   ")                   # only blanks past the edge: not a cut
     assert [(x, y) for x, y, _ in cuts] == [(70, 3), (35, 20)]
+    canvas.box(0, 6, 20, 4)
+    canvas.text(1, 7, "fits in the box")          # inside: the right side stays
+    canvas.region(1, 8, 30, 1).text(0, 0, "runs over the right side")
+    assert Canvas.over == [(1, 8, "runs over the right side")]
     assert edge_problems(["x" * 80, "y" * 79 + " ", "─" * 80]) == ["x" * 80]
 
 
@@ -249,3 +259,167 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
 async def _top(app, handle: str, what: str):
     await wait_until(lambda: type(session_of(app, handle).screens[-1]).__name__ == "PagerScreen", what=what)
     return session_of(app, handle).screens[-1]
+
+
+# ----- the ends of games, by turns, a withdrawn challenge, the console held ------
+# what pressing each key a key line offers shows, and how to come back
+HINT_CHECKS = {
+    "v": ("SPACE/RIGHT next", ESC),          # the game's moves, one by one
+    "c": ("Say:", ESC),                      # the chat line
+    "?": ("KEYS IN EVERY GAME", ESC),        # the help pages (the last holds the game keys)
+}
+
+
+async def offered_keys_work(caller: Caller, back: str) -> None:
+    """Press every key the key line offers: each does what it says (a key
+    line naming a key that does nothing in this state fails), and the
+    screen comes back as it was (``back`` is on it)."""
+    tokens = re.findall(r"(ESC|\S) ([a-z]+)", caller.line(23))
+    assert tokens, caller.line(23)
+    for key, word in tokens:
+        if key in ("ESC", "r"):
+            continue
+        assert key in HINT_CHECKS, f"the key line offers {key} {word}, which the tour does not know"
+        shows, leave = HINT_CHECKS[key]
+        caller.send(key)
+        if key == "?":
+            for _ in range(6):                       # page on to the game keys
+                if "KEYS IN EVERY GAME" in caller.text():
+                    break
+                caller.send(" ")
+                await caller.settle()
+        await caller.expect(shows)
+        caller.send(leave)
+        await caller.expect(back)
+    rows = [caller.line(y) for y in range(24)]
+    caller.send("r")                                 # a redraw keeps every row
+    await caller.settle()
+    assert [caller.line(y) for y in range(24)] == rows
+    assert ("ESC", "lobby") in tokens
+
+
+async def _game_between(tour: Tour, alice: Caller, bob: Caller, title: str) -> None:
+    await challenge(alice, bob, BOB, title)
+
+
+async def _ends(tour: Tour, alice: Caller, bob: Caller, title: str, how: str) -> None:
+    """One game of ``title`` between the two, ended ``how``; both ends toured."""
+    await _game_between(tour, alice, bob, title)
+    if how == "resigned":
+        bob.send("Qy")
+    elif how == "drawn":
+        alice.send("=")
+        await bob.expect("offers a draw")
+        await tour.station(bob, f"{title}: a draw offered")
+        bob.send("=")
+    for caller in (alice, bob):
+        await caller.expect("GAME OVER", timeout=30)
+    for caller, side in ((alice, "Alice, UTF-8"), (bob, "Bob, CP437")):
+        await tour.station(caller, f"{title}: game over, {how}, {side}")
+        text = caller.text()
+        for hint in MOVE_HINTS:
+            assert hint not in text, (title, how, hint, text)
+    if how == "resigned":
+        assert "GAME OVER: you won" in alice.line(20) and "GAME OVER: you lost" in bob.line(20)
+        assert f"{BOB} resigned." in alice.line(22)
+    elif how == "drawn":
+        assert "GAME OVER: a draw" in alice.line(20) and "Draw agreed" in alice.line(22)
+    else:
+        end = alice.line(21) + alice.line(22)          # the reason and the rating: one row, or two
+        assert "lost on time" in end or "Neither side moved in time" in end
+    await offered_keys_work(alice, "GAME OVER")
+    for caller in (alice, bob):
+        caller.send(ESC)
+        await caller.expect("Who's online")
+
+
+async def test_every_end_and_waiting_state_fits_and_offers_only_working_keys(tmp_path, cuts):
+    tour = Tour(cuts)
+    for clock, endings in ((None, ("resigned", "drawn")), (0.05, ("lost on time",))):
+        doors = {info.key: {"move_minutes": clock} for info in registry().values()} if clock else {}
+        app = await start_app(tmp_path / f"g{clock}.db", limits={"challenges_per_minute": 1000}, **doors)
+        try:
+            alice = await Caller.connect(app.port)                  # UTF-8
+            await alice.login(ALICE)
+            bob = await Caller.connect(app.port, term="ansi-bbs")   # CP437
+            await bob.login(BOB)
+            await alice.expect(BOB)
+            for info in registry().values():
+                for how in endings:
+                    await _ends(tour, alice, bob, info.title, how)
+            await alice.close()
+            await bob.close()
+        finally:
+            await app.stop()
+    assert len(tour.seen) >= 25
+
+
+async def test_by_turns_lists_a_withdrawn_challenge_and_the_held_console_fit(tmp_path, cuts):
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "run" / "s.sock")})
+    config = tmp_path / "gatehouse.toml"
+    config.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
+    tour = Tour(cuts)
+    try:
+        alice = await Caller.connect(app.port)
+        await alice.login(ALICE)
+        bob = await Caller.connect(app.port, term="ansi-bbs")
+        await bob.login(BOB)
+        await alice.expect(BOB)
+        # the by-turns list with no game: only ESC is offered
+        alice.send("t")
+        await alice.expect("You have no game by turns")
+        await tour.station(alice, "by turns, no game")
+        assert alice.line(23).strip() == "ESC lobby"
+        await bob.expect("by turns")                   # the who list says where Alice is
+        alice.send(ESC)
+        await alice.expect("Who's online")
+        # a challenge withdrawn: the one challenged is told
+        alice.send("p" + door_digit("Towers"))
+        text = await alice.expect("choose your opponent")
+        alice.send(re.search(rf"(\d+)\. {re.escape(BOB)}", text).group(1))
+        await alice.expect("options")
+        alice.send(DOWN * 20 + ENTER)
+        await bob.expect("challenges you to")
+        alice.send("x")
+        await bob.expect("withdrew the challenge")
+        await tour.station(bob, "a withdrawn challenge")
+        await tour.station(alice, "a challenge withdrawn")
+        # a game by turns: Alice challenges Bob by handle, Bob accepts, each list
+        alice.send("p" + door_digit("Awari"))
+        text = await alice.expect("choose your opponent")
+        alice.send(re.search(r"(\d+)\. By turns with a caller", text).group(1))
+        await alice.expect("Handle:")
+        alice.send(BOB + ENTER)
+        await alice.expect("options")
+        alice.send(DOWN * 20 + ENTER)
+        await bob.expect("challenges you to")
+        bob.send("y")
+        await bob.expect("ESC leave, the game waits")
+        await tour.station(bob, "a game by turns")
+        bob.send(ESC)
+        await bob.expect("My games by turns|Who's online", regex=True)
+        if "Who's online" in bob.text():
+            bob.send("t")
+        await bob.expect("My games by turns")
+        await tour.station(bob, "by turns, a game listed")
+        alice.send("t")
+        await alice.expect("My games by turns")
+        await tour.station(alice, "by turns, a game listed (the other side)")
+        assert "UP/DOWN choose" in alice.line(23)
+        alice.send(ESC)
+        bob.send(ESC)
+        await alice.expect("Who's online")
+        # the console with the by-turns clocks held
+        console = Console(config)
+        try:
+            await console.expect("Sysop console")
+            console.send("h")
+            await console.expect("By-turns clocks held since")
+            await tour.station(console, "console, clocks held")
+            assert " · " in console.line(12)
+        finally:
+            await console.close()
+        await alice.close()
+        await bob.close()
+    finally:
+        await app.stop()
