@@ -15,6 +15,7 @@ from server.net.rlogin import (
     read_handshake,
 )
 from server.net.telnet import LISTEN_BACKLOG
+from server.net.terminal import clamp_size, clean_term
 
 __all__ = ["StreamConnection", "start_rlogin"]
 
@@ -29,9 +30,8 @@ class StreamConnection:
                  input_filter: RloginInputFilter | None = None):
         self._reader = reader
         self._writer = writer
-        self.term = term
-        self.cols = cols
-        self.rows = rows
+        self.term = clean_term(term)
+        self.cols, self.rows = clamp_size(cols, rows)
         info = writer.get_extra_info("peername")
         self.peer = peer or (str(info[0]) if isinstance(info, tuple) else "local")
         self.on_resize: Callable[[], None] | None = None
@@ -47,7 +47,7 @@ class StreamConnection:
                 return data
             clean, size = self._filter.feed(data)
             if size is not None and size.cols and size.rows:
-                self.cols, self.rows = size.cols, size.rows
+                self.cols, self.rows = clamp_size(size.cols, size.rows)
                 if self.on_resize is not None:
                     self.on_resize()
             if clean:

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import telnetlib3
+import telnetlib3.stream_writer
 from telnetlib3.server import TelnetServer
 from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.stream_writer import TelnetWriter
@@ -27,12 +28,26 @@ from telnetlib3.telopt import NAWS
 
 from server.net.flood import FLOOD_GOODBYE, InputRate
 from server.net.telnet_complaints import BAD_COMMANDS_GOODBYE, ComplaintLog, LogBudget
+from server.net.terminal import clamp_size, clean_term
 
 __all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
 LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
+
+
+SUBNEGOTIATION_MAX = 1024   # bytes of one IAC SB ... IAC SE kept (a terminal type, a size or
+                            # NEW-ENVIRON's few names fit; telnetlib3 keeps up to 1 MiB, a
+                            # deque of one-byte objects: tens of MB a connection)
+
+
+def _bound_subnegotiation() -> None:
+    """Hold telnetlib3's (5.0.1, pinned) sub-negotiation buffer to
+    ``SUBNEGOTIATION_MAX``: a longer one is discarded whole, as telnetlib3
+    does past its own bound. Every value a caller sends in one (terminal
+    type, NEW-ENVIRON values) is bounded by it."""
+    telnetlib3.stream_writer._MAX_SUBNEGOTIATION = SUBNEGOTIATION_MAX
 
 
 READ_SIZE = 256   # bytes read from one caller per turn of the event loop (1024: a key beside
@@ -181,25 +196,28 @@ class TelnetConnection:
         peer = writer.get_extra_info("peername") or ("?", 0)
         self.peer = str(peer[0])
         self.on_resize: Callable[[], None] | None = None
+        self._size = (self.cols, self.rows)
         protocol = getattr(writer, "protocol", None)
         if protocol is not None:
             protocol.resize_hook = self._resized
 
     def _resized(self) -> None:
-        if self.on_resize is not None:
+        size = (self.cols, self.rows)
+        if size != self._size and self.on_resize is not None:   # (within the bounds: a change)
+            self._size = size
             self.on_resize()
 
     @property
     def term(self) -> str:
-        return str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or "")
+        return clean_term(str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or ""))
 
     @property
     def cols(self) -> int:
-        return int(self._writer.get_extra_info("cols") or 0)
+        return clamp_size(int(self._writer.get_extra_info("cols") or 0), 0)[0]
 
     @property
     def rows(self) -> int:
-        return int(self._writer.get_extra_info("rows") or 0)
+        return clamp_size(0, int(self._writer.get_extra_info("rows") or 0))[1]
 
     async def read(self) -> bytes:
         try:
@@ -264,6 +282,7 @@ async def start_telnet(host: str, port: int,
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
     LogBudget.install()
+    _bound_subnegotiation()
 
     server: Any = None
 
@@ -326,13 +345,14 @@ class TelnetInputFilter:
     CR NUL becomes CR."""
 
     def __init__(self) -> None:
+        _bound_subnegotiation()
         self._interpreter = TelnetWriter(_Discard(), None, server=True)  # type: ignore[arg-type]
         self._interpreter.set_ext_callback(NAWS, self._on_naws)
         self._size: tuple[int, int] | None = None
         self._after_cr = False
 
     def _on_naws(self, rows: int, cols: int) -> None:
-        self._size = (cols, rows)
+        self._size = clamp_size(cols, rows)
 
     def feed(self, data: bytes) -> tuple[bytes, tuple[int, int] | None]:
         out = bytearray()

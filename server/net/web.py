@@ -38,6 +38,7 @@ from websockets.protocol import State
 
 from .flood import FLOOD_GOODBYE, InputRate
 from .rlogin import is_allowed
+from .terminal import clamp_size
 
 __all__ = ["WebConnection", "WebListener", "start_web", "MAX_MESSAGE", "WS_PATH"]
 
@@ -49,7 +50,6 @@ WS_PATH = "/ws"
 MAX_MESSAGE = 64 * 1024    # bytes in one browser message; the page sends at most 4 KiB
 READ_CHUNK = 4096          # bytes handed to the session per read, as telnet does
 HELLO_WAIT = 5.0           # seconds to wait for the first size report
-MAX_SIZE = 1000            # columns or rows beyond this are not a terminal size
 TERM = "xterm-256color"
 
 _HEADERS = {
@@ -112,8 +112,9 @@ class WebConnection:
             cols, rows = report["cols"], report["rows"]
         except (ValueError, TypeError, KeyError):
             return
-        if not all(type(n) is int and 1 <= n <= MAX_SIZE for n in (cols, rows)):
+        if not all(type(n) is int and n >= 1 for n in (cols, rows)):
             return
+        cols, rows = clamp_size(cols, rows)
         if (cols, rows) != (self.cols, self.rows):
             self.cols, self.rows = cols, rows
             if self.on_resize is not None:

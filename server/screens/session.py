@@ -21,7 +21,7 @@ from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
-from server.net.flood import TypingRate
+from server.net.flood import FLOOD_GOODBYE, ResizeRate, TypingRate
 from server.net.terminal import (
     MIN_COLS,
     MIN_ROWS,
@@ -32,6 +32,8 @@ from server.net.terminal import (
     Terminal,
     charset_for_term,
     charset_is_sure,
+    clamp_size,
+    small_canvas_size,
 )
 from server.services import events as E
 from server.services.board import ChallengeBoard
@@ -149,7 +151,7 @@ class Session:
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
-                 "_pushes")
+                 "_pushes", "_resizes")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -187,6 +189,7 @@ class Session:
         self._room.set()
         self._typing = TypingRate()
         self._pushes: Pushes | None = None  # a connection that hands its input over (no reading task)
+        self._resizes = ResizeRate()
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -408,7 +411,13 @@ class Session:
         elif isinstance(item, E.Closed):
             self.closed = True
         elif isinstance(item, E.Resized):
-            self.terminal.redraw()
+            if self._resizes.allow():
+                self.terminal.redraw()
+            elif not self.closed:
+                log.info("closing node %s (%s): its window size changes faster than anyone resizes",
+                         self.node, self.conn.peer)
+                self._quit_message = FLOOD_GOODBYE.decode().strip()
+                self.closed = True
         elif isinstance(item, E.Kick):
             self._quit_message = f"Disconnected by the sysop: {item.reason}"
             self.closed = True
@@ -454,14 +463,16 @@ class Session:
     def _draw(self, farewell: str = "") -> None:
         now = time.monotonic()
         if self.terminal.too_small():
-            cols, rows = max(1, self.conn.cols), max(1, self.conn.rows)
-            if (self.terminal.renderer.width, self.terminal.renderer.height) != (cols, rows):
-                self.terminal.renderer.resize(cols, rows)
-            canvas = Canvas(cols, rows)
+            cols, rows = clamp_size(self.conn.cols, self.conn.rows)
+            width, height = small_canvas_size(cols, rows)
+            if (self.terminal.renderer.width, self.terminal.renderer.height) != (width, height):
+                self.terminal.renderer.resize(width, height)
+            canvas = Canvas(width, height)
             msg = (f"Your window is {cols}x{rows}. Gatehouse needs at least "
                    f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
-            for i in range(0, len(msg), max(1, cols - 1)):
-                canvas.text(0, i // max(1, cols - 1), msg[i:i + cols - 1], YELLOW)
+            step = max(1, width - 1)
+            for i in range(0, len(msg), step):
+                canvas.text(0, i // step, msg[i:i + step], YELLOW)
             self.terminal.show(canvas, None)
             return
         if (self.terminal.renderer.width, self.terminal.renderer.height) != (MIN_COLS, MIN_ROWS):
