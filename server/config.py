@@ -37,6 +37,7 @@ class Config:
     telnet_timeout_minutes: float = 60.0
     connect_maxwait: float = 2.0
     computer_workers: int = 2        # worker processes the computer players think in
+    shutdown_grace_seconds: float = 3.0   # callers read the shutdown line this long before the sockets close
     # [paths]
     state_dir: str = "data"
     # [store]
@@ -127,7 +128,7 @@ def _door_defaults() -> dict[str, dict[str, Any]]:
 _SECTIONS: dict[str, dict[str, str]] = {
     "server": {k: k for k in ("host", "port", "max_sessions", "max_per_ip", "idle_minutes",
                               "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait",
-                              "computer_workers")},
+                              "computer_workers", "shutdown_grace_seconds")},
     "paths": {"state_dir": "state_dir"},
     "store": {"database": "database"},
     "sysop": {"socket": "sysop_socket", "name": "sysop_name"},

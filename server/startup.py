@@ -24,6 +24,7 @@ _RANGES: dict[str, tuple[str, float, float, bool]] = {
     "max_sessions": ("server.max_sessions", 1, 1_000_000, True),
     "max_per_ip": ("server.max_per_ip", 1, 1_000_000, True),
     "computer_workers": ("server.computer_workers", 1, 64, True),
+    "shutdown_grace_seconds": ("server.shutdown_grace_seconds", 0, 60, True),
     "chat_lines_per_10s": ("limits.chat_lines_per_10s", 1, 1000, True),
     "challenges_per_minute": ("limits.challenges_per_minute", 1, 1000, True),
     "new_accounts_per_hour": ("limits.new_accounts_per_hour", 1, 100_000, True),

@@ -3,6 +3,7 @@ BBS, and the sysop console's local socket. Both become ordinary sessions."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -68,6 +69,19 @@ class StreamConnection:
 
     def is_closing(self) -> bool:
         return self._writer.is_closing()
+
+    async def linger(self, seconds: float = 2.0) -> None:
+        """Before ``close``, when the server ends the call: FIN after what is
+        queued, and the caller's input ignored until they hang up or
+        ``seconds`` pass (closing with unread input resets the socket, and
+        the reset drops a goodbye not yet sent)."""
+        if self._writer.is_closing() or not self._writer.can_write_eof():
+            return
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self._writer.write_eof()
+            async with asyncio.timeout(seconds):
+                while await self._reader.read(4096):
+                    pass
 
     def close(self) -> None:
         self._writer.close()

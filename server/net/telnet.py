@@ -14,6 +14,7 @@ nothing; and the resize hook is unhooked when the session ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 from collections.abc import Awaitable, Callable
@@ -48,6 +49,9 @@ def _bound_subnegotiation() -> None:
     does past its own bound. Every value a caller sends in one (terminal
     type, NEW-ENVIRON values) is bounded by it."""
     telnetlib3.stream_writer._MAX_SUBNEGOTIATION = SUBNEGOTIATION_MAX
+
+
+LINGER_SECONDS = 2.0   # after the goodbye: how long a caller still sending is read (and ignored)
 
 
 READ_SIZE = 256   # bytes read from one caller per turn of the event loop (1024: a key beside
@@ -144,13 +148,18 @@ class _Protocol(TelnetServer):
         kwargs.setdefault("writer_factory", _ComplainingWriter)
         super().__init__(*args, **kwargs)
 
+    discarding = False      # the call is ending: input is read and ignored
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if hasattr(transport, "max_size"):
             transport.max_size = READ_SIZE      # (asyncio's socket transport reads this much per recv)
         self._flood = InputRate()
+        self.gone = asyncio.Event()
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
+        if self.discarding:
+            return
         if not self._flood.allow(len(data)):
             log.info("closing a telnet connection that floods the server")
             self._goodbye(FLOOD_GOODBYE)
@@ -165,9 +174,30 @@ class _Protocol(TelnetServer):
         transport = self._transport
         if transport is not None and not transport.is_closing():
             transport.write(line)
-            transport.close()                  # (what it had sent is dropped with the socket)
+            if self.end_gently():
+                asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
+            else:
+                transport.close()
+
+    def end_gently(self) -> bool:
+        """Send what is queued, then FIN, and read and ignore whatever the
+        caller still sends: closing a socket with unread input resets it,
+        and the reset drops a goodbye not yet sent. False if it can't."""
+        transport = self._transport
+        if transport is None or transport.is_closing() or not transport.can_write_eof():
+            return False
+        self.discarding = True
+        try:
+            transport.write_eof()
+            transport.resume_reading()
+        except (OSError, RuntimeError):
+            return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        gone = getattr(self, "gone", None)
+        if gone is not None:
+            gone.set()
         super().connection_lost(exc)
         complaints = getattr(self.writer, "complaints", None)
         if isinstance(complaints, ComplaintLog):
@@ -262,6 +292,15 @@ class TelnetConnection:
     def is_closing(self) -> bool:
         transport = self._transport()
         return transport is None or bool(transport.is_closing())
+
+    async def linger(self, seconds: float = LINGER_SECONDS) -> None:
+        """Before ``close``, when the server ends the call: the goodbye and
+        FIN go out, and the caller's input is ignored until they hang up or
+        ``seconds`` pass (see ``_Protocol.end_gently``)."""
+        protocol = getattr(self._writer, "protocol", None)
+        if isinstance(protocol, _Protocol) and protocol.end_gently():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(protocol.gone.wait(), seconds)
 
     def close(self) -> None:
         self.on_resize = None

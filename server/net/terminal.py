@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -279,6 +280,19 @@ class Terminal:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+
+    async def finish(self, tail: bytes, timeout: float = 2.0) -> None:
+        """The last frame (sent even while paused), then ``tail``; waits at
+        most ``timeout`` for the line to take them."""
+        self.paused = False
+        self._flush()
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            async with asyncio.timeout(timeout):
+                while self._draining is not None:     # (the drain sends the waiting frame next)
+                    await asyncio.shield(self._draining)
+                if not self.conn.is_closing():
+                    self.conn.write(tail)
+                    await self.conn.drain()
 
     def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
         """Send ``canvas`` now (unless paused, or the line is still draining

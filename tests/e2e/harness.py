@@ -30,6 +30,7 @@ async def start_app(db: Path, wall: Any = None, **settings) -> App:
     settings.setdefault("state_dir", str(db.parent))
     settings.setdefault("awari_build_endgame", False)
     settings.setdefault("new_accounts_per_hour", 1000)    # tests register many callers from 127.0.0.1
+    settings.setdefault("shutdown_grace_seconds", 0.0)   # a test's stop does not wait for readers
     config = Config(port=0, database=str(db), bot_min_delay=0.02, login_fail_delay=0.01,
                     connect_maxwait=0.5, **settings)
     app = App(config) if wall is None else App(config, wall)
