@@ -24,6 +24,7 @@ from typing import Any, cast
 import aiosqlite
 
 from server.services.schema import MIGRATIONS
+from server.services.schema_check import schema_gap
 from server.services.store_turns import ByTurnsRecord, Turns, WaitingChallengeRow
 
 __all__ = ["Store", "StoreError", "UserRow", "GameRow", "WaitingChallengeRow", "hash_password",
@@ -145,6 +146,10 @@ class Store(ByTurnsRecord):
             await self.db.execute("PRAGMA foreign_keys=ON")
             await self._check()
             await self._migrate()
+            gap = await schema_gap(self.db)
+            if gap is not None:
+                raise StoreError(f"{self.path}: the database is damaged ({gap}): restore it "
+                                 "from a backup")
         except BaseException as exc:
             await self.close()
             if isinstance(exc, sqlite3.Error):

@@ -95,6 +95,26 @@ async def test_newer_schema(tmp_path):
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 99
 
 
+async def test_a_missing_table_is_one_line_that_names_it(tmp_path):
+    db = await make_db(tmp_path / "g.db")
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE moves")
+    con.commit()
+    con.close()
+    code, lines = await serve(tmp_path, "--db", str(db))
+    one_line(code, lines, str(db), "damaged", "no table moves", "backup")
+
+
+async def test_a_missing_column_is_one_line_that_names_it(tmp_path):
+    db = await make_db(tmp_path / "g.db")
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE users DROP COLUMN charset")
+    con.commit()
+    con.close()
+    code, lines = await serve(tmp_path, "--db", str(db))
+    one_line(code, lines, str(db), "damaged", "no column charset in table users")
+
+
 async def test_read_only_database(tmp_path):
     db = await make_db(tmp_path / "g.db")
     db.chmod(0o444)
