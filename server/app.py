@@ -160,7 +160,7 @@ class App:
         if cfg.web_enabled:
             async with listening("browsers", "web", cfg.web_host, cfg.web_port):
                 self._web = await start_web(cfg.web_host, cfg.web_port, self._browser_caller,
-                                            cfg.web_trusted_proxies)
+                                            cfg.web_trusted_proxies, cfg.web_origins)
             log.info("Browser seat on http://%s:%s/", cfg.web_host, self.web_port)
         try:
             self._sysop = await start_sysop_listener(cfg.sysop_socket, self._console)

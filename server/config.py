@@ -57,7 +57,8 @@ class Config:
     web_enabled: bool = False
     web_host: str = "127.0.0.1"
     web_port: int = 8023
-    web_trusted_proxies: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
+    web_trusted_proxies: list[str] = dataclasses.field(default_factory=list)  # whose X-Forwarded-For counts
+    web_origins: list[str] = dataclasses.field(default_factory=list)   # pages that may open a seat ([]: its own)
     # [limits]: kept per account and per address, across sessions
     chat_lines_per_10s: int = 5          # lines one account may chat in 10 s (lobby and games)
     challenges_per_minute: int = 5       # challenges one caller may make in a minute
@@ -136,7 +137,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
                "allow": "rlogin_allow", "tag": "rlogin_tag", "name_field": "rlogin_name_field",
                "secrets": "rlogin_secrets"},
     "web": {"enabled": "web_enabled", "host": "web_host", "port": "web_port",
-            "trusted_proxies": "web_trusted_proxies"},
+            "trusted_proxies": "web_trusted_proxies", "origins": "web_origins"},
     "limits": {k: k for k in ("chat_lines_per_10s", "challenges_per_minute", "new_accounts_per_hour",
                               "title_seconds")},
     "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",

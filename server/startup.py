@@ -80,6 +80,10 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}web.trusted_proxies: {entry!r} is not an IP address or network "
                               "(write \"127.0.0.1\" or \"10.0.0.0/24\")") from None
+    for entry in cfg.web_origins:
+        if not entry.strip().lower().startswith(("http://", "https://")):
+            raise ConfigError(f"{where}web.origins: {entry!r} is not a page's origin "
+                              "(write \"https://bbs.example.org\")")
     from server.services.bbs_accounts import open_without_secret, parse_secrets
     try:
         parse_secrets(cfg.rlogin_secrets)

@@ -10,6 +10,7 @@ import sqlite3
 import urllib.request
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
 from .web_harness import WebCaller
@@ -195,7 +196,8 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
 
 
 async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0, max_per_ip=2)
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0, max_per_ip=2,
+                          web_trusted_proxies=["127.0.0.1"])
     try:
         via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
         first = await WebCaller.connect_web(app.web_port, headers=via_proxy)
@@ -227,6 +229,28 @@ async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
     web = await WebCaller.connect_web(app.web_port)
     await web.login("Late")
     await app.stop()
-    await web.expect("the server is shutting down")
+    await web.expect("Gatehouse is shutting down for maintenance")
     await wait_until(lambda: web.closed, what="the call to end")
     await web.close()
+
+
+async def test_a_page_from_another_site_cannot_open_a_seat_and_the_seats_own_page_can(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    own = f"http://127.0.0.1:{app.web_port}"
+    try:
+        for origin in ("https://evil.example", "null", f"http://127.0.0.1:{app.web_port + 1}"):
+            with pytest.raises(InvalidStatus) as refused:
+                await WebCaller.connect_web(app.web_port, headers={"Origin": origin})
+            assert refused.value.response.status_code == 403
+        web = await WebCaller.connect_web(app.web_port, headers={"Origin": own})
+        await web.expect("Handle")
+        await web.close()
+        # the sysop lists the pages (the seat behind a proxy with its own name): only those
+        app.config.web_origins.append("https://bbs.example.org")
+        listed = await WebCaller.connect_web(app.web_port, headers={"Origin": "https://bbs.example.org"})
+        await listed.expect("Handle")
+        await listed.close()
+        with pytest.raises(InvalidStatus):
+            await WebCaller.connect_web(app.web_port, headers={"Origin": "https://evil.example"})
+    finally:
+        await app.stop()
