@@ -26,7 +26,7 @@ import ipaddress
 import json
 import logging
 import mimetypes
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -176,7 +176,7 @@ class WebConnection:
         self.close()
 
 
-def caller_address(ws: ServerConnection, trusted_proxies: list[str]) -> str:
+def caller_address(ws: ServerConnection, trusted_proxies: Sequence[str]) -> str:
     """The caller's address: the peer, or, when the peer is a trusted proxy,
     the last address the proxy added to X-Forwarded-For."""
     info = ws.remote_address
@@ -251,7 +251,7 @@ class WebListener:
         self._server.close(close_connections=False)
 
 
-def origin_allowed(origin: str | None, host: str | None, origins: list[str]) -> bool:
+def origin_allowed(origin: str | None, host: str | None, origins: Sequence[str]) -> bool:
     """Whether a page from ``origin`` may open a seat: one of ``origins``
     when the sysop listed any, else only the seat's own page (its origin's
     host and port are the request's ``Host``). No Origin at all is no
@@ -267,7 +267,7 @@ def origin_allowed(origin: str | None, host: str | None, origins: list[str]) -> 
 
 async def start_web(host: str, port: int,
                     on_connect: Callable[[WebConnection], Awaitable[None]],
-                    trusted_proxies: list[str], origins: list[str] | None = None) -> WebListener:
+                    trusted_proxies: Sequence[str], origins: Sequence[str] = ()) -> WebListener:
     """Listen for browsers: the page over HTTP, each seat over a WebSocket
     (only from the pages ``origin_allowed`` lets in)."""
     page = _Page()
@@ -276,7 +276,7 @@ async def start_web(host: str, port: int,
         if request.path.split("?", 1)[0] == WS_PATH and "websocket" in \
                 request.headers.get("Upgrade", "").lower():
             origin = request.headers.get("Origin")
-            if not origin_allowed(origin, request.headers.get("Host"), origins or []):
+            if not origin_allowed(origin, request.headers.get("Host"), origins):
                 log.warning("browser seat: refused a WebSocket opened by a page from %r",
                             (origin or "")[:100])
                 return _response(403, "text/plain; charset=utf-8",

@@ -176,11 +176,14 @@ async def test_web_port_in_use(tmp_path):
     ('[web]\nport = 70000\n', ["web.port", "70000", "out of range"]),
     ('[web]\nenabled = "yes"\n', ["web.enabled", "true or false"]),
     ('[web]\ntrusted_proxies = ["my-proxy"]\n', ["web.trusted_proxies", "my-proxy", "not an IP address"]),
+    ('[web]\norigins = ["bbs.example.org"]\n', ["web.origins", "bbs.example.org", "not a page's origin"]),
     ('[rlogin]\nenabled = true\nallow = ["127.0.0.0/8"]\nsecrets = ["127.0.0.1=s3cret"]\n',
      ["rlogin.allow", "127.0.0.0/8", "no rlogin.secrets entry covers"]),
     ('[rlogin]\nenabled = true\nsecrets = ["127.0.0.1=s3cret"]\n',        # the default allow has ::1
      ["rlogin.allow", "::1", "no rlogin.secrets entry covers"]),
     ("[server]\nshutdown_grace_seconds = 600\n", ["server.shutdown_grace_seconds", "out of range"]),
+    ("[rlogin]\ntga = \"VRT\"\n", ["gatehouse.toml", "unknown setting rlogin.tga"]),
+    ("[server]\nport = \"2323\"\n", ["gatehouse.toml", "server.port must be a number"]),
 ])
 async def test_bad_setting(tmp_path, setting, words):
     code, lines = await serve(tmp_path, "--db", str(tmp_path / "g.db"), settings=setting)

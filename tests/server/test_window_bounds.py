@@ -70,7 +70,8 @@ class _FakeConn:
 
 
 def _session(conn: _FakeConn) -> Session:
-    services: Any = types.SimpleNamespace(config=types.SimpleNamespace(idle_seconds=600.0))
+    services: Any = types.SimpleNamespace(
+        config=types.SimpleNamespace(server=types.SimpleNamespace(idle_seconds=600.0)))
     return Session(services, conn, NodeId(1))  # type: ignore[arg-type]
 
 
