@@ -134,6 +134,10 @@ class MatchManager:
             if match.ended:          # its last move stored, not its end (an older release)
                 await match.settle()
                 continue
+            if match.computers_only:  # its watcher is gone with the restart: nobody watches
+                await self.store.finish_game(row.id, Outcome(
+                    None, Termination.ABORTED, "nobody was watching").to_json())
+                continue
             self.live[GameId(row.id)] = match
             if turns is not None:
                 match.go()         # a pass the rules make is applied at once
