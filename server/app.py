@@ -211,6 +211,10 @@ class App:
         await self.services.jobs.stop()
         await self.matches.stop()
         await self.computer.close()
+        try:
+            await self.clock.beat()           # down from now on: nobody's time
+        except Exception as exc:
+            log.warning("could not record the time of the stop: %s", exc)
         await self.store.close()
         log.info("Gatehouse stopped cleanly")
 

@@ -98,6 +98,7 @@ class MatchManager:
             while True:
                 await asyncio.sleep(every)
                 try:
+                    await self.clock.beat()
                     await self.check_clocks()
                 except Exception:
                     log.exception("checking the by-turns clocks")

@@ -119,4 +119,12 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO turn_clock(id, paused_since, paused_total) VALUES (1, NULL, 0);
     """,
+    # 6: when the server was last alive (a heartbeat): the time it was down
+    # is nobody's time on a by-turns clock
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        alive REAL NOT NULL
+    );
+    """,
 ]
