@@ -57,7 +57,7 @@ class App:
         self.config = config
         self.store = Store(config.store.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
-        self.login_guard = LoginGuard(base=config.timing.login_fail_delay)
+        self.login_guard = LoginGuard(base=config.timing.login_fail_delay, store=self.store)
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
@@ -141,6 +141,7 @@ class App:
     async def _start(self) -> None:
         cfg = self.config
         await self.clock.load()
+        await self.login_guard.load()
         await self.board.restore()
         await self.matches.restore()
         await self.ratings.load()            # and rate games finished before ratings

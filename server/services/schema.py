@@ -127,4 +127,14 @@ MIGRATIONS: list[str] = [
         alive REAL NOT NULL
     );
     """,
+    # 7: the addresses each account logged in from (the login guard's known
+    # addresses, newest kept), so a restart does not forget them
+    """
+    CREATE TABLE known_addresses (
+        account TEXT NOT NULL,
+        address TEXT NOT NULL,
+        last REAL NOT NULL,
+        PRIMARY KEY (account, address)
+    );
+    """,
 ]
