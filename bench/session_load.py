@@ -209,6 +209,8 @@ def profile_top(path: Path, count: int = 12) -> list[str]:
     samples = 0
     for line in path.read_text().splitlines():
         stack, _, n = line.rpartition(" ")
+        if not n.isdigit():              # a line cut short as py-spy was stopped
+            continue
         frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";") if not f.startswith("process ")]
         if not frames:
             continue

@@ -13,6 +13,7 @@ sysop's availability. The sysops' screens hear of every change.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import enum
 import heapq
@@ -75,7 +76,7 @@ class NodeRegistry(Generic[N]):
         self.sessions: dict[NodeId, N] = {}
         self.sysop_available = False
         self._per_ip: collections.Counter[str] = collections.Counter()
-        self._online: list[N] | None = None
+        self._listed: list[N] = []     # sessions signed in (or made with a handle), by node
         self._timer: asyncio.TimerHandle | None = None
         self._claims: dict[str, N] = {}        # casefolded handle -> the session signed in as it
         self._gone: dict[N, asyncio.Event] = {}  # sessions being taken over -> set when released
@@ -108,14 +109,28 @@ class NodeRegistry(Generic[N]):
         session = make(node)
         self.sessions[node] = session
         self._per_ip[address_key(peer)] += 1
-        self._online = None
+        if session.handle:
+            self._list(session)
         self.generation += 1
         return session
+
+    def _list(self, session: N) -> None:
+        """Into the who-list's order (kept sorted as sessions sign in and
+        go: no sort of everyone per change)."""
+        at = bisect.bisect_left(self._listed, session.node, key=lambda s: s.node)
+        if at == len(self._listed) or self._listed[at] is not session:
+            self._listed.insert(at, session)
+
+    def _unlist(self, session: N) -> None:
+        at = bisect.bisect_left(self._listed, session.node, key=lambda s: s.node)
+        if at < len(self._listed) and self._listed[at] is session:
+            del self._listed[at]
 
     def release(self, session: N, peer: str) -> None:
         if self.sessions.get(session.node) is session:
             del self.sessions[session.node]
             heapq.heappush(self._free, session.node)
+            self._unlist(session)
         for handle in [k for k, s in self._claims.items() if s is session]:
             del self._claims[handle]
         gone = self._gone.pop(session, None)
@@ -138,6 +153,8 @@ class NodeRegistry(Generic[N]):
         if holder is not None and holder is not session:
             return holder
         self._claims[key] = session
+        if self.sessions.get(session.node) is session:
+            self._list(session)            # its handle is set with no await between
         return None
 
     async def take_over(self, holder: N, by: N, timeout: float = 10.0) -> bool:
@@ -157,12 +174,9 @@ class NodeRegistry(Generic[N]):
 
     # ----- who is on --------------------------------------------------------
     def _by_node(self) -> list[N]:
-        """Logged-in sessions by node (sorted once per change of the node
-        list, not on every lobby draw), some perhaps just closing."""
-        if self._online is None:
-            self._online = sorted((s for s in self.sessions.values() if s.handle),
-                                  key=lambda s: s.node)
-        return self._online
+        """Logged-in sessions by node, some perhaps just closing (a session
+        is listed as it signs in: its handle is set with no await between)."""
+        return self._listed
 
     def online(self) -> list[N]:
         """Logged-in sessions by node."""
@@ -200,7 +214,6 @@ class NodeRegistry(Generic[N]):
     def changed(self) -> None:
         """Somebody came, went or moved: the who-lists hear of it with the
         next delivery, if what they show changed."""
-        self._online = None
         self.generation += 1
         self._nodes_dirty = True
         self._schedule()
