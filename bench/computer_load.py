@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -55,9 +56,10 @@ async def log_in(app: App, port: int, handle: str):
     (its keys are typed when its title screen asks; callers log in one at a
     time, so its session is the one that appears)."""
     before = set(app.nodes.sessions)
-    reader, writer = await telnetlib3.open_connection(
+    reader, writer_ = await telnetlib3.open_connection(
         HOST, port, encoding=False, term="ansi-bbs", cols=80, rows=24,
         connect_minwait=0.05, connect_maxwait=1.0)
+    writer: Any = writer_                   # a bytes writer (encoding=False)
 
     async def drain() -> None:
         while await reader.read(65536):
@@ -162,10 +164,10 @@ async def run_count(app: App, port: int, probe: Probe, args, n: int, serial: int
 
 async def main_async(args) -> None:
     with tempfile.TemporaryDirectory(prefix="gatehouse-computer-") as tmp:
+        settings: dict[str, Any] = {"awari_build_endgame": False}      # a door's setting
         config = Config(host=HOST, port=0, database=str(Path(tmp) / "load.db"), state_dir=tmp,
-                        sysop_socket=str(Path(tmp) / "sysop.sock"), awari_build_endgame=False,
-                        new_accounts_per_hour=100000, max_per_ip=1000, connect_maxwait=0.5,
-                        login_fail_delay=0.01)
+                        sysop_socket=str(Path(tmp) / "sysop.sock"), new_accounts_per_hour=100000,
+                        max_per_ip=1000, connect_maxwait=0.5, login_fail_delay=0.01, **settings)
         app = App(config)
         await app.start()
         try:
