@@ -164,10 +164,15 @@ async def run_count(app: App, port: int, probe: Probe, args, n: int, serial: int
 
 async def main_async(args) -> None:
     with tempfile.TemporaryDirectory(prefix="gatehouse-computer-") as tmp:
-        settings: dict[str, Any] = {"awari_build_endgame": False}      # a door's setting
-        config = Config(host=HOST, port=0, database=str(Path(tmp) / "load.db"), state_dir=tmp,
-                        sysop_socket=str(Path(tmp) / "sysop.sock"), new_accounts_per_hour=100000,
-                        max_per_ip=1000, connect_maxwait=0.5, login_fail_delay=0.01, **settings)
+        config = Config().with_tables({
+            "server": {"host": HOST, "port": 0, "max_per_ip": 1000, "connect_maxwait": 0.5},
+            "paths": {"state_dir": tmp},
+            "store": {"database": str(Path(tmp) / "load.db")},
+            "sysop": {"socket": str(Path(tmp) / "sysop.sock")},
+            "limits": {"new_accounts_per_hour": 100000},
+            "timing": {"login_fail_delay": 0.01},
+            "awari": {"build_endgame": False},
+        }, source="computer_load", ranges=False)
         app = App(config)
         await app.start()
         try:
@@ -182,7 +187,7 @@ async def main_async(args) -> None:
                 probe.send(reply)
             await probe.expect("Who's online")
             print(f"# door {args.door}, level {registry()[args.door].levels[1]}, workers "
-                  f"{config.computer_workers}, pause {args.pause} s, {args.seconds} s per N, "
+                  f"{config.server.computer_workers}, pause {args.pause} s, {args.seconds} s per N, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
             print("N  replies  games  reply_p50  reply_p95  reply_max  waited_for_max  probe_p95  load1")
             for serial, n in enumerate(args.counts):

@@ -88,7 +88,7 @@ class BotDriver:
     async def _forced(self, player: int, action: Any) -> None:
         """Apply a move the rules make for a caller (an automatic pass)."""
         try:
-            await asyncio.sleep(self._match.config.bot_min_delay)
+            await asyncio.sleep(self._match.config.timing.bot_min_delay)
             await self._match.submit(player, action)
         except asyncio.CancelledError:
             pass
@@ -112,7 +112,7 @@ class BotDriver:
                 except Exception:
                     log.exception("bot for %s in game %s failed", match.info.key, match.id)
                     action = None
-                await asyncio.sleep(max(0.0, began + match.config.bot_min_delay - loop.time()))
+                await asyncio.sleep(max(0.0, began + match.config.timing.bot_min_delay - loop.time()))
                 if match.ended or match.suspended or player not in match.state.to_move():
                     return
                 if action is None or match.state.why_illegal(player, action) is not None:
