@@ -7,8 +7,9 @@ broadcast (lobby chat, notices), in coalesced deliveries: at most one per
 long as it takes to redraw ``redraw_rate`` screens a second (so a rush of
 logins costs the same per login at any size). Node news goes to the
 screens that show the who-list only when what such a list shows changed:
-the first ``shown`` callers (node, handle, where), how many are on, or the
-sysop's availability. The sysops' screens hear of every change.
+the first ``shown`` callers (node, handle, where) or the sysop's
+availability; or how many are on, at most once per ``count_interval()``.
+The sysops' screens hear of every change.
 """
 from __future__ import annotations
 
@@ -64,8 +65,11 @@ N = TypeVar("N", bound=Node)
 
 
 class NodeRegistry(Generic[N]):
+    COUNT_EVERY = 2.0       # seconds between two deliveries of a new count alone, at least
+    COUNT_RATE = 500.0      # lobbies a second told of a new count alone, at most
+
     def __init__(self, max_sessions: int, max_per_ip: int, debounce: float = 0.25,
-                 shown: int = 8, redraw_rate: float = 4000.0,
+                 shown: int = 8, redraw_rate: float = 2000.0,
                  clock: Callable[[], float] = time.monotonic):
         self.max_sessions = max_sessions
         self.max_per_ip = max_per_ip
@@ -85,7 +89,10 @@ class NodeRegistry(Generic[N]):
         self.generation = 0        # counts changes: a who-list drawn at the same one is the same
         self._pending: list[tuple[object, N | None]] = []   # broadcasts not yet delivered
         self._nodes_dirty = False
-        self._shown_as: tuple[object, ...] | None = None    # what the who-lists were last told
+        self._head_as: tuple[object, ...] | None = None     # what the who-lists were last told:
+        self._count_as = 0                                  # their named part, the count, and when
+        self._count_at = -float("inf")
+        self._count_timer: asyncio.TimerHandle | None = None
         self._delivered_at = -float("inf")
         self.deliveries = 0        # coalesced deliveries made (each wakes a screen at most once)
 
@@ -223,14 +230,41 @@ class NodeRegistry(Generic[N]):
         many sessions on, the time to redraw them all at ``redraw_rate``."""
         return max(self.debounce, len(self.sessions) / self.redraw_rate)
 
+    def count_interval(self) -> float:
+        """The shortest time between two deliveries of a new count alone
+        ("and 5812 more": a rush of logins changes nothing else):
+        ``COUNT_EVERY``, or the time to redraw every lobby at ``COUNT_RATE``."""
+        return max(self.COUNT_EVERY, len(self.sessions) / self.COUNT_RATE)
+
     def _schedule(self) -> None:
         if self._timer is None:
             delay = max(0.0, self._delivered_at + self.interval() - self._clock())
             self._timer = asyncio.get_running_loop().call_later(delay, self.deliver)
 
-    def _shown_now(self) -> tuple[object, ...]:
+    def _shown_now(self) -> tuple[tuple[object, ...], int]:
         head, count = self.first_online(self.shown)
-        return tuple((s.node, s.handle, s.location) for s in head), count, self.sysop_available
+        return tuple((s.node, s.handle, s.location) for s in head) + (self.sysop_available,), count
+
+    def _count_due(self) -> None:
+        self._count_timer = None
+        self._nodes_dirty = True
+        self.deliver()
+
+    def _lists_told(self) -> bool:
+        """Whether the who-lists are to hear node news now (their named part
+        changed, or their count and its interval has passed; a count that
+        must wait is delivered when it has)."""
+        now = self._clock()
+        head, count = self._shown_now()
+        if head == self._head_as and count == self._count_as:
+            return False
+        if head == self._head_as and now < self._count_at + self.count_interval():
+            if self._count_timer is None:
+                self._count_timer = asyncio.get_running_loop().call_later(
+                    self._count_at + self.count_interval() - now, self._count_due)
+            return False
+        self._head_as, self._count_as, self._count_at = head, count, now
+        return True
 
     def deliver(self) -> None:
         """One coalesced delivery: the broadcasts since the last one, and
@@ -244,8 +278,7 @@ class NodeRegistry(Generic[N]):
         if self._nodes_dirty:
             self._nodes_dirty = False
             to_sysops = True
-            shown = self._shown_now()
-            to_lists, self._shown_as = shown != self._shown_as, shown
+            to_lists = self._lists_told()
         if not (events or to_sysops):
             return
         self._delivered_at = self._clock()

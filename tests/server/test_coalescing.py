@@ -16,6 +16,16 @@ from server.services.nodes import LOBBY, NodeRegistry
 HOUR = 3600.0     # a delivery interval no test outlasts: a second delivery comes only when asked
 
 
+class Clock:
+    """The registry's clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @dataclasses.dataclass(eq=False)
 class Lobby:
     """A session as the server runs one: an inbox item wakes it, it handles
@@ -70,13 +80,16 @@ async def burst(nodes: NodeRegistry[Lobby], k: int) -> list[Lobby]:
 
 @pytest.mark.parametrize("k", [10, 1000])
 async def test_a_burst_of_logins_redraws_each_lobby_at_most_twice_whatever_its_size(k):
-    nodes: NodeRegistry[Lobby] = NodeRegistry(k + 100, k + 100, debounce=HOUR)
+    clock = Clock()
+    nodes: NodeRegistry[Lobby] = NodeRegistry(k + 100, k + 100, debounce=HOUR, clock=clock)
     lobbies = [arrive(nodes, f"old{i}") for i in range(20)]
     await settle()
+    clock.now += HOUR
     nodes.deliver()                  # the interval passes: what was pending goes out
     await settle()
     before = [lobby.redraws for lobby in lobbies]
     await burst(nodes, k)
+    clock.now += HOUR
     nodes.deliver()                  # the interval passes once
     await settle()
     # at most the delivery at the burst's start and the one after the interval
@@ -107,7 +120,7 @@ async def test_a_burst_of_chat_lines_redraws_each_lobby_at_most_twice_and_none_i
 
 
 async def test_lobbies_hear_nothing_when_what_their_who_list_shows_did_not_change():
-    nodes: NodeRegistry[Lobby] = NodeRegistry(100, 100, debounce=HOUR, shown=8)
+    nodes: NodeRegistry[Lobby] = NodeRegistry(100, 100, debounce=HOUR, shown=8, clock=Clock())
     lobbies = [arrive(nodes, f"old{i}") for i in range(12)]
     sysop = arrive(nodes, "Sysop", is_sysop=True)
     nodes.deliver()
@@ -130,9 +143,31 @@ async def test_lobbies_hear_nothing_when_what_their_who_list_shows_did_not_chang
     assert at_login.news == 0
 
 
-async def test_with_many_on_the_interval_grows_so_redraws_a_second_stay_bounded():
+async def test_with_many_on_the_intervals_grow_so_redraws_a_second_stay_bounded():
     nodes: NodeRegistry[Lobby] = NodeRegistry(20000, 20000, debounce=0.25, redraw_rate=4000)
-    assert nodes.interval() == 0.25
+    assert nodes.interval() == 0.25 and nodes.count_interval() == nodes.COUNT_EVERY
     for i in range(10000):
         nodes.admit("127.0.0.1", lambda node, i=i: Lobby(node, f"c{i}"))  # type: ignore[misc]
     assert nodes.interval() == 2.5          # 10,000 screens at 4,000 a second
+    assert nodes.count_interval() == 10000 / nodes.COUNT_RATE
+
+
+async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
+    clock = Clock()
+    nodes: NodeRegistry[Lobby] = NodeRegistry(1000, 1000, debounce=0.0, shown=8, clock=clock)
+    nodes.COUNT_EVERY = HOUR                 # (no count timer comes due while the test runs)
+    lobbies = [arrive(nodes, f"old{i}") for i in range(10)]
+    clock.now += HOUR
+    nodes.deliver()
+    await settle()
+    news = [lobby.news for lobby in lobbies]
+    for i in range(50):                      # below the eight shown: only the count changes
+        arrive(nodes, f"new{i}")
+        nodes.deliver()
+        await settle()
+    assert [lobby.news for lobby in lobbies] == news
+    clock.now += nodes.count_interval()
+    nodes.changed()
+    nodes.deliver()
+    await settle()
+    assert [lobby.news for lobby in lobbies] == [n + 1 for n in news]
