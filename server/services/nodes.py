@@ -65,8 +65,8 @@ N = TypeVar("N", bound=Node)
 
 
 class NodeRegistry(Generic[N]):
-    COUNT_EVERY = 2.0       # seconds between two deliveries of a new count alone, at least
-    COUNT_RATE = 500.0      # lobbies a second told of a new count alone, at most
+    COUNT_EVERY = 5.0       # seconds between two deliveries of a new count alone, at least
+    COUNT_RATE = 200.0      # lobbies a second told of a new count alone, at most
 
     def __init__(self, max_sessions: int, max_per_ip: int, debounce: float = 0.25,
                  shown: int = 8, redraw_rate: float = 2000.0,
