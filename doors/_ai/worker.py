@@ -58,14 +58,18 @@ def _factory(path: str) -> Any:
 
 
 def _time_cap(make: Any, time_scale: float | None) -> dict[str, float]:
-    """``time_cap=`` for a factory that takes one, as ``time_scale`` of its
-    default (a busy pool thinks shorter); nothing otherwise."""
+    """What tells a factory to think shorter (a busy pool): ``time_scale=``
+    itself if it takes that, else ``time_cap=`` as ``time_scale`` of its
+    default; nothing for a factory that takes neither."""
     if time_scale is None:
         return {}
     try:
-        param = inspect.signature(make).parameters.get("time_cap")
+        params = inspect.signature(make).parameters
     except (TypeError, ValueError):
         return {}
+    if "time_scale" in params:
+        return {"time_scale": time_scale}
+    param = params.get("time_cap")
     if param is None or not isinstance(param.default, (int, float)):
         return {}
     return {"time_cap": param.default * time_scale}
