@@ -44,6 +44,7 @@ class Mode(enum.Enum):
     MESSAGE = "message"          # typing a message to the selected caller
     ALL = "all"                  # typing a message to everybody
     KICK = "kick"                # typing the reason for a kick
+    SHUTDOWN = "shutdown"        # typing the line callers read as the server stops
 
 
 class Seen(enum.Enum):
@@ -80,9 +81,11 @@ KEYS: KeyTable[Seen] = KeyTable([
     KeySpec(("a",), "a avail", "available / not available for games (callers see it)", EVERY, "_available"),
     KeySpec(("h", "H"), "h hold", "hold every by-turns clock (holidays), or let them run again",
             EVERY, "_holidays"),
+    KeySpec(("S",), "", "shut the server down, with a line for the callers", EVERY, "_shutdown"),
     KeySpec((K.UP, K.DOWN), "", "select a node in the list", EVERY, "_select", label="UP/DOWN"),
 ])
-INPUT_LABELS = {Mode.ALL: "Message to all: ", Mode.MESSAGE: "Message: ", Mode.KICK: "Kick, reason: "}
+INPUT_LABELS = {Mode.ALL: "Message to all: ", Mode.MESSAGE: "Message: ", Mode.KICK: "Kick, reason: ",
+                Mode.SHUTDOWN: "Shut down, line for callers: "}
 
 
 async def open_console(session: Session) -> Screen:
@@ -249,6 +252,10 @@ class SysopScreen(Screen):
         self.input, self.mode = LineInput(70), Mode.ALL
         return None
 
+    async def _shutdown(self, key: str) -> Transition:
+        self.input, self.mode = LineInput(60), Mode.SHUTDOWN
+        return None
+
     async def _play(self, key: str) -> Transition:
         return Push(ChallengeScreen(self.session))
 
@@ -292,6 +299,11 @@ class SysopScreen(Screen):
             return None
         mode, self.input, self.mode = self.mode, None, Mode.BROWSE
         text = clean_chat(text)
+        if mode is Mode.SHUTDOWN:
+            log.info("%s shuts the server down: %s", self.session.handle, text or "(no reason)")
+            self.session.services.shutdown(text)
+            self.message = "Shutting down..."
+            return None
         if mode is Mode.ALL:
             if text:
                 self.session.services.lobby.message(self.session.handle, text, but=self.session)

@@ -301,6 +301,8 @@ class MatchScreen(Screen):
     async def _leave(self, key: str = K.ESC) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
+            if self.match.computers_only and not self.match.spectators:
+                return Pop("You stopped watching: that game is over (no result).")
         if self.match.outcome:
             return Pop(None)          # the end was on the game's screen: the lobby keeps its key line
         if self.match.turns is not None:

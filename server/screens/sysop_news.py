@@ -19,7 +19,8 @@ CONSOLE_HELP = """\
   h holds every by-turns clock (holidays): while held nobody loses on
   time and the held time is never charged; callers are told, and it
   survives a restart. m stays on the caller's screen until read, and goes
-  into their chat log.
+  into their chat log. S asks for the line callers read as the server
+  stops (ENTER alone: "Gatehouse is shutting down for maintenance...").
 
 IN A GAME
   The door's keys, plus the game keys (c chat, ? help, Q resign, = draw).
