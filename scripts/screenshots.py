@@ -162,6 +162,8 @@ async def shoot(app) -> None:
         bob.send("Q")
         bob.send("y")
         await bob.expect("GAME OVER")
+        if door == "Awari":          # the end every door gets: result, reason and rating, keys
+            await picture(bob, "game-over")
         bob.send(ENTER)
         await bob.expect("Who's online")
     await alice.close()

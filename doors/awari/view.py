@@ -176,7 +176,7 @@ class AwariUI(DoorUI):
             my_i = 7 * me + 5 - col                # my hole 6-col
             self._hole(canvas, x, TOP_Y, HOLE_W, HOLE_H, board[top_i], BRIGHT_RED,
                        hot == top_i, False)
-            cur = self.me is not None and self.cursor_hole == 6 - col
+            cur = self.me is not None and not self.over and self.cursor_hole == 6 - col
             self._hole(canvas, x, BOTTOM_Y, HOLE_W, HOLE_H, board[my_i], BRIGHT_GREEN,
                        hot == my_i, cur)
             canvas.text(x + HOLE_W // 2, BOTTOM_Y + HOLE_H + 1, str(6 - col),
@@ -186,7 +186,7 @@ class AwariUI(DoorUI):
                    BRIGHT_GREEN, hot == HOME[me], False)
         self._hole(canvas, RIGHT_HOME_X, HOME_Y, HOME_W, HOME_H, board[HOME[top]],
                    BRIGHT_RED, hot == HOME[top], False)
-        mover = obs.current_player() if not obs.is_terminal() else None
+        mover = obs.current_player() if not (obs.is_terminal() or self.over) else None
         top_name = shorten(self.name(top), 20)
         mark = "\u25ba " if mover == top else ""
         label = mark + top_name

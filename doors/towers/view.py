@@ -284,9 +284,8 @@ class TowersUI(DoorUI):
         out = obs.outcome() or self.outcome
         if out is None:
             return []
-        # the winner and the reason are on the server's rows below: the panel
-        # keeps the final score
-        if out.score is not None:
-            label = "Final score" if obs.games < 2 else "Total"
-            return [f"{label} {out.score[0]}-{out.score[1]}"]
-        return ["Game over."]
+        # the winner, the reason and the score are on the server's rows below
+        # (each side's points above): the panel adds a match's total only
+        if out.score is not None and obs.games > 1:
+            return [f"Total {out.score[0]}-{out.score[1]}"]
+        return []

@@ -22,6 +22,7 @@ from ansi.widgets import LineInput
 from server.screens.arrival import after_login
 from server.screens.session import Quit, Replace, Screen, Transition
 from server.services.handles import valid_handle
+from server.services.nodes import Origin
 from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
 
 if TYPE_CHECKING:
@@ -224,7 +225,8 @@ class TitleScreen(Screen):
         art = title_canvas()
         canvas.blit(art.region(0, 0, 80, 20))
         canvas.fill(0, 20, 80, 4)
-        canvas.text(2, 20, "Welcome to Gatehouse: two-player door games by telnet.", BRIGHT_CYAN)
+        how = "in your browser" if self.session.origin == Origin.WEB else "by telnet"
+        canvas.text(2, 20, f"Welcome to Gatehouse: two-player door games {how}.", BRIGHT_CYAN)
         if self.message:
             canvas.text(2, 21, shorten(self.message, 76), BRIGHT_RED)
         prompt = self._prompt()

@@ -421,8 +421,10 @@ class MatchScreen(Screen):
             who = "you won" if out.winner == self.me else "you lost"
         else:
             who = f"{m.names()[out.winner]} won"
-        score = f" {out.score[0]}-{out.score[1]}" if out.score else ""
-        return f"GAME OVER: {who}{score}"
+        score = f"{out.score[0]}-{out.score[1]}" if out.score else ""
+        if score and score not in out.reason:     # said once: in the reason if it has it
+            return f"GAME OVER: {who} {score}"
+        return f"GAME OVER: {who}"
 
     def _end_text(self) -> str:
         """The end's own row: the reason, then what the game did to this

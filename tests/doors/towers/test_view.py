@@ -203,8 +203,8 @@ a......a
     ui = ui_for(state, me=1)
     lines = screen(ui)
     text = "\n".join(lines)
-    assert "Final score 6-1" in text
-    assert "wins" not in text                       # the result: the server's header, said once
+    assert "6 pts" in text and "1 pts" in text      # each side's points; the score and result:
+    assert "wins" not in text and "6-1" not in text  # the server's rows, said once
     row2 = lines[cell_y(1)]
     assert "─6─" in row2 or "──6" in row2
     assert "─1─" in lines[cell_y(2)]
