@@ -28,6 +28,7 @@ class KeySpec(Generic[S]):
     action: str
     when: str | None = None
     label: str | None = None        # the key's name on the ? page, when not keys[0]
+    spare: bool = False             # left off the key line first when it is too long (still on ?)
 
 
 class KeyTable(Generic[S]):
@@ -47,10 +48,14 @@ class KeyTable(Generic[S]):
         return [spec.hint for spec in self.specs if spec.hint and self._applies(spec, state, test)]
 
     def line(self, state: S, test: Callable[[str], bool], width: int) -> str:
-        """The key line: as many hints as fit ``width``, two spaces apart."""
+        """The key line in ``width`` columns, two spaces apart: the spare
+        hints left off first (last first), then the line's tail."""
+        specs = [spec for spec in self.specs if spec.hint and self._applies(spec, state, test)]
+        while len("  ".join(spec.hint for spec in specs)) > width and any(s.spare for s in specs):
+            specs.remove([s for s in specs if s.spare][-1])
         out = ""
-        for hint in self.hints(state, test):
-            nxt = f"{out}  {hint}" if out else hint
+        for spec in specs:
+            nxt = f"{out}  {spec.hint}" if out else spec.hint
             if len(nxt) > width:
                 break
             out = nxt

@@ -1,6 +1,7 @@
 """The lobby: who is online, the doors, challenges and the lobby chat."""
 from __future__ import annotations
 
+import enum
 import functools
 import random
 import time
@@ -31,6 +32,7 @@ from doors import registry
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.hall_screen import HallOfFameScreen
 from server.screens.history_screen import MyGamesScreen
+from server.screens.keytable import KeySpec, KeyTable
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
@@ -46,24 +48,45 @@ from server.services.seats import Seat, SeatKind
 
 __all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news"]
 
-LOBBY_HELP = """\
-THE LOBBY
 
-  p   play: choose a door, an opponent (a caller or the computer) and the
-      options, and send the challenge
-  y/n accept or decline a challenge sent to you
-  x   withdraw the challenge you sent
-  u   resume an unfinished game (also offered when you log in)
-  t   my games by turns: whose turn it is in each; open one to move
-  h   hall of fame: top rated, most games, longest streaks, your record
-  m   my games: your finished games and rating changes; ENTER replays one
-  c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
-      line or ESC closes)
-  !   page the sysop, with a short reason
-  s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
-  r   redraw the screen (CTRL-L too)
-  ?   this help          g   goodbye (log off, asks y/n first)
+class Seen(enum.Enum):
+    """What the lobby's keys may do (a challenge to answer, one to withdraw,
+    a game to resume)."""
+    LOBBY = "lobby"
+    CHALLENGED = "challenged"          # a challenge waits for this caller's answer
 
+
+ANY = frozenset(Seen)
+
+# each key once: the key line (in this order), the ? page, the dispatch
+KEYS: KeyTable[Seen] = KeyTable([
+    KeySpec(("p", "P"), "p play", "play: a door, an opponent and options; sends the challenge",
+            ANY, "_play"),
+    KeySpec(("y", "Y"), "", "accept the challenge sent to you", frozenset({Seen.CHALLENGED}), "_answer",
+            label="y/n"),
+    KeySpec(("n", "N"), "", "", frozenset({Seen.CHALLENGED}), "_answer"),
+    KeySpec(("x", "X"), "", "withdraw the challenge you sent", ANY, "_withdraw", when="outgoing"),
+    KeySpec(("c", "C", K.ENTER), "c chat", "chat with everybody in the lobby (ENTER sends; ESC closes)",
+            ANY, "_chat"),
+    KeySpec(("u", "U"), "u resume", "resume an unfinished game (also offered when you log in)",
+            ANY, "_resume", when="pending"),
+    KeySpec(("t", "T"), "t turns", "my games by turns: whose turn in each; open one to move",
+            ANY, "_turns"),
+    KeySpec(("h", "H"), "h fame", "hall of fame: top rated, most games, streaks, your record",
+            ANY, "_fame"),
+    KeySpec(("m", "M"), "m games", "my games: finished games, rating changes; ENTER replays",
+            ANY, "_games"),
+    KeySpec(("!",), "! sysop", "page the sysop, with a short reason", ANY, "_page_sysop", spare=True),
+    KeySpec(("s", "S"), "s settings", "settings: character set (CP437 for BBS terminals, or UTF-8)",
+            ANY, "_settings", spare=True),
+    KeySpec(("?",), "? help", "this help", ANY, "_help"),
+    KeySpec(("g", "G"), "g bye", "goodbye (log off, asks y/n first)", ANY, "_bye"),
+    KeySpec(("r", "R"), "", "redraw the screen (CTRL-L too)", ANY, "_redraw"),
+    KeySpec((K.PGUP, K.PGDN), "", "page through the chat and the sysop's messages", ANY, "_page",
+            label="PGUP/PGDN"),
+])
+
+LOBBY_NOTES = """\
 In every game:
   c chat   r or CTRL-L redraw   ? help   Q resign   = offer or accept a draw
   PGUP/PGDN page through the chat and the sysop's messages
@@ -75,18 +98,6 @@ handle (on or not) and choose a time per move (1, 3 or 7 days). The
 challenge waits for their next call. Each of you moves whenever you call
 (t), then leaves: the game waits. Whoever lets the time per move run out
 loses on time. You may play several games by turns at once."""
-
-
-def key_hints(resume: bool) -> str:
-    """The lobby's bottom line of keys, within 78 columns (settings, then the
-    sysop page, give way first: both are in the help)."""
-    hints = ["p play", "c chat", *(["u resume"] if resume else []), "t turns", "h fame", "m games",
-             "! sysop", "s settings", "? help", "g bye"]
-    for spare in ("s settings", "! sysop"):
-        if len("  ".join(hints)) <= 78:
-            break
-        hints.remove(spare)
-    return "  ".join(hints)
 
 
 def challenge_text(lead: str, ch: Challenge, width: int) -> str:
@@ -102,20 +113,23 @@ def challenge_text(lead: str, ch: Challenge, width: int) -> str:
     return shorten(head, width)
 
 
-@functools.cache
 def door_marks() -> dict[str, str]:
     """Two letters per door, as the who list names the door of a rating
     and the Doors box explains them: a title's initials ("ST"), else its
     first letter and the next one no other door has taken ("Aw", "Sr")."""
+    return _marks(tuple((key, info.title) for key, info in registry().items()))
+
+
+@functools.cache
+def _marks(doors: tuple[tuple[str, str], ...]) -> dict[str, str]:
     marks: dict[str, str] = {}
-    doors = sorted(registry().items(), key=lambda item: len(item[1].title.split()) == 1)
-    for key, info in doors:
-        words = info.title.split()
+    for key, title in sorted(doors, key=lambda door: len(door[1].split()) == 1):
+        words = title.split()
         tries = ["".join(w[0] for w in words).upper()[:2]] if len(words) > 1 else []
-        tries += [info.title[0] + c for c in info.title[1:] if c.isalpha()]
+        tries += [title[0] + c for c in title[1:] if c.isalpha()]
         taken = {m.casefold() for m in marks.values()}
         marks[key] = next((t for t in tries if t.casefold() not in taken), key[:2])
-    return {key: marks[key] for key in registry()}
+    return {key: marks[key] for key, _ in doors}
 
 
 def shown_rating(session: Session) -> str:
@@ -304,46 +318,72 @@ class LobbyScreen(Screen):
                 return Quit("Thanks for calling Gatehouse. Goodbye!")
             self.message = "You stay."
             return None
-        if key in (K.PGUP, K.PGDN):
-            self.chat.scroll(1 if key == K.PGUP else -1)
-        elif key in ("r", "R"):
-            self.session.terminal.redraw()
-        elif key in ("c", "C", K.ENTER):
-            self.chat_input, self.input_mode = LineInput(120), "chat"
-        elif key == "!":
-            self.chat_input, self.input_mode = LineInput(60), "page"
-        elif key in ("p", "P"):
-            return Push(ChallengeScreen(self.session))
-        elif key in ("y", "Y", "n", "N"):
-            incoming = self._incoming()
-            if incoming:
-                return await self._answer(incoming[0], key in ("y", "Y"))
-        elif key in ("x", "X"):
-            for ch in self._outgoing():
-                self.message = await app.board.withdraw(ch.id, by=self.session.handle)
-        elif key in ("u", "U"):
-            pending = app.matches.pending_for(self.session.handle)
-            if not pending:
-                self.message = "You have no unfinished games."
-                return None
-            return Push(ResumeScreen(self.session, pending))
-        elif key in ("t", "T"):
-            return Push(TurnsScreen(self.session))
-        elif key in ("h", "H"):
-            return Push(HallOfFameScreen(self.session))
-        elif key in ("m", "M"):
-            return Push(MyGamesScreen(self.session))
-        elif key in ("s", "S"):
-            return Push(SettingsScreen(self.session))
-        elif key == "?":
-            return Push(PagerScreen(self.session, LOBBY_HELP, "Help"))
-        elif key in ("g", "G"):
-            self.confirm_bye = True
+        spec = KEYS.find(key, self.seen, self._test)
+        if spec is None:
+            return None
+        result: Transition = await getattr(self, spec.action)(key)
+        return result
+
+    @property
+    def seen(self) -> Seen:
+        return Seen.CHALLENGED if self._incoming() else Seen.LOBBY
+
+    def _test(self, name: str) -> bool:
+        if name == "pending":
+            return bool(self.session.services.matches.pending_for(self.session.handle))
+        return name == "outgoing" and bool(self._outgoing())
+
+    async def _page(self, key: str) -> Transition:
+        self.chat.scroll(1 if key == K.PGUP else -1)
         return None
 
-    async def _answer(self, ch: Challenge, accept: bool) -> Transition:
-        self.message, screen = await answer_challenge(self.session, ch, accept)
+    async def _redraw(self, key: str) -> Transition:
+        self.session.terminal.redraw()
+        return None
+
+    async def _chat(self, key: str) -> Transition:
+        self.chat_input, self.input_mode = LineInput(120), "chat"
+        return None
+
+    async def _page_sysop(self, key: str) -> Transition:
+        self.chat_input, self.input_mode = LineInput(60), "page"
+        return None
+
+    async def _play(self, key: str) -> Transition:
+        return Push(ChallengeScreen(self.session))
+
+    async def _withdraw(self, key: str) -> Transition:
+        for ch in self._outgoing():
+            self.message = await self.session.services.board.withdraw(ch.id, by=self.session.handle)
+        return None
+
+    async def _resume(self, key: str) -> Transition:
+        return Push(ResumeScreen(self.session, self.session.services.matches.pending_for(self.session.handle)))
+
+    async def _turns(self, key: str) -> Transition:
+        return Push(TurnsScreen(self.session))
+
+    async def _fame(self, key: str) -> Transition:
+        return Push(HallOfFameScreen(self.session))
+
+    async def _games(self, key: str) -> Transition:
+        return Push(MyGamesScreen(self.session))
+
+    async def _settings(self, key: str) -> Transition:
+        return Push(SettingsScreen(self.session))
+
+    async def _help(self, key: str) -> Transition:
+        text = "\n".join(["THE LOBBY", "", *KEYS.help_lines(Seen, lambda name: True), "", LOBBY_NOTES])
+        return Push(PagerScreen(self.session, text, "Help"))
+
+    async def _bye(self, key: str) -> Transition:
+        self.confirm_bye = True
+        return None
+
+    async def _answer(self, key: str) -> Transition:
+        self.message, screen = await answer_challenge(self.session, self._incoming()[0], key in ("y", "Y"))
         return Push(screen) if screen is not None else None
+
 
     def _new_messages(self) -> None:
         """Sysop messages that came while another screen was open join the pane."""
@@ -462,7 +502,6 @@ class LobbyScreen(Screen):
               "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        app = self.session.services
         parts = self._backdrop_parts(now)
         kept = self._backdrop
         if kept is not None and canvas.fits(kept[1]):
@@ -490,6 +529,5 @@ class LobbyScreen(Screen):
         elif self.message:
             canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
-            canvas.text(1, 23, key_hints(bool(app.matches.pending_for(self.session.handle))),
-                        DARK_GREY)
+            canvas.text(1, 23, KEYS.line(self.seen, self._test, 78), DARK_GREY)
         return cursor

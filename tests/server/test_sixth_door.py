@@ -29,7 +29,7 @@ def sixth_door():
 def test_its_settings_section_is_read_and_checked(sixth_door, tmp_path):
     path = tmp_path / "gatehouse.toml"
     path.write_text("[sixth]\nglow_seconds = 4\n")
-    assert load_config(path).door_settings("sixth") == {"glow_seconds": 4.0}
+    assert load_config(path).door_settings("sixth") == {"glow_seconds": 4.0, "move_minutes": 5.0}
     path.write_text("[sixth]\nglow_seconds = 40\n")
     with pytest.raises(ConfigError, match=r"sixth.glow_seconds = 40.0 is out of range"):
         check_settings(load_config(path))
