@@ -5,6 +5,7 @@ a time per move; the challenge waits for their next call)."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
@@ -41,13 +42,21 @@ class ChallengeOffer:
     move_seconds: float = 0.0       # > 0: by turns, with this time per move
 
 
+
+class Step(enum.Enum):
+    """The new-game screen's steps."""
+    DOOR = "door"
+    OPPONENT = "opponent"
+    NAME = "name"                  # the by-turns opponent's handle, typed
+    OPTIONS = "options"
+
 class ChallengeScreen(Screen):
     location = LOBBY
 
     def __init__(self, session: Session, door: str | None = None):
         super().__init__(session)
         self.doors: list[DoorInfo] = list(registry().values())
-        self.step = "door"
+        self.step = Step.DOOR
         self.index = 0
         self.info: DoorInfo | None = None
         self.opponents: list[str] = []
@@ -70,7 +79,7 @@ class ChallengeScreen(Screen):
         sysop = [SYSOP] if self._sysop() is not None else []
         by_name = [] if self.session.is_sysop else [BY_NAME]
         self.opponents = [COMPUTER] + callers + sysop + by_name + [WATCH]
-        self.step, self.index = "opponent", 0
+        self.step, self.index = Step.OPPONENT, 0
 
     def _sysop(self) -> Session | None:
         """The sysop console to challenge, if the sysop is available."""
@@ -113,37 +122,37 @@ class ChallengeScreen(Screen):
 
     async def on_key(self, key: str) -> Transition:
         self.message = ""
-        if self.step == "name":
+        if self.step == Step.NAME:
             return await self._name_key(key)
         if key == K.ESC:
-            if self.step == "door":
+            if self.step == Step.DOOR:
                 return Pop(None)
-            self.step, self.index = ("door" if self.step == "opponent" else "opponent"), 0
+            self.step, self.index = (Step.DOOR if self.step == Step.OPPONENT else Step.OPPONENT), 0
             return None
-        count = {"door": len(self.doors), "opponent": len(self.opponents),
-                 "options": len(self._rows()) if self.info else 0}[self.step]
+        count = {Step.DOOR: len(self.doors), Step.OPPONENT: len(self.opponents),
+                 Step.OPTIONS: len(self._rows()) if self.info else 0}[self.step]
         if key in (K.UP, K.DOWN):
             self.index = (self.index + (1 if key == K.DOWN else -1)) % max(1, count)
             return None
-        if self.step == "options" and key in (K.LEFT, K.RIGHT, " "):
+        if self.step == Step.OPTIONS and key in (K.LEFT, K.RIGHT, " "):
             self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
             return None
-        editor = self.doors[self.index].editor if self.step == "door" else None
+        editor = self.doors[self.index].editor if self.step == Step.DOOR else None
         if key == "e" and editor is not None:
             info = self.doors[self.index]
             author = None if self.session.is_sysop else self.session.handle    # the sysop's: any board
             return Push(ToolScreen(self.session, editor(author), f"{info.title} {info.editor_title}"))
-        if key.isdigit() and 1 <= int(key) <= count and self.step != "options":
+        if key.isdigit() and 1 <= int(key) <= count and self.step != Step.OPTIONS:
             self.index = int(key) - 1
             key = K.ENTER
         if key != K.ENTER:
             return None
-        if self.step == "door":
+        if self.step == Step.DOOR:
             self.info = self.doors[self.index]
             self._to_opponent()
-        elif self.step == "opponent":
+        elif self.step == Step.OPPONENT:
             if self.opponents[self.index] == BY_NAME:
-                self.step, self.name_input = "name", LineInput(20)
+                self.step, self.name_input = Step.NAME, LineInput(20)
                 return None
             self.by_turns = False
             self._to_options(self.opponents[self.index])
@@ -156,13 +165,13 @@ class ChallengeScreen(Screen):
         assert self.info is not None
         self.values = {spec.key: spec.default for spec in self.info.specs()}
         self.level = self.level2 = self.info.default_level
-        self.step, self.index = "options", 0
+        self.step, self.index = Step.OPTIONS, 0
 
     async def _name_key(self, key: str) -> Transition:
         """The by-turns opponent's handle being typed."""
         text = self.name_input.handle(key)
         if self.name_input.cancelled:
-            self.step, self.name_input = "opponent", LineInput(20)
+            self.step, self.name_input = Step.OPPONENT, LineInput(20)
             return None
         if text is None:
             return None
@@ -211,7 +220,7 @@ class ChallengeScreen(Screen):
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE · New game", YELLOW, BLUE)
         canvas.box(2, 2, 76, 18, CYAN)
-        if self.step == "door":
+        if self.step == Step.DOOR:
             canvas.text(5, 3, "Choose a door:", WHITE)
             for i, info in enumerate(self.doors):
                 sel = i == self.index
@@ -222,14 +231,14 @@ class ChallengeScreen(Screen):
                     blurb = [blurb[0], shorten(" ".join(blurb[1:]), 51)]
                 for j, line in enumerate(blurb):
                     canvas.text(25, 5 + i * 2 + j, line, GREY)
-        elif self.step == "name":
+        elif self.step == Step.NAME:
             canvas.text(5, 3, "By turns: the challenge waits for the caller's next call.", WHITE)
             canvas.text(5, 5, "Handle: ", YELLOW)
             cursor = self.name_input.draw(canvas, 13, 5, 22, WHITE, 0)
             canvas.text(2, 21, shorten(self.message, 76), YELLOW)
             canvas.text(1, 23, "Type the caller's handle, ENTER to go on, ESC back", DARK_GREY)
             return cursor
-        elif self.step == "opponent":
+        elif self.step == Step.OPPONENT:
             assert self.info is not None
             canvas.text(5, 3, f"{self.info.title}: choose your opponent", WHITE)
             for i, name in enumerate(self.opponents[:14]):
@@ -264,11 +273,11 @@ class ChallengeScreen(Screen):
                         left = "< " if sel and j == 0 else "  "
                         right = " >" if sel and j == len(lines) - 1 else ""
                         canvas.text(29, 5 + i * 2 + j, left + line + right, WHITE)
-        editor = self.step == "door" and self.doors[self.index].editor is not None
-        hint = {"door": "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
+        editor = self.step == Step.DOOR and self.doors[self.index].editor is not None
+        hint = {Step.DOOR: "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
                         + ("  e: board editor" if editor else ""),
-                "opponent": "UP/DOWN or a digit, ENTER to pick, ESC back",
-                "options": "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER "
+                Step.OPPONENT: "UP/DOWN or a digit, ENTER to pick, ESC back",
+                Step.OPTIONS: "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER "
                            + ("starts the game" if self.opponent in (COMPUTER, WATCH)
                               else "sends the challenge")}
         canvas.text(2, 21, self.message, YELLOW)
