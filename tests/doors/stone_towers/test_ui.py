@@ -106,7 +106,7 @@ def test_castle_strengths_look_different():
     c = screen(ui)
     glyphs = {name: "".join(x.char for x in cell(ui, c, name, 5)) for name in ("a2", "c2", "e2", "a4", "b4")}
     assert len({glyphs["a2"], glyphs["c2"], glyphs["e2"]}) == 3
-    assert glyphs["a4"] == glyphs["b4"] == " · "
+    assert glyphs["a4"] == " b " and glyphs["b4"] == " · "     # blue land, marked as blue's; free land
     assert cell(ui, c, "a4", 5)[1].bg != cell(ui, c, "b4", 5)[1].bg   # blue land vs nothing
 
 
@@ -200,3 +200,16 @@ def test_no_escape_codes_fits_region_every_size():
         ui.draw(big.region(0, 0, 80, DOOR_ROWS), 1.0)
         assert all(line.strip() == "" for line in big.lines()[DOOR_ROWS:])
         assert all(ch.char.isprintable() for ch in big)
+
+
+def test_the_sides_differ_by_shape_not_only_colour_and_the_cursor_is_read_out():
+    s = state_with([". . . . .", "R2 . B2 . .", ". . . . .", "r . b . .", ". . . . ."])
+    ui = new_ui(s)
+    c = screen(ui)
+    glyphs = {name: "".join(x.char for x in cell(ui, c, name, 5)) for name in ("a2", "c2", "a4", "c4")}
+    assert glyphs["a2"] == "▲ ▲" and glyphs["c2"] == "▼ ▼"       # red castles up, blue down
+    assert glyphs["a4"] == " r " and glyphs["c4"] == " b "
+    ui.cx, ui.cy = 2, 1
+    c = screen(ui)
+    text = "\n".join("".join(x.char for x in c.row_cells(y)) for y in range(20))
+    assert "Cursor c2: blue castle 2" in text
