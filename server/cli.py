@@ -6,7 +6,6 @@ import asyncio
 import logging
 import signal
 import sys
-import time
 from typing import Any
 
 from server.config import Config, ConfigError, load_config
@@ -88,13 +87,38 @@ async def _replay(config: Config, game_id: int, delay: float, charset: str, out:
     for data in replay_frames(game, moves, charset):
         out.write(data)
         out.flush()
-        time.sleep(delay)
+        await asyncio.sleep(delay)      # (CTRL-C stops it here)
     out.write(b"\r\n")
     out.flush()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A closed pipe (``| head``) or CTRL-C ends it quietly
+    with the shell's usual status (141, 130), never a traceback."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt:
+        _quiet_stdout()
+        return 128 + signal.SIGINT
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of what the closed pipe did not take raises nothing."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="gatehouse", description="Gatehouse telnet door server")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the server")
