@@ -8,7 +8,7 @@ import signal
 import sys
 from typing import Any
 
-from server.config import Config, ConfigError, load_config
+from server.config import Config, ConfigError, load_config, settings_file
 
 __all__ = ["main"]
 
@@ -167,6 +167,10 @@ def _main(argv: list[str] | None) -> int:
     except ConfigError as exc:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 2
+    from server.startup import exposed_secrets
+    warning = exposed_secrets(settings_file(getattr(args, "config", None)), config)
+    if warning and args.command in ("serve", "door"):
+        logging.getLogger("gatehouse").warning("%s", warning)
     from server.services.store import StoreError
     from server.startup import StartupError
     try:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Config", "load_config", "ConfigError", "Tables", "ServerSettings", "PathSettings",
+__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "ServerSettings", "PathSettings",
            "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
            "DoorSettings", "TimingSettings"]
 
@@ -283,6 +283,12 @@ def _read_file(candidate: Path) -> dict[str, Any]:
 
 def _absolute(path: str, base: Path) -> str:
     return path if path == ":memory:" else os.path.abspath(base / Path(path).expanduser())
+
+
+def settings_file(path: str | Path | None = None) -> Path | None:
+    """The settings file ``load_config(path)`` reads, if there is one."""
+    candidate = Path(path) if path else Path("gatehouse.toml")
+    return candidate if candidate.exists() else None
 
 
 def load_config(path: str | Path | None = None, flags: Tables | None = None) -> Config:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import stat
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from server.config import Config, ConfigError
 
-__all__ = ["StartupError", "check_settings", "listening"]
+__all__ = ["StartupError", "check_settings", "exposed_secrets", "listening"]
 
 
 class StartupError(Exception):
@@ -47,6 +49,23 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin.name_field!r}: "
                           "use \"server_user\" or \"client_user\"")
     return cfg
+
+
+def exposed_secrets(path: Path | None, cfg: Config) -> str | None:
+    """A warning when the settings file at ``path`` holds a secret (the
+    BBSes' RLogin secrets) and every local user may read it: any of them
+    could then hand a caller over under any BBS caller's name."""
+    if path is None or not cfg.rlogin.secrets:
+        return None
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if not mode & stat.S_IROTH:
+        return None
+    return (f"{path} holds [rlogin] secrets and every local user can read it (mode "
+            f"{stat.S_IMODE(mode):04o}): give it to a group of the server's and the BBS's users "
+            "and chmod 0640 (deploy/README.md, Install)")
 
 
 @contextlib.asynccontextmanager

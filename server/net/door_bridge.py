@@ -48,6 +48,7 @@ from server.net.door32 import (
 )
 from server.net.pty_window import PtyWindow
 from server.net.rlogin import (
+    REFUSAL,
     WindowSize,
     build_handshake,
     normalize_tag,
@@ -131,7 +132,11 @@ async def run_door(drop: DropFile, host: str, port: int,
         log.info("door: %s (node %d) connected to %s:%s", drop.caller_name, drop.node, host, port)
         if window is not None:
             window.watch(lambda size: srv_writer.write(window_message(size)))
-        server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
+        try:
+            server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
+        except _Refused as refusal:
+            await _refused(refusal.words, srv_reader, caller_writer, host, port)
+            return EXIT_SERVER
     except (OSError, TimeoutError) as exc:
         log.warning("door: RLogin handshake with %s:%s failed: %s", host, port, exc or "timed out")
         await _say(caller_writer, "\r\nSorry, the Gatehouse game server did not answer.\r\n"
@@ -148,6 +153,15 @@ async def run_door(drop: DropFile, host: str, port: int,
     return EXIT_OK
 
 
+class _Refused(Exception):
+    """The server accepted the handshake, then refused the caller (a
+    reserved name, a wrong secret): ``REFUSAL`` and a reason follow the NUL."""
+
+    def __init__(self, words: bytes):
+        super().__init__()
+        self.words = words
+
+
 async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
                    caller_writer: asyncio.StreamWriter, host: str, port: int) -> None:
     reason = first
@@ -155,6 +169,7 @@ async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
         async with asyncio.timeout(1):
             while first and len(reason) < 200 and (more := await srv_reader.read(200)):
                 reason += more
+    reason = reason.removeprefix(REFUSAL)
     text = "".join(c for c in reason.decode("ascii", "replace") if " " <= c <= "~")[:200].strip()
     log.warning("door: Gatehouse at %s:%s refused the RLogin connection: %s", host, port,
                 text or "closed without a reply")
@@ -165,7 +180,8 @@ async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
 async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                 srv_reader: asyncio.StreamReader, srv_writer: asyncio.StreamWriter,
                 telnet: bool) -> bool:
-    """Copy both ways until one side closes; True if the server side ended first."""
+    """Copy both ways until one side closes; True if the server side ended
+    first. _Refused if the server's first words refuse the caller."""
     tfilter = TelnetFilter() if telnet else None
 
     async def up() -> None:
@@ -180,17 +196,28 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
             await srv_writer.drain()
 
     async def down() -> None:
-        while data := await srv_reader.read(CHUNK):
+        data = await srv_reader.read(CHUNK)
+        while data and len(data) < len(REFUSAL) and REFUSAL.startswith(data):
+            data += (more := await srv_reader.read(CHUNK))
+            if not more:
+                break
+        if data.startswith(REFUSAL):
+            raise _Refused(data)
+        while data:
             caller_writer.write(data.replace(b"\xff", b"\xff\xff") if telnet else data)
             await caller_writer.drain()
+            data = await srv_reader.read(CHUNK)
 
     up_task, down_task = asyncio.ensure_future(up()), asyncio.ensure_future(down())
     done, pending = await asyncio.wait({up_task, down_task}, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     for task in pending | done:
-        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError, _Refused):
             await task
+    refusal = down_task.exception() if down_task in done and not down_task.cancelled() else None
+    if isinstance(refusal, _Refused):
+        raise refusal
     return down_task in done and up_task not in done
 
 

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 HANDSHAKE_ACK = b"\0"
+REFUSAL = b"Gatehouse: "     # after the NUL, then a reason and CR LF: the caller is refused
 WINDOW_REQUEST = b"\x80"  # sent by the server as TCP urgent data
 WINDOW_COOKIE = b"\xff\xffss"
 MAX_FIELD = 64

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from server.net.rlogin import (
     HANDSHAKE_ACK,
+    REFUSAL,
     RloginError,
     RloginHandshake,
     RloginInputFilter,
@@ -87,7 +88,7 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
         try:
             if not is_allowed(address, allow):
                 log.warning("rlogin from %s refused: not in rlogin.allow", address)
-                writer.write(b"\0Gatehouse: this address may not use RLogin.\r\n")
+                writer.write(HANDSHAKE_ACK + REFUSAL + b"this address may not use RLogin.\r\n")
                 await writer.drain()
                 return
             try:
@@ -95,7 +96,7 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
                 handle = await admit(address, hs)
             except RloginError as exc:
                 log.warning("rlogin from %s refused: %s", address, exc)
-                writer.write(f"\0Gatehouse: {exc}\r\n".encode("ascii", "replace"))
+                writer.write(HANDSHAKE_ACK + REFUSAL + f"{exc}\r\n".encode("ascii", "replace"))
                 await writer.drain()
                 return
             writer.write(HANDSHAKE_ACK)
