@@ -39,7 +39,15 @@ class GatedStore:
             raise self.fail
         self.moves.append((ply, player, action))
 
-    async def finish_game(self, game_id: int, outcome: dict[str, Any], on_retry: Any = None) -> None:
+    async def finish_game(self, game_id: int, outcome: dict[str, Any], on_retry: Any = None,
+                          final: tuple[int, int, str] | None = None, rating: Any = None) -> None:
+        """The end, with the move that ended the game (one transaction)."""
+        self.writing.set()
+        await self.gate.wait()
+        if self.fail is not None:
+            raise self.fail
+        if final is not None:
+            self.moves.append(final)
         self.finished = outcome
 
 
