@@ -141,6 +141,8 @@ def _main(argv: list[str] | None) -> int:
     bulletin = sub.add_parser("bulletin", help="write the hall of fame and games in progress "
                                                "for the host BBS to show (to standard output)")
     bulletin.add_argument("--door", help="one door only (its key, as in gatehouse games)")
+    bulletin.add_argument("--bbs", metavar="TAG", help="only the callers of the BBS with this tag "
+                                                       "(a hub serving many BBSes)")
     bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
                           help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
     bulletin.add_argument("--output", metavar="FILE",
@@ -197,7 +199,7 @@ def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "bulletin":
         from server.cli_records import bulletin_command
         return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
-                                            args.output))
+                                            args.output, args.bbs))
     if args.command == "door":
         from server.net.door_bridge import main as door_main
         from server.services.bbs_accounts import secret_for

@@ -30,10 +30,10 @@ def check_settings(cfg: Config, source: str = "") -> Config:
                           "use RLogin (for example [\"127.0.0.1\"])")
     for entry in cfg.rlogin.allow:
         try:
-            ipaddress.ip_network(entry.strip(), strict=False)
+            ipaddress.ip_network(entry.partition("=")[0].strip(), strict=False)
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
-                              "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+                              "(write \"10.0.0.5\", \"10.0.0.0/24\" or \"10.0.0.5=TAG\")") from None
     for entry in cfg.web.trusted_proxies:
         try:
             ipaddress.ip_network(entry.strip(), strict=False)
@@ -44,7 +44,8 @@ def check_settings(cfg: Config, source: str = "") -> Config:
     try:
         parse_secrets(cfg.rlogin.secrets)
     except ValueError as exc:
-        raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\")") from None
+        raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\" or "
+                          "\"10.0.0.5=the-secret=TAG\")") from None
     if cfg.rlogin.name_field not in ("server_user", "client_user"):
         raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin.name_field!r}: "
                           "use \"server_user\" or \"client_user\"")

@@ -146,14 +146,15 @@ def _networks(allow: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress
     nets = []
     for entry in allow:
         try:
-            nets.append(ipaddress.ip_network(entry.strip(), strict=False))
+            nets.append(ipaddress.ip_network(entry.partition("=")[0].strip(), strict=False))
         except ValueError:
             raise ValueError(f"rlogin.allow: {entry!r} is not an IP address or network") from None
     return tuple(nets)
 
 
 def is_allowed(address: str, allow_list: Sequence[str]) -> bool:
-    """True if ``address`` is inside any allow-list entry (addresses or CIDR networks).
+    """True if ``address`` is inside any allow-list entry (addresses or CIDR
+    networks, each perhaps with ``=TAG``, its BBS's tag).
 
     IPv4-mapped IPv6 peers (``::ffff:10.0.0.1``) are matched as IPv4; a bad
     entry raises ValueError (a config error), a bad address is simply refused.
