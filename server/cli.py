@@ -207,7 +207,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
                          tag=config.rlogin.tag or None,
                          max_age_minutes=config.door.max_drop_age_minutes, stdio=args.stdio,
                          secret=secret_for(config.rlogin.secrets, config.door.server_host),
-                         charset=args.charset or config.door.charset or None)
+                         charset=args.charset or config.door.charset or None,
+                         time_left=config.door.honour_time_left)
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop.socket)

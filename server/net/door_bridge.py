@@ -79,10 +79,13 @@ def charset_for(drop: DropFile, wanted: str | None = None) -> str:
     return "cp437"
 
 
-def terminal_for(drop: DropFile, charset: str = "cp437") -> str:
+def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False) -> str:
     """RLogin terminal/speed naming the locked charset: ``ansi-bbs/38400`` (CP437)
-    or ``ansi-utf8/38400``."""
-    return f"{_TERMINALS[charset]}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+    or ``ansi-utf8/38400``; ``time_left``: with the caller's minutes left on
+    the BBS (``ansi-bbs;minutes=12/38400``), which the server counts down
+    (0, as some BBSes write for the sysop, is sent as no limit)."""
+    minutes = f";minutes={drop.minutes_left}" if time_left and drop.minutes_left > 0 else ""
+    return f"{_TERMINALS[charset]}{minutes}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
 
 
 def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
@@ -104,11 +107,13 @@ async def run_door(drop: DropFile, host: str, port: int,
                    caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                    *, tag: str | None = None, timeout: float = 10.0,
                    telnet: bool | None = None, secret: str | None = None,
-                   charset: str = "cp437", window: PtyWindow | None = None) -> int:
+                   charset: str = "cp437", window: PtyWindow | None = None,
+                   time_left: bool = True) -> int:
     """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
 
     ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
     ``window`` (a pseudo-terminal's size) is sent after the handshake and on each change.
+    ``time_left``: the server ends the call when the drop file's minutes left run out.
     The caller's writer is left open for the caller of this function to close.
     """
     telnet = drop.comm_type == COMM_TELNET if telnet is None else telnet
@@ -122,7 +127,8 @@ async def run_door(drop: DropFile, host: str, port: int,
         return EXIT_SERVER
     try:
         srv_writer.write(build_handshake(client_user_for(drop, tag, secret),
-                                         quote_alias(drop.caller_name), terminal_for(drop, charset)))
+                                         quote_alias(drop.caller_name),
+                                         terminal_for(drop, charset, time_left)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)
@@ -225,7 +231,7 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
 
 def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
          max_age_minutes: float | None = None, stdio: bool = False,
-         secret: str | None = None, charset: str | None = None) -> int:
+         secret: str | None = None, charset: str | None = None, time_left: bool = True) -> int:
     """Run door mode for one caller; returns the process exit status.
 
     ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
@@ -245,7 +251,8 @@ def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | Non
         if problem:
             print(f"gatehouse door: {problem}", file=sys.stderr)
             return EXIT_SETUP
-    return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset)))
+    return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset),
+                             time_left))
 
 
 def stdio_problem(stdin: int = 0, stdout: int = 1) -> str | None:
@@ -289,9 +296,9 @@ def _report_drop_error(path: str, exc: DropFileError, stdio: bool) -> None:
 
 
 async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
-                secret: str | None = None, charset: str = "cp437") -> int:
+                secret: str | None = None, charset: str = "cp437", time_left: bool = True) -> int:
     if stdio or drop.comm_type == COMM_LOCAL:
-        return await _run_stdio(drop, host, port, tag, secret, charset)
+        return await _run_stdio(drop, host, port, tag, secret, charset, time_left)
     handle = drop.comm_handle
     try:
         was_blocking = os.get_blocking(handle)
@@ -304,7 +311,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret,
-                                  charset=charset)
+                                  charset=charset, time_left=time_left)
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -317,7 +324,8 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
 
 
 async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
-                     secret: str | None = None, charset: str = "cp437") -> int:
+                     secret: str | None = None, charset: str = "cp437",
+                     time_left: bool = True) -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
@@ -333,7 +341,7 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
     window = PtyWindow.open(fd, loop)
     with _raw_tty(fd):
         return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
-                              secret=secret, charset=charset, window=window)
+                              secret=secret, charset=charset, window=window, time_left=time_left)
 
 
 @contextlib.contextmanager

@@ -56,6 +56,21 @@ class RloginHandshake:
     terminal: str
     speed: int
 
+    @property
+    def minutes_left(self) -> int | None:
+        """The caller's minutes left on their BBS, when door mode sends them
+        (``ansi-bbs;minutes=12/38400``: DOOR32.SYS line 9), else None."""
+        for param in self.terminal.split(";")[1:]:
+            name, _, value = param.partition("=")
+            if name == "minutes" and value.isdigit() and len(value) <= 6:
+                return int(value)
+        return None
+
+    @property
+    def terminal_type(self) -> str:
+        """The terminal type without door mode's parameters."""
+        return self.terminal.split(";")[0]
+
     def caller_name(self, name_field: str = "server_user") -> str:
         """The raw caller name from the configured field (not sanitised)."""
         if name_field not in NAME_FIELDS:

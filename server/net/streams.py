@@ -37,6 +37,7 @@ class StreamConnection:
         self.peer = peer or (str(info[0]) if isinstance(info, tuple) else "local")
         self.on_resize: Callable[[], None] | None = None
         self._filter = input_filter
+        self.minutes_left: int | None = None     # the caller's time on their BBS (door mode)
 
     async def read(self) -> bytes:
         while True:
@@ -101,9 +102,10 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
                 return
             writer.write(HANDSHAKE_ACK)
             await writer.drain()
-            term = hs.terminal.split("/")[0] or "ansi-bbs"
+            term = hs.terminal_type or "ansi-bbs"
             conn = StreamConnection(reader, writer, term, peer=address,
                                     input_filter=RloginInputFilter())
+            conn.minutes_left = hs.minutes_left
             log.info("rlogin caller %s from %s", handle, address)
             await on_caller(conn, handle)
         except Exception:

@@ -235,12 +235,13 @@ class MatchScreen(Screen):
         return None
 
     async def on_close(self) -> None:
-        self.match.detach(self.session)
+        self.match.detach(self.session, why=self.session.leaving_why)
 
     def frame_due(self, now: float) -> float | None:
         due = self.ui.frame_due(now)
         deadline = self.match.forfeit_deadline()
-        if deadline is not None:
+        left = self.session.clock.left(now)
+        if deadline is not None or (left is not None and left < 600):
             tick = now + 1.0
             due = tick if due is None else min(due, tick)
         return due
@@ -317,6 +318,10 @@ class MatchScreen(Screen):
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
         last = "" if self.ui.shows_turn else self._last_text(76 - len(text))
+        left = self.session.clock.left(now)
+        if left is not None and left < 600:        # the caller's time on their BBS, under 10 minutes
+            clock = f"Time left {int(left) // 60}:{int(left) % 60:02d} "
+            text = f"{text}  {clock}" if len(text) + len(clock) < 76 else text
         x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)

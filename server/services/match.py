@@ -353,9 +353,10 @@ class Match:
         else:
             self._arm_forfeit()
 
-    def detach(self, session: Node, stepped_out: bool = False) -> None:
+    def detach(self, session: Node, stepped_out: bool = False, why: str = "") -> None:
         """``session`` leaves its seat (dropped, or the sysop ``stepped_out``
-        to the console): the game waits for it until the forfeit time."""
+        to the console; ``why``: "ran out of time on their BBS"): the game
+        waits for it until the forfeit time."""
         self.spectators.discard(session)
         player = self.seat_of(session)
         if player is None or self.ended:
@@ -367,7 +368,7 @@ class Match:
         seat.left_at = time.monotonic()
         self._bots.cancel()
         minutes = self.config.server.forfeit_minutes
-        why = "stepped out to the console" if stepped_out else "left"
+        why = "stepped out to the console" if stepped_out else why or "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
                                  f"(forfeit after {minutes:g} min).")
         self._arm_forfeit()
