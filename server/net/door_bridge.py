@@ -85,7 +85,8 @@ def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False
     the BBS (``ansi-bbs;minutes=12/38400``), which the server counts down
     (0, as some BBSes write for the sysop, is sent as no limit)."""
     minutes = f";minutes={drop.minutes_left}" if time_left and drop.minutes_left > 0 else ""
-    return f"{_TERMINALS[charset]}{minutes}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+    term = "dumb" if drop.emulation == 0 else _TERMINALS[charset]    # emulation 0: ASCII, no ANSI
+    return f"{term}{minutes}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
 
 
 def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:

@@ -32,6 +32,7 @@ from server.net.terminal import (
     Terminal,
     charset_for_term,
     charset_is_sure,
+    is_plain_term,
 )
 from server.screens.call_clock import CallClock
 from server.services import events as E
@@ -169,8 +170,9 @@ class Session:
         # browser is always UTF-8.
         self.charset_locked = origin in (Origin.RLOGIN, Origin.WEB)
         self.decoder = KeyDecoder(charset)
-        self.terminal = Terminal(conn, charset)
-        self.charset_unsure = not charset_is_sure(conn.term)   # probed before the first screen
+        plain = is_plain_term(conn.term)      # no ANSI: plain text, never an escape byte
+        self.terminal = Terminal(conn, charset, plain)
+        self.charset_unsure = not plain and not charset_is_sure(conn.term)   # probed before the first screen
         self._cursor_report: asyncio.Future[tuple[int, int]] | None = None
         self.screens: list[Screen] = []
         self.connected_at = time.monotonic()
@@ -261,6 +263,9 @@ class Session:
         try:
             _row, col = await asyncio.wait_for(self._cursor_report, PROBE_SECONDS)
         except TimeoutError:
+            if self.conn.term.strip().lower() in ("", "unknown"):
+                self.terminal.set_plain(True)   # says nothing of itself, answers nothing: no ANSI
+                self.charset_unsure = False
             return
         finally:
             self._cursor_report = None

@@ -16,21 +16,23 @@ from server.net.door_bridge import run_door
 
 from .harness import door_digit, start_app, wait_until
 
-DROP = "2\n{handle}\n38400\nVertrauen BBS\n42\nReal Name\n{alias}\n50\n{minutes}\n1\n3\n"
+DROP = "2\n{handle}\n38400\nVertrauen BBS\n42\nReal Name\n{alias}\n50\n{minutes}\n{emulation}\n3\n"
 
 
 class TimedCaller:
-    """A BBS caller through door mode with ``minutes`` left on the BBS."""
+    """A BBS caller through door mode with ``minutes`` left on the BBS
+    (``emulation``: DOOR32.SYS line 10, 0 for ASCII)."""
 
-    def __init__(self, app, alias: str, minutes: int):
-        self.app, self.alias, self.minutes = app, alias, minutes
+    def __init__(self, app, alias: str, minutes: int, emulation: int = 1):
+        self.app, self.alias, self.minutes, self.emulation = app, alias, minutes, emulation
         self.raw = bytearray()
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.Stream(self.screen)
 
     async def start(self) -> "TimedCaller":
         bbs_side, caller_side = socket.socketpair()
-        drop = parse_door32(DROP.format(handle=bbs_side.fileno(), alias=self.alias, minutes=self.minutes))
+        drop = parse_door32(DROP.format(handle=bbs_side.fileno(), alias=self.alias, minutes=self.minutes,
+                                         emulation=self.emulation))
         door_reader, door_writer = await asyncio.open_connection(sock=bbs_side)
         reader, self.writer = await asyncio.open_connection(sock=caller_side)
         self.door = asyncio.create_task(run_door(drop, "127.0.0.1", self.app.rlogin_port,
