@@ -92,3 +92,23 @@ async def test_door_mode_with_emulation_0_and_rlogin_dumb_get_no_escape_byte(tmp
         writer.close()
     finally:
         await app.stop()
+
+
+async def test_any_caller_can_choose_plain_text_under_settings(app):
+    caller = await Caller.connect(app.port)          # an xterm: ANSI at first
+    await caller.login("Reader")
+    caller.send("s")
+    await caller.expect("3. Plain text")
+    caller.send("3")
+    mark = await until_seen(caller, "Plain text for this call")
+    caller.send("q")
+    await until_seen(caller, "Who's online", mark)
+    caller.send("c")
+    caller.send("can you hear me" + ENTER)
+    await until_seen(caller, "can you hear me", mark)
+    await caller.settle()
+    no_escape(bytes(caller.received[mark:]))         # from the choice on: no escape byte
+    caller.send(ENTER + "s3")
+    await caller.expect("Full screen (ANSI) for this call.")
+    assert b"\x1b[" in bytes(caller.received[mark:])
+    await caller.close()
