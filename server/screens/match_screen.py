@@ -31,6 +31,7 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
 from server.screens.pager import PagerScreen
+from server.screens.plain_game import PlainCommands
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
@@ -85,6 +86,7 @@ class MatchScreen(Screen):
         self.chat_input: LineInput | None = None
         self.confirm: str | None = None      # "resign"
         self.banner = ""
+        self.typed = PlainCommands(self)     # the typed line, in plain text
 
     @property
     def location(self) -> str:  # type: ignore[override]
@@ -124,6 +126,9 @@ class MatchScreen(Screen):
             return None
         if self.ui.text_input and key != K.CTRL_L:
             return await self._to_door(key)      # the door is taking a name: every key is text
+        if self.session.terminal.plain and self.confirm is None:
+            self.banner = ""
+            return await self.typed.on_key(key)  # plain text: typed commands
         if self.confirm == "resign":
             self.confirm = None
             if key in ("y", "Y") and self.me is not None:
@@ -197,6 +202,13 @@ class MatchScreen(Screen):
         """The sysop goes to the console; the game waits as for a dropped caller."""
         self.match.detach(self.session, stepped_out=True)
         return Pop(f"Your game against {self.match.opponent_name(self.me or 0)} waits: u resumes it.")
+
+    def leave_if_free(self) -> Transition:
+        """Back to the lobby when leaving costs nothing (the game is over,
+        waits, or is watched), as ESC does; else None."""
+        if self.match.ended or self.me is None or self.match.suspended or self.match.turns is not None:
+            return self._leave()
+        return None
 
     def _leave(self) -> Transition:
         if not self.match.ended:
@@ -334,7 +346,13 @@ class MatchScreen(Screen):
             canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
         # message / input / hints
         cursor = None
-        if self.chat_input is not None:
+        if self.session.terminal.plain and self.chat_input is None and self.confirm is None:
+            canvas.text(0, 23 - len(lines), "> " + self.typed.line.text, WHITE)
+            for i, line in enumerate(lines):
+                canvas.text(1, 23 - len(lines) + 1 + i, line, YELLOW)
+            if not lines:
+                canvas.text(40, 23, "help: the commands", DARK_GREY)
+        elif self.chat_input is not None:
             canvas.text(0, 23, "Say: ", YELLOW)
             cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
             if not self.chat_input.text:

@@ -1,7 +1,8 @@
 """Callers without ANSI: a telnet terminal of type `dumb` (and RLogin
 `dumb`, as door mode sends for DOOR32.SYS emulation 0) gets plain text,
 line by line, and never one escape byte, through a whole call: register,
-chat, an Awari game against the computer to the end, log off."""
+chat, an Awari game against the computer to the end with typed commands
+(`help`, `sow 3`, `say ...`), log off."""
 import asyncio
 import time
 
@@ -48,14 +49,23 @@ async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_pa
         caller.send("1")
         mark = await until_seen(caller, "options", mark)
         caller.send(ENTER)
-        mark = await until_seen(caller, "sow that hole", mark)
+        mark = await until_seen(caller, "help: the commands", mark)
+        caller.send("help" + ENTER)
+        mark = await until_seen(caller, "sow N", mark)
+        caller.send("q")                             # out of the help pages
+        mark = await until_seen(caller, "> ", mark)
+        caller.send("sow 9" + ENTER)
+        mark = await until_seen(caller, "Not a move: 'sow 9'. Type sow N, or help.", mark)
+        caller.send("say good luck" + ENTER)
+        mark = await until_seen(caller, "good luck", mark)
         deadline = time.monotonic() + 240
         while "GAME OVER" not in decode_cp437(bytes(caller.received[mark:])):
             assert time.monotonic() < deadline, decode_cp437(bytes(caller.received))[-2000:]
-            caller.send("123456")                    # the first legal hole is sown
+            for hole in "123456":                    # the first legal hole is sown
+                caller.send(f"sow {hole}" + ENTER)
             await caller.settle()
         no_escape(bytes(caller.received))
-        caller.send("q")                             # from the finished game to the lobby
+        caller.send("lobby" + ENTER)                 # from the finished game to the lobby
         mark = await until_seen(caller, "Who's online", mark)
         caller.send("g")
         await until_seen(caller, "Log off? (y/n)", mark)
