@@ -183,8 +183,9 @@ class PreparedTable:
 @dataclasses.dataclass(frozen=True)
 class TextCommand:
     """A move typed as a line (plain text: screen readers, terminals
-    without ANSI): ``word`` and what follows it, the rest given to the
-    state's ``parse_action`` (``sow 3`` -> ``parse_action("3")``)."""
+    without ANSI): ``word`` and what follows it, given to the state's
+    ``parse_action`` (``sow 3`` -> ``parse_action("3")``), or else the
+    whole line (``place d4 M``, the record's own notation)."""
     word: str                                  # "sow"
     usage: str                                 # "sow N"
     meaning: str                               # "sow hole N (1-6, as numbered on your row)"

@@ -92,10 +92,14 @@ class PlainCommands:
             screen.confirm = "resign"
             return None
         command = next((c for c in match.info.text_commands if c.word == word), None)
-        notation = rest if command is not None else line
-        try:
-            action = match.state.parse_action(notation)
-        except (InvalidNotation, IllegalAction, ValueError):
+        tries = [rest, line] if command is not None else [line]
+        for notation in tries:               # "sow 3" -> "3"; "place d4 M" as it stands
+            try:
+                action = match.state.parse_action(notation)
+                break
+            except (InvalidNotation, IllegalAction, ValueError):
+                continue
+        else:
             usage = command.usage if command else " or ".join(c.usage for c in match.info.text_commands)
             return self._say(f"Not a move: {line!r}. Type {usage or 'a move'}, or help.")
         reason = await match.submit(screen.me, action)
