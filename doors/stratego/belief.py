@@ -30,10 +30,8 @@ around it, then the other bombs, then the movable ranks.
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
   next to it). Not for our Marshal: the Spy waits, it does not walk up.
-  Counted against ``peternlewis`` over 80 games, of the pieces whose step
-  came to two squares of our revealed General 17 % were their Marshal (at
-  a Colonel, 34 % their General or Marshal; at our Marshal, 0 of 100 its
-  Spy), and of those that stepped next to one, 94 % or more beat it. A
+  The weights were counted from games against one outside bot
+  (``docs/STRATEGO-AI.md``). A
   piece that has stayed put for a long game is likelier a bomb (the count
   already does this: every piece that moves leaves the bombs among fewer
   squares).
@@ -109,9 +107,7 @@ def _beaters(rank: str) -> set[str]:
 
 def _hunters(rank: str) -> set[str]:
     """The ranks that walk up to a revealed piece of ``rank`` to take it;
-    none for our Marshal: the Spy waits, it does not walk up (over 100
-    pieces that came to two steps of our revealed Marshal in 80 games
-    against ``peternlewis``, not one was its Spy)."""
+    none for our Marshal: the Spy waits, it does not walk up."""
     return set() if rank == "1" else _beaters(rank)
 
 
