@@ -10,6 +10,10 @@ phase (plies 0-99, 100-399, 400 on) and by kind of strike:
   both died);
 - ``they struck and took``: their piece struck ours and won (or both died).
 
+For each flag lost, the rank that took it and how many of our bombs that
+piece took on its way (a single walker through a bomb wall: a Miner with
+one bomb or more).
+
 Values are the search's base values (``doors/stratego/values.VALUE``), so
 the sums compare with the search's own view of material. Usage::
 
@@ -29,6 +33,28 @@ from doors.stratego.belief import R_OF  # noqa: E402
 from doors.stratego.values import VALUE  # noqa: E402
 
 MOVE = re.compile(r"^(\d+) (RED|BLU): \d+ \d+ \w+(?: \d+)? (KILLS|DIES|BOTHDIE) (\S+) (\S+)")
+STEP = re.compile(r"^\d+ (RED|BLU): (\d+) (\d+) (UP|DOWN|LEFT|RIGHT)(?: (\d+))? (\w+)(?: (\S+) (\S+))?")
+DIRS = {"UP": (0, -1), "DOWN": (0, 1), "LEFT": (-1, 0), "RIGHT": (1, 0)}
+
+
+def flag_taker(lines: list[str], side: str) -> tuple[str, int] | None:
+    """Who took ``side``'s flag, and how many of ``side``'s bombs that one
+    piece took on its way (a walker through a bomb wall takes one or more)."""
+    steps = [m for m in map(STEP.match, lines) if m]
+    last = next((m for m in reversed(steps) if m[7] is not None and m[8] == "F" and m[1] != side), None)
+    if last is None:
+        return None
+    at = (int(last[2]), int(last[3]))
+    bombs = 0
+    for m in reversed(steps[:steps.index(last)]):
+        if m[1] == side:
+            continue
+        dx, dy = DIRS[m[4]]
+        n = int(m[5] or 1)
+        if (int(m[2]) + dx * n, int(m[3]) + dy * n) == at and m[6] in ("OK", "KILLS"):
+            at = (int(m[2]), int(m[3]))
+            bombs += m[8] == "B"
+    return last[7], bombs
 PHASES = ((0, 100, "opening"), (100, 400, "middle"), (400, 10 ** 9, "late"))
 
 
@@ -77,6 +103,10 @@ def game(path: str) -> tuple[str, str, dict[str, float]] | None:
                 out[f"{phase}: ours lost"] = out.get(f"{phase}: ours lost", 0.0) + value(d)
             if lost_att:
                 out[f"{phase}: theirs lost"] = out.get(f"{phase}: theirs lost", 0.0) + value(a)
+    if result == "loss":
+        taker = flag_taker(lines, me)
+        if taker is not None:
+            out[f"flag taken by rank {taker[0]} after {taker[1]} of our bombs"] = 1.0
     return ours, result, out
 
 
@@ -100,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
             for k, v in got[2].items():
                 total[k] = total.get(k, 0.0) + v
     print(f"material games: {games} games")
+    for k in sorted(k for k in total if k.startswith("flag")):
+        print(f"material {k}: {total.pop(k):.0f} games")
     for k in sorted(total, key=lambda k: ([p[2] for p in PHASES].index(k.split(':')[0]), k)):
         print(f"material {k}: {total[k] / max(1, games):.0f} points a game")
 
