@@ -25,7 +25,10 @@ around it, then the other bombs, then the movable ranks.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
-  officers (``APPROACH``: who attacks the unknown is usually strong); one
+  officers (``APPROACH``: who attacks the unknown is usually strong), and
+  if that hidden piece is one of our bombs, towards the Miner too
+  (``MINER_AT_BOMB``: a piece that walks up to our bomb wall may be coming
+  to open it, and our defenders should start before the first bomb falls); one
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
@@ -72,6 +75,7 @@ PASSED = 0.15                       # ... had its turn next to one and did not s
 OFFICERS = ("2", "3", "4", "5")     # ... one of these (a piece worth taking whenever one can)
 # ... next to a hidden one: likelier an officer, the likelier the higher
 APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
+MINER_AT_BOMB = 5.0                 # ... one of our bombs (we know it is one): also likelier a Miner
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
 SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
 MARGINAL_SAMPLES = 300
@@ -165,13 +169,14 @@ class Belief:
             if sq not in recent:
                 continue
             best: set[str] | None = None
-            near_hidden = False
+            near_hidden = near_bomb = False
             for n in NEIGHBOURS[sq]:
                 piece = squares[n]
                 if piece is None or piece.owner != me or piece.rank is None:
                     continue
                 if not piece.revealed:
                     near_hidden = True
+                    near_bomb = near_bomb or piece.rank in ("B", "F")
                     continue
                 beats = _beaters(piece.rank)
                 if beats and (best is None or len(beats) < len(best)):
@@ -179,7 +184,7 @@ class Belief:
             if best:
                 self.threat[sq] = dict.fromkeys(best, THREAT)
             elif near_hidden:
-                self.threat[sq] = dict(APPROACH)
+                self.threat[sq] = {**APPROACH, "8": MINER_AT_BOMB} if near_bomb else dict(APPROACH)
             else:
                 closing = self._closing(sq, recent[sq], shown)
                 if closing:

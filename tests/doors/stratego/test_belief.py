@@ -1080,3 +1080,35 @@ def test_a_piece_that_lets_our_general_be_is_hardly_the_marshal():
     assert charged > 0.5
     assert passed < 0.2
     assert passed < Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("H9"), "1")
+
+
+def edge_walker_position() -> StrategoState:
+    """Our flag in the corner (A1), ringed by two bombs; a hidden piece of
+    Blue's walks down the edge column to the bombs; our Captain (F3) can
+    come."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "F3": (0, "4"), "J1": (0, "7"),
+                  "A5": (1, "8"), "E8": (1, "5"), "H8": (1, "3"), "J10": (1, "F"), "I10": (1, "B"),
+                  "J9": (1, "B"), "C9": (1, "6")})
+    for name in ("A5", "E8", "H8", "C9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+    return s
+
+
+def test_a_piece_that_walks_up_to_our_bomb_wall_is_likelier_a_miner():
+    s = edge_walker_position()
+
+    def miner() -> float:
+        return Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("A3"), "8")
+
+    s.apply(1, Move(sq("A5"), sq("A4")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("A4"), sq("A3")))     # next to our bomb on A2
+    near = miner()
+    assert near > 0.4      # four hidden movers, one a Miner: a quarter without the walk
+    # and a defender heads for it before the bomb falls
+    from doors.stratego.search import bfs
+    home = bfs([sq("A3")])
+    move = make_bot(5, 1).choose(s.observation(0), 0)
+    assert move.frm == sq("F3") and home[move.to] < home[move.frm], move
