@@ -1,5 +1,8 @@
 """Our Stratego computer against an outside bot, through the UCC 2012 referee.
 
+(For the whole pool of outside bots and the scripted opponents, one table:
+``bench/stratego_pool.py``, which plays each game through this file.)
+
 Plays our level (default 5) against an outside program (the UCC 2012 contest
 winner ``peternlewis``) through the contest referee's line protocol, colours
 alternated, and prints ``name: value unit`` lines: games, wins, losses,
