@@ -68,7 +68,7 @@ def opponents(args: argparse.Namespace, tmp: str) -> dict[str, str]:
             path = os.path.join(tmp, f"scripted-{name}.sh")
             with open(path, "w") as fh:
                 fh.write(f"#!/bin/sh\nexec {sys.executable} -u {os.path.join(HERE, 'stratego_scripted.py')}"
-                         f" {name}\n")
+                         f" {name} {args.scripted_level}\n")
             os.chmod(path, 0o755)
             out[f"scripted {name}"] = path
     if args.only:
@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--referee", default=os.environ.get("STRATEGO_REFEREE"))
     ap.add_argument("--pool", help="folder of the pool's programs, one per bot")
     ap.add_argument("--scripted", action="store_true", help="add the scripted opponents")
+    ap.add_argument("--scripted-level", type=int, default=3,
+                    help="the level under each scripted opponent's trick (4: a harder test)")
     ap.add_argument("--only", help="comma-separated opponent names")
     ap.add_argument("--games", type=int, default=4, help="games per opponent")
     ap.add_argument("--first", type=int, default=0, help="first game number (the seed's games FIRST..)")

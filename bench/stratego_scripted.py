@@ -4,7 +4,8 @@ Each is a referee program (the UCC 2012 line protocol, like the outside
 bots): our own level 3 plays its army, and one trick is laid over it, a
 setup or a piece with a plan. ``bench/stratego_pool.py --scripted`` plays
 level 5 against each. Run alone: ``python bench/stratego_scripted.py NAME``
-(the referee starts it so). ``$PEER_SEED`` seeds it (its setup and level 3).
+(the referee starts it so), or ``NAME LEVEL`` for another level than 3
+under the trick. ``$PEER_SEED`` seeds it (its setup and its level).
 
 - ``spy``: its Spy walks up to our revealed Marshal and strikes it.
 - ``open_flag``: its flag in the second row from the back, or in the open
@@ -65,8 +66,8 @@ class Scripted(Adapter):
 
     name = ""
 
-    def __init__(self, seed: int):
-        super().__init__(BASE_LEVEL, seed, None, repeatable=True)
+    def __init__(self, seed: int, level: int = BASE_LEVEL):
+        super().__init__(level, seed, None, repeatable=True)
         self.rng = random.Random(seed)
         self.agent: int | None = None    # the square of the trick's piece
 
@@ -225,7 +226,7 @@ SCRIPTS: dict[str, type[Scripted]] = {
 
 def main() -> None:
     seed = int(os.environ.get("PEER_SEED", "0")) or random.randrange(1 << 30)
-    side = SCRIPTS[sys.argv[1]](seed)
+    side = SCRIPTS[sys.argv[1]](seed, int(sys.argv[2]) if len(sys.argv) > 2 else BASE_LEVEL)
     side.run(sys.stdin, sys.stdout)
 
 
