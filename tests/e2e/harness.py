@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
-__all__ = ["start_app", "Caller", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 # a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
@@ -162,6 +163,27 @@ class Caller:
             await self._pump
         except (asyncio.CancelledError, Exception):
             pass
+
+
+def db_rows(app: App, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Rows of a query on the server's database file, opened read-only
+    beside the server (what a sysop's own script could read)."""
+    with sqlite3.connect(f"file:{app.config.database}?mode=ro", uri=True, timeout=30) as con:
+        return con.execute(sql, args).fetchall()
+
+
+def charset_of(app: App, handle: str) -> str | None:
+    """The charset the database holds for a caller (None: none yet, or no account)."""
+    rows = db_rows(app, "SELECT charset FROM users WHERE handle = ?", handle)
+    return rows[0][0] if rows else None
+
+
+def menu_number(caller: Caller, label: str) -> int:
+    """The number shown before ``label`` in a numbered menu on the caller's
+    screen (" 2. Bob")."""
+    found = re.search(rf"(\d+)\. {re.escape(label)}(?:\s|$)", caller.text(), re.M)
+    assert found is not None, f"no {label!r} in the menu:\n{caller.text()}"
+    return int(found.group(1))
 
 
 def session_of(app: App, handle: str):
