@@ -97,7 +97,6 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
-    hidden_information=True,
     # capabilities: a strike shows both ranks for a while; named setups
     saved_setups=True,
     settings=(DoorSetting("reveal_seconds", 3.0, low=0, high=60, ui_attribute="REVEAL_SECONDS"),),
