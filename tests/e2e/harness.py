@@ -16,7 +16,8 @@ from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
-__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game", "moves_of",
+           "start_vs_computer", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 # a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
@@ -238,6 +239,46 @@ async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
     caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
     await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
     return session_of(app, handle).screens[-1].match
+
+
+OPTION_TOP, OPTION_STEP = 5, 2    # the new-game options screen: first row's line, lines per row
+
+
+def active_game(app: App, handle: str) -> tuple[int, str] | None:
+    """(id, opponent label) of ``handle``'s newest game going on, from the database file."""
+    rows = db_rows(app, "SELECT id, player0, player1 FROM games WHERE status = 'active'"
+                        " AND ? IN (player0, player1) ORDER BY id DESC LIMIT 1", handle)
+    if not rows:
+        return None
+    game_id, first, second = rows[0]
+    return game_id, second if first == handle else first
+
+
+def moves_of(app: App, game_id: int) -> list[tuple[int, str]]:
+    """(player, action text) of each move of a game, from the database file."""
+    return [(p, a) for p, a in db_rows(app, "SELECT player, action FROM moves WHERE game_id = ? ORDER BY ply",
+                                       game_id)]
+
+
+async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
+                            option_keys: str = "") -> tuple[int, int]:
+    """From the lobby: p, the door by its title, the computer, options typed
+    as keys on the options screen, then start; all read off the screen.
+    Returns the game's id and the computer's level, from the database file."""
+    caller.send("p")
+    await caller.expect("Choose a door")
+    caller.send(door_digit(title))
+    await caller.expect("choose your opponent")
+    caller.send(str(menu_number(caller, "The computer")))
+    await caller.expect("Start game")
+    start = next(y for y in range(len(caller.screen.display)) if "Start game" in caller.line(y))
+    rows = (start - OPTION_TOP) // OPTION_STEP + 1
+    index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
+    caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
+    await wait_until(lambda: active_game(app, handle) is not None, what="the game in the database")
+    game = active_game(app, handle)
+    assert game is not None and game[1].startswith("computer:"), game
+    return game[0], int(game[1].split(":")[1])
 
 
 def door_digit(title: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from doors import registry
 from doors._core.conformance import check_door
 from doors._core.door import Submit
-from tests.e2e.harness import DOWN, ENTER, Caller, door_digit, start_app, wait_until
+from tests.e2e.harness import Caller, start_app, start_vs_computer, wait_until
 
 from . import INFO
 from .ai import make_bot
@@ -85,16 +85,8 @@ async def test_a_server_offers_it_and_a_caller_plays_it_to_the_end(nim_registere
         alice = await Caller.connect(app.port)
         await alice.login("Alice")
         await alice.expect("Nim")                         # the lobby's door list
-        alice.send("p")
-        await alice.expect("Choose a door")
-        alice.send(door_digit("Nim"))
-        await alice.expect("choose your opponent")
-        alice.send("1")                                   # the computer
-        await alice.expect("Start game")
-        rows = [y for y in range(24) if alice.line(y).strip()]
-        start = next(y for y in rows if "Start game" in alice.line(y))
-        first = next(y for y in rows if "Stones" in alice.line(y))
-        alice.send(DOWN * (start - first) + ENTER)
+        _game, level = await start_vs_computer(alice, app, "Alice", "Nim")
+        assert level == 2                                 # the door's default level
         await alice.expect("Stones left")
         for _ in range(30):                               # 15 stones: at most 15 turns each
             if finished_games(db):
