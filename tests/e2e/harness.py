@@ -3,6 +3,7 @@ through a terminal emulator (pyte), as a caller would see it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sqlite3
 import time
@@ -16,8 +17,8 @@ from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
-__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game", "moves_of",
-           "start_vs_computer", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game",
+           "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 # a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
@@ -258,6 +259,43 @@ def moves_of(app: App, game_id: int) -> list[tuple[int, str]]:
     """(player, action text) of each move of a game, from the database file."""
     return [(p, a) for p, a in db_rows(app, "SELECT player, action FROM moves WHERE game_id = ? ORDER BY ply",
                                        game_id)]
+
+
+def game_state(app: App, game_id: int) -> Any:
+    """A game as the database file holds it (door, options, moves), replayed
+    by its door's rules: what a referee with the record would know."""
+    from doors import registry
+    from doors._core.game import replay
+    rows = db_rows(app, "SELECT door, options FROM games WHERE id = ?", game_id)
+    assert rows, f"no game {game_id}"
+    door, options = rows[0]
+    return replay(registry()[door].state_class, json.loads(options), moves_of(app, game_id))
+
+
+def game_status(app: App, game_id: int) -> str:
+    return str(db_rows(app, "SELECT status FROM games WHERE id = ?", game_id)[0][0])
+
+
+async def towers_move(driver: Caller, app: App, game_id: int, pick: int = 0) -> None:
+    """One legal Towers move for the player to move (legal action number
+    ``pick`` of the game the database holds), typed by ``driver`` with
+    arrows and Enter from where the screen says the cursor is."""
+    from doors.towers.rules import Move, Place, parse_square, square_name
+    state = game_state(app, game_id)
+    action = state.legal_actions(state.to_move()[0])[pick]
+    before = len(state.history)
+    await driver.expect("Your turn:", timeout=30)     # the screen has caught up with the record
+    found = re.search(r"Cursor: ([a-h][1-8])", driver.text())
+    assert found is not None, driver.text()
+    cursor = parse_square(found.group(1))
+    if isinstance(action, Place):
+        driver.send(arrows_between(cursor, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        driver.send(arrows_between(cursor, action.origin, 8) + ENTER)
+        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(moves_of(app, game_id)) > before,
+                     what=f"{action} typed from {square_name(cursor)} applied (moves {moves_of(app, game_id)}); the screen:\n{driver.text()}")
 
 
 async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
