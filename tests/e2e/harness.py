@@ -18,7 +18,8 @@ from server.app import App
 from server.config import Config
 
 __all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game",
-           "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+           "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move",
+           "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 # a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
@@ -295,7 +296,8 @@ async def towers_move(driver: Caller, app: App, game_id: int, pick: int = 0) -> 
         driver.send(arrows_between(cursor, action.origin, 8) + ENTER)
         driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
     await wait_until(lambda: len(moves_of(app, game_id)) > before,
-                     what=f"{action} typed from {square_name(cursor)} applied (moves {moves_of(app, game_id)}); the screen:\n{driver.text()}")
+                     what=f"{action} typed from {square_name(cursor)} applied (moves {moves_of(app, game_id)});"
+                          f" the screen:\n{driver.text()}")
 
 
 async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
