@@ -19,6 +19,7 @@ from server.config import Config
 
 __all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game",
            "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move",
+           "option_rows",
            "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
@@ -300,6 +301,13 @@ async def towers_move(driver: Caller, app: App, game_id: int, pick: int = 0) -> 
                           f" the screen:\n{driver.text()}")
 
 
+def option_rows(display: list[str]) -> int:
+    """How many rows the new-game options screen shows (its last: "Start
+    game" or "Send challenge")."""
+    last = next(y for y, line in enumerate(display) if "Start game" in line or "Send challenge" in line)
+    return (last - OPTION_TOP) // OPTION_STEP + 1
+
+
 async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
                             option_keys: str = "") -> tuple[int, int]:
     """From the lobby: p, the door by its title, the computer, options typed
@@ -311,8 +319,7 @@ async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
     await caller.expect("choose your opponent")
     caller.send(str(menu_number(caller, "The computer")))
     await caller.expect("Start game")
-    start = next(y for y in range(len(caller.screen.display)) if "Start game" in caller.line(y))
-    rows = (start - OPTION_TOP) // OPTION_STEP + 1
+    rows = option_rows(caller.screen.display)
     index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
     caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
     await wait_until(lambda: active_game(app, handle) is not None, what="the game in the database")
