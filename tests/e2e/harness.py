@@ -296,7 +296,9 @@ async def towers_move(driver: Caller, app: App, game_id: int, pick: int = 0) -> 
     state = game_state(app, game_id)
     action = state.legal_actions(state.to_move()[0])[pick]
     before = len(state.history)
-    await driver.expect("Your turn:", timeout=30)     # the screen has caught up with the record
+    if state.history:                                  # the screen has caught up with the record
+        await driver.expect(f"Last: {state.action_to_str(state.history[-1][1])} ", timeout=30)
+    await driver.expect("Your turn:", timeout=30)
     found = re.search(r"Cursor: ([a-h][1-8])", driver.text())
     assert found is not None, driver.text()
     cursor = parse_square(found.group(1))
