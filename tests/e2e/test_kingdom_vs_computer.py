@@ -115,8 +115,10 @@ async def test_kingdom_game_against_the_computer_to_the_end(app):
         await wait_until(my_turn_or_over, timeout=30, what="my turn")
         if game_status(app, game_id) != "active":
             break
-        await caller.expect("Your move", timeout=30)
         state = game_state(app, game_id)
+        if state.history:                # the screen has had the computer's move
+            await caller.expect(f"Last: {state.action_to_str(state.history[-1][1])}", timeout=30)
+        await caller.expect("Your move", timeout=30)
         # plain moves of any piece but a knight (whose move may go on with a second jump)
         simple = [m for m in state.legal_actions(0)
                   if isinstance(m, Move) and m.frm >= 0 and m.mid < 0 and not m.promo
