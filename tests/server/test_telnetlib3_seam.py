@@ -10,11 +10,12 @@ from importlib.metadata import version
 
 import pytest
 import telnetlib3
+import telnetlib3.stream_writer
 from telnetlib3.server import Server, TelnetServer
 from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.stream_writer import TelnetWriter
 
-from server.net.telnetlib3_seam import take_held
+from server.net.telnetlib3_seam import bound_subnegotiation, stop_listening, take_held
 
 UPGRADE = "telnetlib3 {}: {} (see server/net/telnetlib3_seam.py and server/net/telnet.py)"
 
@@ -69,6 +70,37 @@ def test_the_server_and_protocol_hooks_the_front_overrides_exist():
         assert hasattr(TelnetServer, name), broken(f"TelnetServer has no {name!r}")
     for name in ("feed_byte", "set_ext_callback", "get_extra_info", "protocol", "transport"):
         assert hasattr(TelnetWriter, name), broken(f"TelnetWriter has no {name!r}")
+
+
+def test_the_subnegotiation_bound_is_the_one_telnetlib3_reads():
+    assert isinstance(getattr(telnetlib3.stream_writer, "_MAX_SUBNEGOTIATION", None), int), \
+        broken("stream_writer._MAX_SUBNEGOTIATION is gone: bound_subnegotiation does nothing")
+    before = telnetlib3.stream_writer._MAX_SUBNEGOTIATION
+    try:
+        bound_subnegotiation(99)
+        assert telnetlib3.stream_writer._MAX_SUBNEGOTIATION == 99
+    finally:
+        telnetlib3.stream_writer._MAX_SUBNEGOTIATION = before
+
+
+async def test_stop_listening_closes_the_socket_and_keeps_the_callers():
+    async def shell(reader, writer):
+        await reader.read(1)
+
+    server = await telnetlib3.create_server(host="127.0.0.1", port=0, shell=shell, encoding=False,
+                                            connect_maxwait=0.05)
+    try:
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.wait_for(server.wait_for_client(), 30)
+        stop_listening(server)
+        assert not server.is_serving(), broken("stop_listening left the socket listening")
+        assert server.clients, broken("stop_listening closed the callers too")
+        with pytest.raises(OSError):
+            await asyncio.open_connection("127.0.0.1", port)
+        writer.close()
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize("name", ["feed_data", "feed_eof", "set_exception", "read", "at_eof", "exception"])
