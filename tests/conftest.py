@@ -12,7 +12,7 @@ import pytest
 CHECKOUT = Path(__file__).resolve().parent.parent
 # tools' own caches and the virtualenv are not the project's files
 _NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
-                ".ruff_cache", "build", "gatehouse.egg-info", "node_modules"}
+                ".ruff_cache", ".import_linter_cache", "build", "gatehouse.egg-info", "node_modules"}
 
 # source made or changed while the suite runs is someone's edit, not a test's
 _EDITED_BY_HAND = (".py", ".md", ".toml")
