@@ -70,8 +70,8 @@ class _FakeConn:
 
 
 def _session(conn: _FakeConn) -> Session:
-    services: Any = types.SimpleNamespace(
-        config=types.SimpleNamespace(server=types.SimpleNamespace(idle_seconds=600.0)))
+    from server.config import Config
+    services: Any = types.SimpleNamespace(config=Config())   # settings as the server builds them
     return Session(services, conn, NodeId(1))  # type: ignore[arg-type]
 
 
