@@ -75,6 +75,10 @@ class PlainRenderer:
                 return self._emit(out)
         return self._emit(["-" * 20] + [line for line in lines if line.strip()])
 
+    def release(self) -> bytes:
+        """The end of a call: the last line ends, nothing else."""
+        return b"\r\n"
+
     def full(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
         self.invalidate()
         return self.render(canvas, cursor)

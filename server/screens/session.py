@@ -323,8 +323,7 @@ class Session:
         "Connection closed" starts a line of its own), and the line kept
         open a moment (``_linger``) to be read."""
         self._draw(text)
-        tail = (b"" if self.terminal.plain      # plain text: already on a line of its own
-                else b"\x1b[0m\x1b[?25h\x1b[%d;1H\r\n" % self.terminal.renderer.height)
+        tail = self.terminal.renderer.release()
         if self.is_sysop:
             tail += GOODBYE_MARK % text.encode("utf-8", "replace")
         await self.terminal.finish(tail)
