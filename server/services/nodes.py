@@ -97,7 +97,6 @@ class NodeRegistry(Generic[N]):
         self._count_at = -float("inf")
         self._count_timer: asyncio.TimerHandle | None = None
         self._delivered_at = -float("inf")
-        self.deliveries = 0        # coalesced deliveries made (each wakes a screen at most once)
 
     # ----- coming and going -------------------------------------------------
     def refusal(self, peer: str, limit_per_ip: bool) -> str | None:
@@ -287,7 +286,6 @@ class NodeRegistry(Generic[N]):
         if not (events or to_sysops):
             return
         self._delivered_at = self._clock()
-        self.deliveries += 1
         news = E.NodesChanged()
         for session in self.online():
             for event, but in events:
