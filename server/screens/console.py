@@ -169,6 +169,9 @@ class SysopScreen(Screen):
                 self.message = await app.board.withdraw(ch.id, by=self.session.handle)
         elif key == "M":
             self.input, self.mode = LineInput(70), "all"
+        elif key == "e":
+            app.lobby.clear(self.session.handle)
+            self.message = "Lobby chat cleared (the kept lines and every open lobby)."
         elif key in ("g", "G"):
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):

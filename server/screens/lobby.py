@@ -228,7 +228,7 @@ class LobbyScreen(Screen):
         super().__init__(session)
         self._phase = random.uniform(0.0, self.SPREAD)
         self._refresh_at = 0.0
-        self.chat = ChatPane(7)
+        self.chat = ChatPane(session.services.lobby.HISTORY)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
         self.messages_shown = len(session.messages)   # sysop messages in the pane so far
@@ -344,6 +344,8 @@ class LobbyScreen(Screen):
     async def on_event(self, event: Any) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
+        elif isinstance(event, E.ChatCleared):
+            self.chat = ChatPane(self.session.services.lobby.HISTORY)
         elif isinstance(event, E.SysopMessage):
             self._new_messages()                      # kept in the log, as in a game
         else:

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.services.ids import NodeId, WallTime
 
-__all__ = ["Key", "Resized", "Closed", "Chat",
+__all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared",
            "Notice", "SysopMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
@@ -37,6 +37,12 @@ class Chat:
     channel: str          # "lobby" or "match:<id>"
     who: str
     text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ChatCleared:
+    """The sysop cleared a channel's lines."""
+    channel: str
 
 
 @dataclasses.dataclass(frozen=True)
