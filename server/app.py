@@ -27,6 +27,7 @@ from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
 from server.services import events as E
+from server.services.accounts import Accounts
 from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
@@ -69,7 +70,8 @@ class App:
             config=config, store=self.store, nodes=self.nodes,
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
-            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
+            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
+            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop_name))
         self.started = time.time()
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None

@@ -128,6 +128,9 @@ class TitleScreen(Screen):
                 self._ask("handle", reason)
                 return None
             self.handle = handle
+            banned = await self.session.services.accounts.refusal(handle, self.session.conn.peer)
+            if banned is not None:
+                return Quit(banned)
             self.user = await store.get_user(handle)
             reason = await telnet_refusal(store, handle, self.user)
             if reason:

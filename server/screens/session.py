@@ -34,6 +34,7 @@ from server.net.terminal import (
     charset_is_sure,
 )
 from server.services import events as E
+from server.services.accounts import Accounts
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
@@ -74,6 +75,7 @@ class Services:
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits
+    accounts: Accounts
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any, cast
 import aiosqlite
 
 from server.services.schema import MIGRATIONS
+from server.services.store_accounts import AccountsRecord
 from server.services.store_turns import ByTurnsRecord, Turns, WaitingChallengeRow
 
 __all__ = ["Store", "StoreError", "UserRow", "GameRow", "WaitingChallengeRow", "hash_password",
@@ -125,7 +126,7 @@ def handle_skeleton(handle: str) -> str:
     return handle_key(handle).translate(_LOOKALIKE)
 
 
-class Store(ByTurnsRecord):
+class Store(ByTurnsRecord, AccountsRecord):
     def __init__(self, path: str | Path):
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None

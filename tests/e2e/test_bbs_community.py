@@ -1,15 +1,17 @@
 """What makes Gatehouse part of a BBS's community (issue 58), as callers and
-the sysop see it: the lobby chat's memory. Only screens, the database and
+the sysop see it: the lobby chat's memory, the sysop's account tools. Only screens, the database and
 the log are read."""
 from __future__ import annotations
 
+import asyncio
 import logging
+import sqlite3
 
 import pytest
 
 from tests.server.sysop_harness import Console
 
-from .harness import ENTER, Caller, start_app
+from .harness import DOWN, ENTER, Caller, start_app, wait_until
 
 
 @pytest.fixture
@@ -54,3 +56,86 @@ async def test_a_caller_who_arrives_sees_the_last_lobby_lines_until_the_sysop_cl
         await console.close()
     await alice.close()
     await bob.close()
+
+
+async def gatehouse(*argv: str) -> int:
+    """``gatehouse ARGS`` run as the sysop would (in a thread: the server's loop goes on)."""
+    from server.cli import main
+    return await asyncio.to_thread(main, list(argv))
+
+
+async def call(app, handle: str, password: str = "secret1", new: bool = False) -> Caller:
+    caller = await Caller.connect(app.port)
+    await caller.login(handle, password, new=new)
+    return caller
+
+
+async def test_the_sysop_resets_a_password_bans_and_unbans_from_the_command_line(board, tmp_path, caplog):
+    app, _config = board
+    caplog.set_level(logging.INFO, logger="gatehouse")
+    db = str(tmp_path / "gatehouse.db")
+    alice = await call(app, "Alice", new=True)
+    await alice.close()
+    assert await gatehouse("user", "reset-password", "Alice", "--password", "fresh-one", "--db", db) == 0
+    alice = await call(app, "Alice", "fresh-one")         # the new password lets her in
+    await alice.close()
+    assert await gatehouse("user", "ban", "Alice", "--reason", "flooding the lobby", "--db", db) == 0
+    alice = await Caller.connect(app.port)
+    await alice.expect("Handle")
+    alice.send("Alice" + ENTER)
+    text = await alice.expect("You are banned from this board (flooding the lobby).")
+    assert "Password" not in text
+    await wait_until(lambda: alice.closed, what="the line closed")
+    assert await gatehouse("user", "unban", "Alice", "--db", db) == 0
+    alice = await call(app, "Alice", "fresh-one")
+    await alice.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM bans").fetchone()[0] == 0
+    said = [r.getMessage() for r in caplog.records]
+    for line in ("password of Alice reset by", "Alice banned by", "banned caller refused: Alice",
+                 "Alice unbanned by"):
+        assert any(line in m for m in said), line
+
+
+async def test_a_ban_with_the_address_refuses_another_handle_from_there(board, tmp_path):
+    app, _config = board
+    db = str(tmp_path / "gatehouse.db")
+    bob = await call(app, "Bob", new=True)
+    await bob.close()
+    assert await gatehouse("user", "ban", "Bob", "--address", "127.0.0.1", "--db", db) == 0
+    other = await Caller.connect(app.port)
+    await other.expect("Handle")
+    other.send("Robert" + ENTER)
+    await other.expect("You are banned from this board (no reason given).")
+    await other.close()
+
+
+async def test_the_console_bans_an_online_caller_and_renames_only_one_who_is_away(board, tmp_path, caplog):
+    app, config = board
+    caplog.set_level(logging.INFO, logger="gatehouse")
+    carol = await call(app, "Carol", new=True)
+    await carol.close()
+    bob = await call(app, "Bob", new=True)
+    console = Console(config)
+    try:
+        await console.expect("Sysop console")
+        console.send("A")
+        await console.expect("Accounts (3)")      # Bob, Carol and the sysop
+        console.send("n" + "Robert" + ENTER)      # Bob is first, and online
+        await console.expect("Bob is online: rename them after they log off.")
+        console.send("b" + "rude" + ENTER)
+        await console.expect("Bob is banned.")
+        await bob.expect("Disconnected by the sysop: banned: rude")
+        console.send(DOWN + "n" + "Caroline" + ENTER)
+        await console.expect("Carol is now Caroline.")
+        await console.expect("Caroline")
+    finally:
+        await console.close()
+    with sqlite3.connect(tmp_path / "gatehouse.db") as con:
+        handles = {row[0] for row in con.execute("SELECT handle FROM users")}
+    assert {"Bob", "Caroline"} <= handles and "Carol" not in handles
+    said = [r.getMessage() for r in caplog.records]
+    assert any("Carol renamed Caroline by Sysop" in m for m in said)
+    assert any("Bob banned by Sysop: rude" in m for m in said)
+    caroline = await call(app, "Caroline")
+    await caroline.close()
