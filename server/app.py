@@ -36,6 +36,7 @@ from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
+from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
@@ -71,7 +72,8 @@ class App:
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
-            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop_name))
+            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop_name),
+            messages=CallerMessages(self.store, self.nodes, self.limits))
         self.started = time.time()
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None

@@ -41,6 +41,7 @@ async def after_login(session: Session, user: UserRow, back: Back) -> Transition
     if holder is not None:
         return Replace(TakeoverScreen(session, user, holder, back))
     await session.services.store.touch_login(user.id)
+    await session.services.messages.deliver_kept(session)
     waiting = turns_line(session.services.matches.turns_waiting(user.handle))
     if waiting:
         session.show_notice(f"{waiting}: press t in the lobby.")

@@ -39,6 +39,7 @@ from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import NodeId
 from server.services.match import MatchEvent, News
+from server.services.messages import MAX_MESSAGE
 from server.services.nodes import LOBBY, NodeRegistry, Origin
 from server.services.seats import Seat, SeatKind
 
@@ -58,6 +59,8 @@ THE LOBBY
   c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
       line or ESC closes)
   !   page the sysop, with a short reason
+  l   a line to another caller: on their screen at once if they are on
+      (in the lobby or in a game), else kept for their next call
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
   r   redraw the screen (CTRL-L too)
   ?   this help          g   goodbye (log off, asks y/n first)
@@ -233,7 +236,8 @@ class LobbyScreen(Screen):
             self.chat.add(who, text)
         self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
-        self.input_mode = "chat"          # or "page": what the input line is for
+        self.input_mode = "chat"          # or "page", "to", "message": what the input line is for
+        self.message_to = ""              # the caller a message goes to
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
@@ -269,6 +273,8 @@ class LobbyScreen(Screen):
             if text is not None and self.input_mode == "page":
                 self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
+            elif text is not None and self.input_mode in ("to", "message"):
+                await self._message_to(text)
             elif text is not None and not text.strip():
                 self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
@@ -293,6 +299,8 @@ class LobbyScreen(Screen):
             self.chat_input, self.input_mode = LineInput(120), "chat"
         elif key == "!":
             self.chat_input, self.input_mode = LineInput(60), "page"
+        elif key in ("l", "L"):
+            self.chat_input, self.input_mode = LineInput(20), "to"
         elif key in ("p", "P"):
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):
@@ -321,6 +329,22 @@ class LobbyScreen(Screen):
         elif key in ("g", "G"):
             self.confirm_bye = True
         return None
+
+    async def _message_to(self, text: str) -> None:
+        """A line to a caller: first whom (checked), then the line."""
+        messages, me = self.session.services.messages, self.session.handle
+        self.chat_input = None
+        if not text.strip():
+            return
+        if self.input_mode == "to":
+            name, why = await messages.recipient(me, text)
+            if name is None:
+                self.message = why
+                return
+            self.message_to = name
+            self.chat_input, self.input_mode = LineInput(MAX_MESSAGE), "message"
+            return
+        self.message = await messages.send(me, self.message_to, text, self.session.conn.peer)
 
     async def _answer(self, ch: Challenge, accept: bool) -> Transition:
         self.message, screen = await answer_challenge(self.session, ch, accept)
@@ -451,7 +475,8 @@ class LobbyScreen(Screen):
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)
         if self.chat_input is not None:
-            label = "Say: " if self.input_mode == "chat" else "Page the sysop, reason: "
+            label = {"chat": "Say: ", "page": "Page the sysop, reason: ", "to": "Message to (handle): ",
+                     "message": f"Message to {self.message_to}: "}[self.input_mode]
             canvas.text(0, 23, label, YELLOW)
             cursor = self.chat_input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
             if not self.chat_input.text:

@@ -42,6 +42,7 @@ from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
+from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
@@ -76,6 +77,7 @@ class Services:
     jobs: DoorJobs
     limits: AbuseLimits
     accounts: Accounts
+    messages: CallerMessages
 
 
 @dataclasses.dataclass(frozen=True)

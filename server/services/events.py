@@ -9,7 +9,7 @@ from typing import Any
 from server.services.ids import NodeId, WallTime
 
 __all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared",
-           "Notice", "SysopMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
+           "Notice", "SysopMessage", "CallerMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +57,13 @@ class SysopMessage:
     read and kept in the screen's log."""
     who: str
     text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class CallerMessage(SysopMessage):
+    """A line from one caller to another (a node message, or one kept for
+    their next call): every screen shows it as it shows a sysop message,
+    on the top line until read and in the screen's log."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -110,6 +110,10 @@ class AccountsRecord:
         await self.transaction([("INSERT INTO messages(to_key, sender, text, at) VALUES (?,?,?,?)",
                                  (to_key, message.sender, message.text, message.at))])
 
+    async def kept_count(self, to_key: str) -> int:
+        rows = await self._rows("SELECT COUNT(*) FROM messages WHERE to_key=?", (to_key,))
+        return int(rows[0][0])
+
     async def take_messages(self, to_key: str) -> list[KeptMessage]:
         """The messages kept for this account, oldest first; they are
         removed in the same commit as they are handed over."""

@@ -1,5 +1,6 @@
 """What makes Gatehouse part of a BBS's community (issue 58), as callers and
-the sysop see it: the lobby chat's memory, the sysop's account tools. Only screens, the database and
+the sysop see it: the lobby chat's memory, the sysop's account tools,
+messages between callers. Only screens, the database and
 the log are read."""
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from tests.server.sysop_harness import Console
 
-from .harness import DOWN, ENTER, Caller, start_app, wait_until
+from .harness import DOWN, ENTER, Caller, door_digit, start_app, wait_until
 
 
 @pytest.fixture
@@ -139,3 +140,50 @@ async def test_the_console_bans_an_online_caller_and_renames_only_one_who_is_awa
     assert any("Bob banned by Sysop: rude" in m for m in said)
     caroline = await call(app, "Caroline")
     await caroline.close()
+
+
+async def send_message(sender: Caller, to: str, text: str) -> str:
+    """From the lobby: l, the handle, the line; returns the sender's screen."""
+    sender.send("l")
+    await sender.expect("Message to (handle):")
+    sender.send(to + ENTER)
+    await sender.expect(f"Message to {to}:")
+    sender.send(text + ENTER)
+    return await sender.expect(to, regex=False)
+
+
+async def test_a_line_to_a_caller_on_reaches_the_lobby_and_a_game_and_one_away_is_kept(board, tmp_path):
+    app, _config = board
+    dave = await call(app, "Dave", new=True)
+    await dave.close()
+    alice = await call(app, "Alice", new=True)
+    bob = await call(app, "Bob", new=True)
+    # online, in the lobby: on her screen, and the lobby stays whole
+    await send_message(bob, "Alice", "game later?")
+    await bob.expect("Message sent to Alice.")
+    text = await alice.expect("Message from Bob: game later?")
+    assert "Who's online" in text and "Lobby chat" in text and "Doors" in text
+    # online, in a game: on his screen, and the board stays whole
+    alice.send("p" + door_digit("Towers"))
+    await alice.expect("choose your opponent")
+    alice.send(DOWN + ENTER + DOWN * 2 + ENTER)
+    await bob.expect("Alice challenges you")
+    bob.send("y")
+    await alice.expect("Phase: Placement")
+    carol = await call(app, "Carol", new=True)
+    await send_message(carol, "Bob", "\x1b[2Jhi \x07bob")
+    await carol.expect("Message sent to Bob.")
+    text = await bob.expect("Message from Carol: hi bob")
+    assert " 8 │" in text and " 1 │" in text and "Phase: Placement" in text and "c chat  r redraw" in text
+    # away: kept in the store, shown at the next login, then gone from the store
+    await send_message(carol, "Dave", "welcome back")
+    await carol.expect("Dave is not on: the message is kept for their next call.")
+    with sqlite3.connect(tmp_path / "gatehouse.db") as con:
+        assert con.execute("SELECT sender, text FROM messages").fetchall() == [("Carol", "welcome back")]
+    dave = await call(app, "Dave")
+    await dave.expect("Message from Carol")
+    await dave.expect("welcome back")
+    with sqlite3.connect(tmp_path / "gatehouse.db") as con:
+        assert con.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+    for caller in (alice, bob, carol, dave):
+        await caller.close()
