@@ -35,6 +35,7 @@ from server.screens.resume import ResumeScreen
 from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
+from server.screens.watch_list import WatchListScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import NodeId
@@ -59,6 +60,8 @@ THE LOBBY
   c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
       line or ESC closes)
   !   page the sysop, with a short reason
+  w   watch a game in progress between two callers (you see what both
+      players may see; everything once it is over)
   l   a line to another caller: on their screen at once if they are on
       (in the lobby or in a game), else kept for their next call
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
@@ -79,11 +82,11 @@ loses on time. You may play several games by turns at once."""
 
 
 def key_hints(resume: bool) -> str:
-    """The lobby's bottom line of keys, within 78 columns (settings, then the
-    sysop page, give way first: both are in the help)."""
+    """The lobby's bottom line of keys, within 78 columns (settings, the
+    sysop page, then messages give way first: all are in the help)."""
     hints = ["p play", "c chat", *(["u resume"] if resume else []), "t turns", "h fame", "m games",
-             "! sysop", "s settings", "? help", "g bye"]
-    for spare in ("s settings", "! sysop"):
+             "w watch", "l msg", "! sysop", "s settings", "? help", "g bye"]
+    for spare in ("s settings", "! sysop", "l msg"):
         if len("  ".join(hints)) <= 78:
             break
         hints.remove(spare)
@@ -301,6 +304,8 @@ class LobbyScreen(Screen):
             self.chat_input, self.input_mode = LineInput(60), "page"
         elif key in ("l", "L"):
             self.chat_input, self.input_mode = LineInput(20), "to"
+        elif key in ("w", "W"):
+            return Push(WatchListScreen(self.session))
         elif key in ("p", "P"):
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):

@@ -187,3 +187,77 @@ async def test_a_line_to_a_caller_on_reaches_the_lobby_and_a_game_and_one_away_i
         assert con.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
     for caller in (alice, bob, carol, dave):
         await caller.close()
+
+
+RANKS = set("123456789SBF")
+HIDDEN = "■"
+
+
+def board_cells(caller: Caller) -> str:
+    """What the Stratego board's cells show on the caller's screen."""
+    return "".join(line[4:34] for line in caller.screen.display[2:12])
+
+
+async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_before_the_end(tmp_path):
+    from .test_stratego import BLUE, RED
+    from .test_two_callers import two_in_lobby
+    # no blinking reveal of a strike's two pieces: every rank on the board is then a leak
+    app = await start_app(tmp_path / "g.db", stratego_reveal_seconds=0.0)
+    try:
+        red, blue = await two_in_lobby(app)
+        red.send("p" + door_digit("Stratego"))
+        await red.expect("choose your opponent")
+        red.send(DOWN + ENTER)                        # Bob, the only other caller
+        await red.expect("Scout strike")
+        red.send(DOWN * 2 + ENTER)
+        await blue.expect("Alice challenges you to Stratego")
+        blue.send("y")
+        await red.expect("Both players move now")
+        carol = await Caller.connect(app.port)
+        await carol.login("Carol")
+        carol.send("w")
+        await carol.expect("1  Stratego: Alice vs Bob")
+        carol.send("1")
+        await carol.expect("Alice")
+        await red.expect("Carol is watching.")
+        leaks: list[str] = []
+        over = False
+
+        async def look() -> None:          # the watcher's board, as often as it can be read
+            while not over:
+                cells = board_cells(carol)
+                if "GAME OVER" not in carol.text() and RANKS & set(cells):
+                    leaks.append(cells)
+                await asyncio.sleep(0.01)
+        looking = asyncio.create_task(look())
+        for caller, keys in ((red, RED), (blue, BLUE)):
+            caller.send("A")
+            await caller.expect("A: after placing, cursor steps on")
+            caller.send(keys)
+            await caller.expect("You: 40/40")
+            caller.send(ENTER)
+            await caller.expect("Ready? y/n")
+            caller.send("y")
+        await red.expect("Your move")
+        await wait_until(lambda: board_cells(carol).count(HIDDEN) == 80, what="both armies, hidden")
+        # Red's scout on B4 runs to B7 and strikes Blue's scout: the watcher sees it as it happens
+        red.send("h" + DOWN * 2 + "\x1b[D" * 3 + ENTER)
+        await red.expect("Selected")
+        red.send("\x1b[A" * 3 + ENTER)
+        text = await carol.expect("B4xB7")
+        assert "Red Scout (9) on Blue Scout (9)" in text        # what both players were shown
+        await wait_until(lambda: board_cells(carol).count(HIDDEN) == 78, what="both scouts gone")
+        red.send("Q")
+        await red.expect("Resign this game? (y/n)")
+        red.send("y")
+        await carol.expect("GAME OVER: Bob wins")
+        await wait_until(lambda: HIDDEN not in board_cells(carol), what="both armies revealed")
+        cells = board_cells(carol)
+        assert cells.count("F") == 2 and cells.count("B") == 12 and cells.count("S") == 2
+        over = True
+        await looking
+        assert leaks == []
+        for caller in (red, blue, carol):
+            await caller.close()
+    finally:
+        await app.stop()
