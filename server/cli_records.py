@@ -13,15 +13,11 @@ from server.config import Config
 __all__ = ["games_command", "bulletin_command"]
 
 
-def _changes(store_rows: list[Any]) -> dict[int, tuple[Any, ...]]:
-    return {int(r[0]): tuple(r[1:]) for r in store_rows}
-
-
 def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str:
     """"Alice 1500->1662 +162, Bob 1500->1338 -162"; "unrated"; "" if not over."""
     if change is None:
         return ""
-    rated, b0, a0, b1, a1 = change
+    rated, (b0, b1), (a0, a1) = change
     if not rated:
         return "unrated"
     parts = []
@@ -36,15 +32,10 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
     from server.services.store import Store
     doors = registry()
     out = out or sys.stdout
-    store = await Store(config.database).open()
+    store = await Store(config.store.database).open()
     try:
         rows = await store.list_games(status, limit)
-        assert store.db is not None
-        marks = ",".join("?" * len(rows)) or "NULL"
-        async with store.db.execute(
-                f"SELECT game_id, rated, before0, after0, before1, after1 FROM game_ratings"
-                f" WHERE game_id IN ({marks})", [g.id for g in rows]) as cur:
-            changes = _changes(list(await cur.fetchall()))
+        changes = await store.game_ratings(g.id for g in rows)
         print(f"{'id':>5}  {'door':<13} {'player 1':<20} {'player 2':<20} {'moves':>5}  "
               f"{'started':<16}  result; rating change", file=out)
         for g in rows:
@@ -86,7 +77,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
         print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
               file=sys.stderr)
         return 2
-    store = await open_readonly(config.database)
+    store = await open_readonly(config.store.database)
     try:
         canvas = await build_bulletin(store, door)
     finally:

@@ -64,7 +64,7 @@ def _server_running(config: Config) -> bool:
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.settimeout(1.0)
-        probe.connect(config.sysop_socket)
+        probe.connect(config.sysop.socket)
         return True
     except OSError:
         return False
@@ -85,8 +85,8 @@ async def user_command(config: Config, args: argparse.Namespace) -> int:
     except (ValueError, EOFError) as exc:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 1
-    store = await Store(config.database).open()
-    accounts = Accounts(store, sysop_name=config.sysop_name)
+    store = await Store(config.store.database).open()
+    accounts = Accounts(store, sysop_name=config.sysop.name)
     try:
         if args.action == "list":
             for row in await accounts.list():

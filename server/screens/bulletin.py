@@ -26,9 +26,7 @@ _ASCII = str.maketrans({"─": "-", "═": "=", "│": "|", "║": "|", "┌": "
 
 
 async def _ratings(store: Store) -> dict[tuple[str, str], float]:
-    assert store.db is not None
-    async with store.db.execute("SELECT player, door, rating FROM ratings") as cur:
-        return {(str(p), str(d)): float(r) for p, d, r in await cur.fetchall()}
+    return {(p, d): r for p, d, r, _dev, _vol in await store.all_ratings()}
 
 
 async def build_bulletin(store: Store, door: str | None = None,

@@ -26,10 +26,10 @@ from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match_bots import BotDriver
 from server.services.nodes import Node
-from server.services.ratings import GameRating, RatingBook
+from server.services.ratings import GameFacts, GameRating, RatingBook
 from server.services.saving import SavingNotice
-from server.services.seats import WATCHING, Seat, SeatKind
-from server.services.store import Store
+from server.services.seats import WATCHING, Seat, SeatKind, seat_label
+from server.services.store import RatingWrite, Store
 from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnTimes, span_text
 
@@ -219,21 +219,24 @@ class Match:
             nxt = self.state.clone()
             nxt.apply(player, action)
             ply = len(nxt.history)
-            saving = self._saving()
-            if self.turns is None:
-                await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving)
-            else:         # the turn starts go in the same commit as the move
-                marks = self.turns.after(before, nxt.to_move(), player)
-                await self.store.add_move(self.id, ply, player, nxt.action_to_str(action), saving,
-                                          turns=marks)
-                self.turns.started = list(marks)
-            saving.done()
+            text = nxt.action_to_str(action)
+            outcome = nxt.outcome()
+            if outcome is not None:       # the last move, the result and the ratings: one commit
+                await self._record_end(outcome, nxt, final=(ply, player, text))
+            else:
+                saving = self._saving()
+                if self.turns is None:
+                    await self.store.add_move(self.id, ply, player, text, saving)
+                else:         # the turn starts go in the same commit as the move
+                    marks = self.turns.after(before, nxt.to_move(), player)
+                    await self.store.add_move(self.id, ply, player, text, saving, turns=marks)
+                    self.turns.started = list(marks)
+                saving.done()
             self.state = nxt
             self.draw_offer = None
-            outcome = nxt.outcome()
         self.notify(News.UPDATE)
         if outcome is not None:
-            await self._end(outcome)
+            self._announce_end(outcome)
         else:
             if self.turns is not None:
                 now = tuple(p for p in nxt.to_move() if p not in before)
@@ -296,15 +299,49 @@ class Match:
         """Record the result, then announce it (the record comes first)."""
         if self.ended or self._ending:
             return
+        await self._record_end(outcome, self.state)
+        self._announce_end(outcome)
+
+    async def settle(self) -> None:
+        """Record the end of a game whose record is over but not its result
+        (a database from an older release, restored at start)."""
+        if self.outcome is not None and not self._ending:
+            await self._record_end(self.outcome, self.state)
+            self._on_finished(self)
+
+    def facts(self, outcome: Outcome, state: GameState) -> GameFacts:
+        """The game as the rating book needs it, from what this match knows."""
+        labels = (seat_label(self.seats[0].kind, self.seats[0].name, self.seats[0].level),
+                  seat_label(self.seats[1].kind, self.seats[1].name, self.seats[1].level))
+        cls = type(state)
+        moves = tuple(cls.count_moves([(p, t) for p, t in state.record() if p == side])[0]
+                      for side in (0, 1))
+        return GameFacts(self.id, self.info.key, labels, outcome.to_json(), (moves[0], moves[1]))
+
+    async def _record_end(self, outcome: Outcome, state: GameState,
+                          final: tuple[int, int, str] | None = None) -> None:
+        """Store the end (the ``final`` move, the outcome, the ratings) in
+        one transaction; on failure nothing is stored and the game goes on."""
         self._ending = True
         self._bots.cancel()
+        saving = self._saving()
+        try:
+            if self._ratings is None:
+                await self.store.finish_game(self.id, outcome.to_json(), saving, final)
+            else:
+                async def write(change: RatingWrite) -> None:
+                    await self.store.finish_game(self.id, outcome.to_json(), saving, final, change)
+                self.rating = await self._ratings.finish(self.facts(outcome, state), write)
+        except BaseException:
+            self._ending = False
+            if not self.ended:
+                self._bots.drive()
+            raise
+        saving.done()
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():
             self._forfeit_task.cancel()
-        saving = self._saving()
-        await self.store.finish_game(self.id, outcome.to_json(), saving)
-        saving.done()
-        if self._ratings is not None:
-            self.rating = await self._ratings.record(self.id)
+
+    def _announce_end(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self._on_finished(self)
         self.notify(News.ENDED, outcome.reason)
@@ -341,7 +378,7 @@ class Match:
             return
         seat.left_at = time.monotonic()
         self._bots.cancel()
-        minutes = self.config.forfeit_minutes
+        minutes = self.config.server.forfeit_minutes
         why = "stepped out to the console" if stepped_out else "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
                                  f"(forfeit after {minutes:g} min).")
@@ -361,14 +398,14 @@ class Match:
         absent = self.absent()
         if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
             return None
-        return absent[0].left_at + self.config.forfeit_seconds
+        return absent[0].left_at + self.config.server.forfeit_seconds
 
     async def _forfeit_after(self, seat: Seat) -> None:
         try:
             deadline = seat.left_at or time.monotonic()
-            await asyncio.sleep(max(0.0, deadline + self.config.forfeit_seconds - time.monotonic()))
+            await asyncio.sleep(max(0.0, deadline + self.config.server.forfeit_seconds - time.monotonic()))
             if not seat.present and not self.ended:
-                minutes = self.config.forfeit_minutes
+                minutes = self.config.server.forfeit_minutes
                 await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
                                         f"{seat.name} left and did not return within {minutes:g} minutes"))
         except asyncio.CancelledError:

@@ -131,8 +131,8 @@ class MatchManager:
                           self.ratings, self.limits, turns, self._tell)
             if turns is not None:
                 match.chat.lines.extend(await self.store.chat_thread(row.id))
-            if match.ended and match.outcome is not None:
-                await self.store.finish_game(row.id, match.outcome.to_json())
+            if match.ended:          # its last move stored, not its end (an older release)
+                await match.settle()
                 continue
             self.live[GameId(row.id)] = match
             if turns is not None:

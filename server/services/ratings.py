@@ -1,8 +1,9 @@
 """The rating book: one Glicko-2 rating per caller per door.
 
 It owns the ratings (a copy in memory for the lobby and game screens, the
-record in the store) and rates each finished game once, when the match
-records its result, or at start for games finished while it could not.
+record in the store) and rates each finished game once: as the match
+records its result, from the match's own facts, in the same transaction
+(``finish``); at start, only for games an older release finished unrated.
 
 Which games count: a finished game between two callers, or between a caller
 and the computer at a fixed level. A resignation or a forfeit counts as the
@@ -25,17 +26,19 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from doors import registry
 from doors._core.game import Termination
 from server.services.glicko2 import Rating, rate_game
-from server.services.store import handle_key
+from server.services.seats import is_computer
+from server.services.store import NewRating, RatingWrite, handle_key
 
 if TYPE_CHECKING:
     from server.services.store import GameRow, Store
 
-__all__ = ["RatingBook", "GameRating", "computer_anchor", "ANCHOR_LOW", "ANCHOR_HIGH",
+__all__ = ["RatingBook", "GameRating", "GameFacts", "computer_anchor", "ANCHOR_LOW", "ANCHOR_HIGH",
            "ANCHOR_DEVIATION", "is_computer"]
 
 log = logging.getLogger("gatehouse.ratings")
@@ -43,10 +46,6 @@ log = logging.getLogger("gatehouse.ratings")
 ANCHOR_LOW = 1000.0
 ANCHOR_HIGH = 1800.0
 ANCHOR_DEVIATION = 50.0
-
-
-def is_computer(label: str) -> bool:
-    return label.startswith("computer:")
 
 
 def computer_anchor(door: str, level: int) -> Rating:
@@ -66,6 +65,7 @@ class GameRating:
     rated: bool
     before: tuple[float | None, float | None] = (None, None)
     after: tuple[float | None, float | None] = (None, None)
+    why: str = ""            # why an ended game is not rated ("" if rated, or not told)
 
     def change(self, player: int) -> float | None:
         b, a = self.before[player], self.after[player]
@@ -79,6 +79,16 @@ class GameRating:
         return f"{b:.0f} -> {a:.0f} ({round(a) - round(b):+d})"
 
 
+@dataclasses.dataclass(frozen=True)
+class GameFacts:
+    """A game as its match knows it when it ends: nothing is read back."""
+    game_id: int
+    door: str
+    labels: tuple[str, str]              # the seats as ``seats.seat_label`` writes them
+    outcome: dict[str, Any]              # ``Outcome.to_json()``
+    moves: tuple[int, int] = (2, 2)      # game moves each side made (setup not counted)
+
+
 def _score(outcome: dict[str, object]) -> float:
     winner = outcome.get("winner")
     return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
@@ -88,12 +98,19 @@ def counts(game: GameRow) -> bool:
     """Whether a finished game is rated (see the module's text)."""
     if game.status != "finished" or not game.outcome:
         return False
-    if game.outcome.get("termination") == Termination.ABORTED.value:
-        return False
-    a, b = game.players
+    return _why_not(game.players, game.outcome) is None
+
+
+def _why_not(labels: tuple[str, str], outcome: dict[str, Any]) -> str | None:
+    """Why a game does not count by its seats and end alone; None if it may."""
+    if outcome.get("termination") == Termination.ABORTED.value:
+        return "the game was aborted"
+    a, b = labels
     if is_computer(a) and is_computer(b):
-        return False
-    return is_computer(a) or is_computer(b) or handle_key(a) != handle_key(b)
+        return "the computer played itself"
+    if not (is_computer(a) or is_computer(b)) and handle_key(a) == handle_key(b):
+        return "a caller played themselves"
+    return None
 
 
 class RatingBook:
@@ -106,13 +123,9 @@ class RatingBook:
 
     async def load(self) -> None:
         """Read the ratings, then rate the finished games not yet rated."""
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT player, door, rating, deviation, volatility FROM ratings") as cur:
-            rows = await cur.fetchall()
         self._ratings = {}
-        for p, d, r, dev, vol in rows:
-            self._ratings.setdefault(str(p), {})[str(d)] = Rating(r, dev, vol)
+        for p, d, r, dev, vol in await self.store.all_ratings():
+            self._ratings.setdefault(p, {})[d] = Rating(r, dev, vol)
         await self.catch_up()
 
     # ----- what screens read (no waiting) ------------------------------------
@@ -150,53 +163,56 @@ class RatingBook:
 
     async def catch_up(self) -> int:
         """Rate, in the order they ended, the finished games without a rating
-        record (games of an older Gatehouse, or ended while rating failed)."""
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT g.id FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
-                " WHERE g.status = 'finished' AND r.game_id IS NULL"
-                " ORDER BY g.ended, g.id") as cur:
-            ids = [int(row[0]) for row in await cur.fetchall()]
+        record (games an older Gatehouse finished: a game's end and its
+        rating are one transaction now)."""
+        ids = await self.store.unrated_finished_games()
         for game_id in ids:
             await self.record(game_id)
         return len(ids)
 
     async def _done(self, game_id: int) -> GameRating | None:
-        assert self.store.db is not None
-        async with self.store.db.execute(
-                "SELECT rated, before0, after0, before1, after1 FROM game_ratings WHERE game_id=?",
-                (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return GameRating(game_id, bool(row[0]), (row[1], row[3]), (row[2], row[4]))
+        stored = await self.store.game_rating(game_id)
+        return None if stored is None else GameRating(game_id, *stored)
 
-    async def _rate(self, game: GameRow) -> GameRating:
-        if not counts(game):
-            await self.store.transaction([(
-                "INSERT INTO game_ratings(game_id, rated) VALUES (?, 0)", (game.id,))])
-            return GameRating(game.id, False)
-        assert game.outcome is not None
-        labels = game.players
-        old = [self.of_label(label, game.door) or Rating() for label in labels]
-        new = list(rate_game(old[0], old[1], _score(game.outcome)))
+    async def finish(self, facts: GameFacts,
+                     write: Callable[[RatingWrite], Awaitable[None]]) -> GameRating:
+        """Rate a game as it ends: ``write`` stores the result together with
+        the rating changes (one transaction); the book changes only once it
+        has. Games end one at a time here, so each sees the other's rating."""
+        async with self._lock:
+            change = await self._judge(facts)
+            await write(change)
+            self._apply(facts.door, change)
+            return GameRating(facts.game_id, change.rated, change.before, change.after, change.why)
+
+    async def _judge(self, facts: GameFacts) -> RatingWrite:
+        """What the game does to the ratings (nothing is written)."""
+        why = _why_not(facts.labels, facts.outcome)
+        if why is not None:
+            return RatingWrite(False, why=why)
+        old = [self.of_label(label, facts.door) or Rating() for label in facts.labels]
+        new = list(rate_game(old[0], old[1], _score(facts.outcome)))
         before: list[float | None] = [None, None]
         after: list[float | None] = [None, None]
-        statements: list[tuple[str, Any]] = []
-        for seat, label in enumerate(labels):
+        changed: list[NewRating] = []
+        for seat, label in enumerate(facts.labels):
             if is_computer(label):
                 continue                      # the anchor does not move
             before[seat], after[seat] = old[seat].rating, new[seat].rating
-            statements.append((
-                "INSERT OR REPLACE INTO ratings(player, door, handle, rating, deviation, volatility)"
-                " VALUES (?,?,?,?,?,?)",
-                (handle_key(label), game.door, label, new[seat].rating, new[seat].deviation,
-                 new[seat].volatility)))
-        statements.append((
-            "INSERT INTO game_ratings(game_id, rated, before0, after0, before1, after1)"
-            " VALUES (?, 1, ?, ?, ?, ?)", (game.id, before[0], after[0], before[1], after[1])))
-        await self.store.transaction(statements)
-        for seat, label in enumerate(labels):
-            if not is_computer(label):
-                self._ratings.setdefault(handle_key(label), {})[game.door] = new[seat]
-        return GameRating(game.id, True, (before[0], before[1]), (after[0], after[1]))
+            changed.append(NewRating(handle_key(label), facts.door, label, new[seat].rating,
+                                     new[seat].deviation, new[seat].volatility))
+        return RatingWrite(True, (before[0], before[1]), (after[0], after[1]), tuple(changed))
+
+    def _apply(self, door: str, change: RatingWrite) -> None:
+        for new in change.new:
+            self._ratings.setdefault(new.key, {})[door] = Rating(new.rating, new.deviation,
+                                                                 new.volatility)
+
+    async def _rate(self, game: GameRow) -> GameRating:
+        """Rate a game an older release finished without rating it."""
+        assert game.outcome is not None
+        facts = GameFacts(game.id, game.door, game.players, game.outcome)
+        change = await self._judge(facts)
+        await self.store.save_rating(game.id, change)
+        self._apply(game.door, change)
+        return GameRating(game.id, change.rated, change.before, change.after, change.why)

@@ -1,6 +1,6 @@
 """What the record says about callers: finished games with their rating
 changes (history), and the hall of fame of a door (top ratings, most games,
-longest win streaks, a caller's own record). Read-only queries on the store.
+longest win streaks, a caller's own record). Tables made from the store's read-only queries (``store_records.py``).
 
 ``open_readonly`` opens an existing database for reading only (the bulletin:
 a read-only command never creates or migrates a database).
@@ -8,18 +8,12 @@ a read-only command never creates or migrates a database).
 from __future__ import annotations
 
 import dataclasses
-import json
-import sqlite3
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from server.services.ratings import is_computer
-from server.services.schema import MIGRATIONS
-from server.services.seats import parse_seat_label
-from server.services.store import Store, StoreError, handle_key
+from server.services.seats import is_computer, parse_seat_label
+from server.services.store import Store, handle_key
 
 __all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly",
            "result_text"]
@@ -74,32 +68,10 @@ def result_text(row: HistoryRow) -> str:
     return f"{who} ({reason})" if reason else who
 
 
-_HISTORY_SQL = ("SELECT g.id, g.door, g.player0, g.player1, g.outcome, g.ended,"
-                " COALESCE(r.rated, 0), r.before0, r.after0, r.before1, r.after1"
-                " FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
-                " WHERE g.status = 'finished'")
-
-
 async def history(store: Store, door: str | None = None, handle: str | None = None,
                   limit: int | None = None, oldest_first: bool = False) -> list[HistoryRow]:
     """Finished games, newest first (or oldest first), of a door and/or a caller."""
-    assert store.db is not None
-    sql, args = _HISTORY_SQL, list[Any]()
-    if door:
-        sql += " AND g.door = ?"
-        args.append(door)
-    if handle:
-        sql += " AND (lower(g.player0) = ? OR lower(g.player1) = ?)"
-        args += [handle.lower(), handle.lower()]
-    sql += " ORDER BY g.ended, g.id" if oldest_first else " ORDER BY g.ended DESC, g.id DESC"
-    if limit:
-        sql += " LIMIT ?"
-        args.append(limit)
-    async with store.db.execute(sql, args) as cur:
-        rows = await cur.fetchall()
-    out = [HistoryRow(int(r[0]), str(r[1]), (str(r[2]), str(r[3])),
-                      json.loads(r[4]) if r[4] else {}, float(r[5] or 0), bool(r[6]),
-                      (r[7], r[9]), (r[8], r[10])) for r in rows]
+    out = [HistoryRow(*row) for row in await store.finished_games(door, handle, limit, oldest_first)]
     if handle:      # lower() in SQL is ASCII only: check with the real key
         out = [row for row in out if row.seat_of(handle) is not None]
     return out
@@ -137,17 +109,8 @@ class Hall:
 
 
 async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10) -> Hall:
-    assert store.db is not None
-    async with store.db.execute(
-            "SELECT handle, rating, deviation FROM ratings WHERE door = ?"
-            " ORDER BY rating DESC, handle LIMIT ?", (door, top)) as cur:
-        top_rated = [(str(h), float(r), float(d)) for h, r, d in await cur.fetchall()]
-    async with store.db.execute(
-            "SELECT player0, player1, json_extract(outcome, '$.winner') FROM games"
-            " WHERE door = ? AND status = 'finished'"
-            " AND json_extract(outcome, '$.termination') IS NOT 'aborted'"
-            " ORDER BY ended, id", (door,)) as cur:
-        games = [((str(a), str(b)), w) for a, b, w in await cur.fetchall()]
+    top_rated = [(h, r, d) for _k, h, r, d in (await store.top_ratings(door))[:top]]
+    games = [(players, winner) for players, winner, _rated in await store.results(door)]
     keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
 
     def key_of(label: str) -> str | None:
@@ -194,21 +157,4 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
 async def open_readonly(path: str | Path) -> Store:
     """Open an existing database for reading only; StoreError (one line) if
     there is none, it cannot be read, or it is not of this Gatehouse's schema."""
-    path = Path(path)
-    if not path.is_file():
-        raise StoreError(f"{path}: there is no database here (nothing was created): "
-                         "give the server's database with --db or --config")
-    store = Store(path)
-    try:
-        store.db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        version = await store.schema_version()
-    except sqlite3.Error as exc:
-        await store.close()
-        raise StoreError(f"{path}: cannot read the database ({exc})") from None
-    if version != len(MIGRATIONS):
-        await store.close()
-        older = version < len(MIGRATIONS)
-        raise StoreError(f"{path}: the database is from {'an older' if older else 'a newer'} "
-                         f"Gatehouse (schema {version}, this one uses {len(MIGRATIONS)}): "
-                         + ("start the server once to upgrade it" if older else "upgrade Gatehouse"))
-    return store
+    return await Store(path).open_readonly()

@@ -8,7 +8,8 @@ import enum
 
 from server.services.nodes import Node
 
-__all__ = ["SeatKind", "WATCHING", "Seat", "seat_label", "parse_seat_label", "watch_names", "seat_names"]
+__all__ = ["SeatKind", "WATCHING", "Seat", "seat_label", "parse_seat_label", "is_computer", "watch_names",
+           "seat_names"]
 
 
 class SeatKind(enum.StrEnum):
@@ -25,8 +26,13 @@ def seat_label(kind: SeatKind, handle: str, level: int) -> str:
     return f"computer:{level}" if kind == SeatKind.BOT else handle
 
 
+def is_computer(label: str) -> bool:
+    """Whether a seat label is the computer's."""
+    return label.startswith("computer:")
+
+
 def parse_seat_label(label: str) -> tuple[SeatKind, str, int]:
-    if label.startswith("computer:"):
+    if is_computer(label):
         level = int(label.split(":", 1)[1] or 1)
         return SeatKind.BOT, f"Computer ({level})", level
     return SeatKind.HUMAN, label, 0

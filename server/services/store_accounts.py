@@ -5,11 +5,9 @@ kept for a caller's next call. A part of ``store.Store`` (its schema is in
 (``store.handle_key``), so this module needs nothing of ``store``."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-import aiosqlite
+from server.services.store_core import StoreCore
 
 __all__ = ["AccountsRecord", "AccountRow", "BanRow", "KeptMessage"]
 
@@ -39,18 +37,7 @@ class KeptMessage:
     at: float
 
 
-class AccountsRecord:
-    db: aiosqlite.Connection | None
-
-    async def transaction(self, statements: list[tuple[str, Any]],
-                          on_retry: Callable[[], None] | None = None) -> Any:
-        raise NotImplementedError
-
-    async def _rows(self, sql: str, args: Any = ()) -> list[Any]:
-        assert self.db is not None
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
-
+class AccountsRecord(StoreCore):
     # ----- accounts -------------------------------------------------------------
     async def accounts(self) -> list[AccountRow]:
         """Every account, by handle, and whether it is banned."""

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from server.services.store_core import StoreCore
 
 __all__ = ["ByTurnsRecord", "Turns", "WaitingChallengeRow"]
 
@@ -29,19 +28,11 @@ class WaitingChallengeRow:
     made: float
 
 
-class ByTurnsRecord:
-    db: aiosqlite.Connection | None
-
-    async def _write(self, sql: str, args: Any = (),
-                     on_retry: Callable[[], None] | None = None) -> Any:
-        raise NotImplementedError
-
+class ByTurnsRecord(StoreCore):
     # ----- by turns (correspondence) -------------------------------------------
     async def by_turns(self) -> dict[int, tuple[float, Turns]]:
         """Every by-turns game's time per move and turn starts, by game id."""
-        assert self.db is not None
-        async with self.db.execute("SELECT game_id, move_seconds, turn0, turn1 FROM by_turns") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT game_id, move_seconds, turn0, turn1 FROM by_turns")
         return {int(g): (float(s), (t0, t1)) for g, s, t0, t1 in rows}
 
     async def add_chat(self, game_id: int, who: str, text: str) -> None:
@@ -51,10 +42,8 @@ class ByTurnsRecord:
             " FROM game_chat WHERE game_id=?), ?, ?, ?)", (game_id, game_id, who, text, time.time()))
 
     async def chat_thread(self, game_id: int) -> list[tuple[str, str]]:
-        assert self.db is not None
-        async with self.db.execute("SELECT who, text FROM game_chat WHERE game_id=? ORDER BY seq",
-                                   (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT who, text FROM game_chat WHERE game_id=? ORDER BY seq",
+                                (game_id,))
         return [(str(w), str(t)) for w, t in rows]
 
     async def save_waiting_challenge(self, row: WaitingChallengeRow) -> None:
@@ -67,18 +56,14 @@ class ByTurnsRecord:
         await self._write("DELETE FROM waiting_challenges WHERE id=?", (challenge_id,))
 
     async def waiting_challenges(self) -> list[WaitingChallengeRow]:
-        assert self.db is not None
-        async with self.db.execute("SELECT id, challenger, target, door, options, move_seconds, made"
-                                   " FROM waiting_challenges ORDER BY id") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT id, challenger, target, door, options, move_seconds, made"
+                                   " FROM waiting_challenges ORDER BY id")
         return [WaitingChallengeRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), json.loads(r[4]),
                                     float(r[5]), float(r[6])) for r in rows]
 
     async def turn_clock(self) -> tuple[float | None, float]:
         """The sysop's pause of the by-turns clocks: (paused since, total paused before)."""
-        assert self.db is not None
-        async with self.db.execute("SELECT paused_since, paused_total FROM turn_clock WHERE id=1") as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT paused_since, paused_total FROM turn_clock WHERE id=1")
         return (None, 0.0) if row is None else (row[0], float(row[1]))
 
     async def set_turn_clock(self, paused_since: float | None, paused_total: float) -> None:

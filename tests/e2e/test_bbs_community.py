@@ -18,8 +18,7 @@ from .harness import DOWN, ENTER, Caller, door_digit, start_app, wait_until
 @pytest.fixture
 async def board(tmp_path):
     """(app, the sysop console's settings file)."""
-    app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "sysop.sock"),
-                          chat_lines_per_10s=1000)
+    app = await start_app(tmp_path / "gatehouse.db", limits={"chat_lines_per_10s": 1000})
     config = tmp_path / "gatehouse.toml"
     config.write_text(f'[sysop]\nsocket = "{tmp_path / "sysop.sock"}"\n')
     yield app, config
@@ -202,7 +201,7 @@ async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_befo
     from .test_stratego import BLUE, RED
     from .test_two_callers import two_in_lobby
     # no blinking reveal of a strike's two pieces: every rank on the board is then a leak
-    app = await start_app(tmp_path / "g.db", stratego_reveal_seconds=0.0)
+    app = await start_app(tmp_path / "g.db", stratego={"reveal_seconds": 0.0})
     try:
         red, blue = await two_in_lobby(app)
         red.send("p" + door_digit("Stratego"))

@@ -1,0 +1,217 @@
+"""The store's core: the one connection to the sqlite record and the one
+way to use it. Every statement of the store layer (``store_*.py``, put
+together as ``store.Store``) runs here: a write in ``transaction`` (one at a
+time, ``BEGIN IMMEDIATE`` under a lock), a read in ``_rows``/``_row`` (under
+the same lock, so it never sees another transaction's unfinished writes).
+
+WAL journal; a schema version with ordered migrations (``schema.py``);
+every move is committed before the match offers the next turn, so killing
+the server at any moment loses no completed move.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Self
+
+import aiosqlite
+
+from server.services.schema import MIGRATIONS
+
+__all__ = ["StoreCore", "StoreError", "Statements"]
+
+log = logging.getLogger("gatehouse.store")
+
+Statements = list[tuple[str, Any]]
+
+
+class StoreError(Exception):
+    """The database cannot be used; ``str(err)`` is one line for the sysop."""
+
+
+def _prepare_file(path: Path) -> None:
+    """Make the folder; create the file 0600 (callers' password hashes are
+    in it); refuse a file that is read-only or not a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open the database ({exc.strerror or exc}): "
+                         "check the path and its permissions") from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: not a database file: set [store] database to a file")
+    if not mode & stat.S_IWUSR:
+        raise StoreError(f"{path}: the database file is read-only: make it writable "
+                         f"(chmod u+w {path}) or use another database")
+
+
+def _explain(path: str, exc: sqlite3.Error) -> str:
+    text = " ".join(str(exc).split())
+    if "not a database" in text:
+        return f"{path}: this file is not a Gatehouse database ({text}): set [store] database to another file"
+    if "malformed" in text or "corrupt" in text:
+        return f"{path}: the database is damaged ({text}): restore it from a backup"
+    if "readonly" in text or "read-only" in text:
+        return f"{path}: the database is read-only ({text}): make it and its folder writable"
+    if "locked" in text or "busy" in text:
+        return f"{path}: the database is locked by another program ({text}): stop it and start again"
+    return f"{path}: the database cannot be used ({text})"
+
+
+class StoreCore:
+    RETRY_FOR = 120.0    # seconds a write keeps retrying while the database is locked
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()        # one transaction or read at a time
+
+    async def open(self) -> Self:
+        """Open (creating it 0600 if new), check and migrate the database;
+        StoreError (one line) if it cannot be used, with nothing left open."""
+        if self.path != ":memory:":
+            _prepare_file(Path(self.path))
+        try:
+            self.db = await aiosqlite.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
+        try:
+            await self.db.execute("PRAGMA journal_mode=WAL")
+            await self.db.execute("PRAGMA synchronous=FULL")
+            await self.db.execute("PRAGMA foreign_keys=ON")
+            await self._check()
+            await self._migrate()
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(_explain(self.path, exc)) from None
+            raise
+        return self
+
+    async def open_readonly(self) -> Self:
+        """Open an existing database for reading only (a read-only command
+        never creates or migrates one); StoreError (one line) if there is
+        none, it cannot be read, or it is not of this Gatehouse's schema."""
+        path = Path(self.path)
+        if not path.is_file():
+            raise StoreError(f"{path}: there is no database here (nothing was created): "
+                             "give the server's database with --db or --config")
+        try:
+            self.db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                              isolation_level=None)
+            version = await self.schema_version()
+        except sqlite3.Error as exc:
+            await self.close()
+            raise StoreError(f"{path}: cannot read the database ({exc})") from None
+        if version != len(MIGRATIONS):
+            await self.close()
+            older = version < len(MIGRATIONS)
+            raise StoreError(f"{path}: the database is from {'an older' if older else 'a newer'} "
+                             f"Gatehouse (schema {version}, this one uses {len(MIGRATIONS)}): "
+                             + ("start the server once to upgrade it" if older else "upgrade Gatehouse"))
+        return self
+
+    async def _check(self) -> None:
+        """Refuse a damaged database or one from a newer Gatehouse."""
+        (result,) = await self._row("PRAGMA quick_check(1)")
+        if result != "ok":
+            result = " ".join(str(result).replace("*** in database main ***", "").split())
+            raise StoreError(f"{self.path}: the database is damaged (quick_check: {result}): "
+                             "restore it from a backup")
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StoreError(f"{self.path}: the database is from a newer Gatehouse (schema "
+                             f"{version}, this one knows up to {len(MIGRATIONS)}): upgrade "
+                             "Gatehouse or use another database")
+
+    async def close(self) -> None:
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    async def _migrate(self) -> None:
+        assert self.db is not None
+        version = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            await self.db.executescript(f"BEGIN;{script};PRAGMA user_version={number};COMMIT;")
+
+    async def schema_version(self) -> int:
+        row = await self._row("PRAGMA user_version")
+        return int(row[0])
+
+    # ----- the one way to the connection ----------------------------------------
+    async def _execute(self, sql: str, args: Any = ()) -> aiosqlite.Cursor:
+        """One statement on the connection (every statement goes through here)."""
+        assert self.db is not None
+        return await self.db.execute(sql, args)
+
+    async def _write(self, sql: str, args: Any = (),
+                     on_retry: Callable[[], None] | None = None) -> Any:
+        """Execute one write and commit it (see ``transaction``)."""
+        return await self.transaction([(sql, args)], on_retry)
+
+    async def transaction(self, statements: Statements,
+                          on_retry: Callable[[], None] | None = None) -> Any:
+        """Execute writes and commit them together; returns the last cursor.
+
+        One transaction at a time holds the connection (``BEGIN IMMEDIATE``
+        under the store's lock, first come first served), so a transaction
+        that fails is rolled back whole and touches no other one's writes.
+        While another program holds the database locked beyond the busy
+        timeout, roll back, tell ``on_retry`` and try again (up to RETRY_FOR
+        seconds, the connection free for others meanwhile), so nothing is lost."""
+        delay, waited = 0.1, 0.0
+        while True:
+            try:
+                # shielded: a cancelled caller never leaves a transaction half open
+                return await asyncio.shield(self._attempt(statements))
+            except sqlite3.Error as exc:
+                busy = isinstance(exc, sqlite3.OperationalError) and (
+                    "locked" in str(exc) or "busy" in str(exc))
+                if not busy or waited >= self.RETRY_FOR:
+                    raise
+                log.warning("database busy (%s): retrying in %.1f s", exc, delay)
+                if on_retry is not None:
+                    on_retry()
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 2.0)
+
+    async def _attempt(self, statements: Statements) -> Any:
+        assert self.db is not None
+        async with self._lock:
+            try:
+                await self._execute("BEGIN IMMEDIATE")
+                cur = None
+                for sql, args in statements:
+                    cur = await self._execute(sql, args)
+                await self._execute("COMMIT")
+                return cur
+            except BaseException:
+                if self.db.in_transaction:
+                    try:
+                        await self.db.execute("ROLLBACK")    # none of the writes stays half done
+                    except sqlite3.Error:
+                        pass
+                raise
+
+    async def _rows(self, sql: str, args: Any = ()) -> list[Any]:
+        """A query's rows; under the lock, so a read never sees a transaction
+        that is still under way."""
+        async with self._lock:
+            cur = await self._execute(sql, args)
+            try:
+                return list(await cur.fetchall())
+            finally:
+                await cur.close()
+
+    async def _row(self, sql: str, args: Any = ()) -> Any:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None

@@ -1,0 +1,116 @@
+"""The store's accounts: users (telnet, BBS, sysop, reserved names), their
+password hashes and handles. A part of ``store.Store``."""
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from server.services.store_core import StoreCore
+
+__all__ = ["AccountKind", "KINDS", "UserRow", "UsersRecord", "hash_password", "check_password",
+           "handle_key", "handle_skeleton"]
+
+
+class AccountKind(enum.StrEnum):
+    """Who an account belongs to (stored as these strings)."""
+    TELNET = "telnet"        # registered by a caller over telnet, with a password
+    BBS = "bbs"              # handed over by a BBS (RLogin, door mode): no password
+    SYSOP = "sysop"          # the sysop at the console
+    RESERVED = "reserved"    # a name nobody may take
+
+
+KINDS = tuple(AccountKind)
+
+SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
+
+
+def hash_password(password: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
+    """(salt, scrypt hash). Blocking (~50 ms): call it in a thread."""
+    salt = salt or os.urandom(16)
+    return salt, hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+
+
+def check_password(password: str, salt: bytes, expected: bytes) -> bool:
+    return hmac.compare_digest(hash_password(password, salt)[1], expected)
+
+
+def handle_key(handle: str) -> str:
+    return " ".join(handle.split()).casefold()
+
+
+_LOOKALIKE = str.maketrans({"l": "i", "1": "i", "0": "o"})
+
+
+def handle_skeleton(handle: str) -> str:
+    """What a handle looks like: AIice, Al1ce and Alice share one (I/l/1, O/0)."""
+    return handle_key(handle).translate(_LOOKALIKE)
+
+
+@dataclass(frozen=True)
+class UserRow:
+    id: int
+    handle: str
+    pw_salt: bytes
+    pw_hash: bytes
+    charset: str | None
+    kind: str = AccountKind.TELNET
+
+
+class UsersRecord(StoreCore):
+    async def get_user(self, handle: str) -> UserRow | None:
+        row = await self._row(
+            "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE handle_key=?",
+            (handle_key(handle),))
+        return UserRow(*row) if row else None
+
+    async def lookalike(self, handle: str) -> str | None:
+        """An existing handle that looks like ``handle`` (I/l/1, O/0), if any."""
+        row = await self._row("SELECT handle FROM users WHERE skeleton=? LIMIT 1",
+                              (handle_skeleton(handle),))
+        return str(row[0]) if row else None
+
+    async def create_user(self, handle: str, salt: bytes, pw_hash: bytes,
+                          charset: str | None = None, kind: str = AccountKind.TELNET,
+                          bbs_key: str | None = None) -> UserRow:
+        """A new account; sqlite3.IntegrityError if the handle (or ``bbs_key``) is taken."""
+        assert kind in KINDS
+        now = time.time()
+        cur = await self._write(
+            "INSERT INTO users(handle, handle_key, pw_salt, pw_hash, charset, created,"
+            " last_login, kind, skeleton, bbs_key) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (handle, handle_key(handle), salt, pw_hash, charset, now, now, kind,
+             handle_skeleton(handle), bbs_key))
+        return UserRow(cur.lastrowid or 0, handle, salt, pw_hash, charset, kind)
+
+    async def get_bbs_user(self, bbs_key: str) -> UserRow | None:
+        """The BBS caller's account for this full alias key, if any."""
+        row = await self._row(
+            "SELECT id, handle, pw_salt, pw_hash, charset, kind FROM users WHERE bbs_key=?",
+            (bbs_key,))
+        return UserRow(*row) if row else None
+
+    async def has_bbs_key(self, user_id: int) -> bool:
+        row = await self._row("SELECT bbs_key IS NOT NULL FROM users WHERE id=?", (user_id,))
+        return bool(row and row[0])
+
+    async def claim_bbs_key(self, user_id: int, bbs_key: str) -> bool:
+        """Give an account made before alias keys existed its caller's key;
+        False if it already has one (it is someone else's)."""
+        try:
+            cur = await self._write("UPDATE users SET bbs_key=? WHERE id=? AND bbs_key IS NULL",
+                                    (bbs_key, user_id))
+        except sqlite3.IntegrityError:
+            return False
+        return bool(cur.rowcount)
+
+    async def touch_login(self, user_id: int) -> None:
+        await self._write("UPDATE users SET last_login=? WHERE id=?", (time.time(), user_id))
+
+    async def set_charset(self, user_id: int, charset: str) -> None:
+        await self._write("UPDATE users SET charset=? WHERE id=?", (charset, user_id))
+
