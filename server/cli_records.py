@@ -71,6 +71,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
     (replaced at once: a caller never sees half a file); a message and a
     non-zero exit if it cannot."""
     from doors import registry
+    from server.screens.board_look import footer_line
     from server.screens.bulletin import build_bulletin, encode_bulletin
     from server.services.records import open_readonly
     if door is not None and door not in registry():
@@ -79,7 +80,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
         return 2
     store = await open_readonly(config.store.database)
     try:
-        canvas = await build_bulletin(store, door)
+        canvas = await build_bulletin(store, door, footer=footer_line(config.paths.state_dir))
     finally:
         await store.close()
     data = encode_bulletin(canvas, fmt)

@@ -29,9 +29,13 @@ async def _ratings(store: Store) -> dict[tuple[str, str], float]:
     return {(p, d): r for p, d, r, _dev, _vol in await store.all_ratings()}
 
 
+FOOTER = "Call in and play: ratings, hall of fame and replays in the lobby."
+
+
 async def build_bulletin(store: Store, door: str | None = None,
-                         now: float | None = None) -> Canvas:
-    """The bulletin as a canvas, 80 columns wide and as tall as it needs."""
+                         now: float | None = None, footer: str | None = None) -> Canvas:
+    """The bulletin as a canvas, 80 columns wide and as tall as it needs;
+    ``footer``: the sysop's last line (``board_look.footer_line``)."""
     doors = [registry()[door]] if door else list(registry().values())
     leaders = 10 if door else 5
     rows = 3 + len(doors) * (leaders + 3) + 3 + IN_PROGRESS_ROWS + 2
@@ -72,7 +76,7 @@ async def build_bulletin(store: Store, door: str | None = None,
     elif len(live) > IN_PROGRESS_ROWS:
         canvas.text(1, y, f"and {len(live) - IN_PROGRESS_ROWS} more", DARK_GREY)
         y += 1
-    canvas.text(1, y + 1, "Call in and play: ratings, hall of fame and replays in the lobby.", CYAN)
+    canvas.text(1, y + 1, footer or FOOTER, CYAN)
     return _crop(canvas, y + 2)
 
 

@@ -260,3 +260,50 @@ async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_befo
             await caller.close()
     finally:
         await app.stop()
+
+
+def wide_title(cols: int = 132, rows: int = 30) -> bytes:
+    """A sysop's title.ans: ``cols`` x ``rows`` (SAUCE says so), each row
+    named, the part past column 80 marked CUT, the last row marked BOTTOM."""
+    from ansi.art import Sauce
+    lines = []
+    for y in range(rows):
+        name = "BOTTOM" if y == rows - 1 else f"ROW {y:02d} RUSTY ANCHOR"
+        lines.append(b"\x1b[1;33m" + name.ljust(80, ".").encode() + b"\x1b[0;36m" + b"CUT" * ((cols - 80) // 3)
+                     + b"\r\n")
+    art = b"".join(lines)
+    sauce = Sauce(title="Rusty Anchor", author="sysop", date="20261129", file_size=len(art),
+                  tinfo1=cols, tinfo2=rows, tinfos="IBM VGA")
+    return art + b"\x1a" + sauce.to_bytes()
+
+
+async def test_the_sysops_own_title_is_cut_to_80_columns_and_their_footer_shown(tmp_path):
+    (tmp_path / "title.ans").write_bytes(wide_title())
+    (tmp_path / "footer.txt").write_text("The Rusty Anchor BBS \x1b[2J· door key G\nsecond line\n")
+    app = await start_app(tmp_path / "gatehouse.db")
+    try:
+        caller = await Caller.connect(app.port)
+        text = await caller.expect("Handle")
+        await caller.settle()
+        text = caller.text()
+        for y in range(20):                      # each art row on its own screen row, in order
+            assert caller.line(y).startswith(f"ROW {y:02d} RUSTY ANCHOR....")
+        assert "CUT" not in text and "BOTTOM" not in text
+        assert caller.line(20).strip() == "The Rusty Anchor BBS ?[2J· door key G"
+        assert "second line" not in text and "Welcome to Gatehouse" not in text
+        await caller.close()
+        out = tmp_path / "bulletin.asc"
+        config = tmp_path / "gatehouse.toml"
+        config.write_text(f'[paths]\nstate_dir = "{tmp_path}"\n')
+        assert await gatehouse("bulletin", "--format", "utf8", "--config", str(config),
+                               "--output", str(out)) == 0
+        assert out.read_text().rstrip().splitlines()[-1].strip() == "The Rusty Anchor BBS ?[2J· door key G"
+    finally:
+        await app.stop()
+
+
+async def test_without_the_sysops_files_the_shipped_title_and_footer_are_shown(app):
+    caller = await Caller.connect(app.port)
+    text = await caller.expect("Welcome to Gatehouse")
+    assert "ROW 00" not in text
+    await caller.close()
