@@ -221,11 +221,26 @@ async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKin
     """A caller handed over by a trusted BBS (RLogin; checked by
     ``server.bbs_accounts`` first): no password asked, and the account is of
     that kind only. If it is logged in on another node, the caller is asked
-    whether to end that session (no: goodbye)."""
+    whether to end that session (no: goodbye). A banned caller is told
+    so and the line closes."""
     user = await account_for(session, handle, kind)
     transition = await after_login(session, user, lambda message: Quit(f"{message} Goodbye."))
+    if isinstance(transition, Quit):
+        return Farewell(session, transition.message)
     assert isinstance(transition, Replace)
     return transition.screen
+
+
+class Farewell(Screen):
+    """A first screen that only says ``message`` and ends the call."""
+    location = "logging in"
+
+    def __init__(self, session: Session, message: str):
+        super().__init__(session)
+        self.message = message
+
+    async def on_start(self) -> Transition:
+        return Quit(self.message)
 
 
 async def account_for(session: Session, handle: str, kind: AccountKind) -> UserRow:

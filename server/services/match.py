@@ -163,6 +163,9 @@ class Match:
         text = clean_chat(text)
         if not text:
             return None
+        if player is None and any(w.name == who for w in self.watchers) \
+                and all(s.kind == SeatKind.HUMAN for s in self.seats):
+            return "Watchers do not chat in a game between two callers: they play in peace."
         refused = self.limits.chat(who, address)
         if refused is not None:
             return refused

@@ -217,7 +217,7 @@ async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_befo
         carol.send("w")
         await carol.expect("1  Stratego: Alice vs Bob")
         carol.send("1")
-        await carol.expect("Alice")
+        await carol.expect("STRATEGO  Alice vs Bob")
         await red.expect("Carol is watching.")
         leaks: list[str] = []
         over = False
@@ -246,6 +246,9 @@ async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_befo
         text = await carol.expect("B4xB7")
         assert "Red Scout (9) on Blue Scout (9)" in text        # what both players were shown
         await wait_until(lambda: board_cells(carol).count(HIDDEN) == 78, what="both scouts gone")
+        carol.send("c" + "his marshal is on the left" + ENTER + ENTER)    # no kibitzing
+        await carol.expect("Watchers do not chat in a game between two callers")
+        assert "marshal" not in red.text() and "marshal" not in blue.text()
         red.send("Q")
         await red.expect("Resign this game? (y/n)")
         red.send("y")
@@ -307,3 +310,20 @@ async def test_without_the_sysops_files_the_shipped_title_and_footer_are_shown(a
     text = await caller.expect("Welcome to Gatehouse")
     assert "ROW 00" not in text
     await caller.close()
+
+
+async def test_a_banned_bbs_caller_is_told_in_one_line_when_their_bbs_hands_them_over(tmp_path):
+    from .test_rlogin_trust import rlogin_lobby
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
+    try:
+        screen, writer = await rlogin_lobby(app, "Bobby")
+        await screen.expect("Who's online")
+        writer.close()
+        assert await gatehouse("user", "ban", "[VRT]Bobby", "--reason", "cheating",
+                               "--db", str(tmp_path / "g.db")) == 0
+        screen, writer = await rlogin_lobby(app, "Bobby")
+        text = await screen.expect("You are banned from this board (cheating).")
+        assert "Who's online" not in text
+        writer.close()
+    finally:
+        await app.stop()
