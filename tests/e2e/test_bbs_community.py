@@ -110,7 +110,7 @@ async def test_a_ban_with_the_address_refuses_another_handle_from_there(board, t
     await other.close()
 
 
-async def test_the_console_bans_an_online_caller_and_renames_only_one_who_is_away(board, tmp_path, caplog):
+async def test_the_console_bans_an_online_caller_renames_one_who_is_away_and_resets_a_password(board, tmp_path, caplog):
     app, config = board
     caplog.set_level(logging.INFO, logger="gatehouse")
     carol = await call(app, "Carol", new=True)
@@ -128,7 +128,9 @@ async def test_the_console_bans_an_online_caller_and_renames_only_one_who_is_awa
         await bob.expect("Disconnected by the sysop: banned: rude")
         console.send(DOWN + "n" + "Caroline" + ENTER)
         await console.expect("Carol is now Caroline.")
-        await console.expect("Caroline")
+        console.send("r" + "brand-new1" + ENTER)          # Caroline stays selected
+        await console.expect("New password set for Caroline.")
+        assert "brand-new1" not in console.text()         # typed as stars
     finally:
         await console.close()
     with sqlite3.connect(tmp_path / "gatehouse.db") as con:
@@ -137,7 +139,7 @@ async def test_the_console_bans_an_online_caller_and_renames_only_one_who_is_awa
     said = [r.getMessage() for r in caplog.records]
     assert any("Carol renamed Caroline by Sysop" in m for m in said)
     assert any("Bob banned by Sysop: rude" in m for m in said)
-    caroline = await call(app, "Caroline")
+    caroline = await call(app, "Caroline", "brand-new1")
     await caroline.close()
 
 
