@@ -163,8 +163,10 @@ class Match:
         text = clean_chat(text)
         if not text:
             return None
-        if player is None and any(w.name == who for w in self.watchers) \
+        watcher = next((w for w in self.watchers if w.name == who), None) if player is None else None
+        if watcher is not None and not (watcher.session is not None and watcher.session.is_sysop) \
                 and all(s.kind == SeatKind.HUMAN for s in self.seats):
+            # no kibitzing: a caller watching two callers does not talk into their game
             return "Watchers do not chat in a game between two callers: they play in peace."
         refused = self.limits.chat(who, address)
         if refused is not None:
