@@ -1,7 +1,7 @@
 """What makes Gatehouse part of a BBS's community (issue 58), as callers and
 the sysop see it: the lobby chat's memory, the sysop's account tools,
-messages between callers. Only screens, the database and
-the log are read."""
+messages between callers, watching a game, the board's own title art and
+footer. Only screens, the database and the log are read."""
 from __future__ import annotations
 
 import asyncio
@@ -143,14 +143,13 @@ async def test_the_console_bans_an_online_caller_renames_one_who_is_away_and_res
     await caroline.close()
 
 
-async def send_message(sender: Caller, to: str, text: str) -> str:
-    """From the lobby: l, the handle, the line; returns the sender's screen."""
+async def send_message(sender: Caller, to: str, text: str) -> None:
+    """From the lobby: l, the handle, the line."""
     sender.send("l")
     await sender.expect("Message to (handle):")
     sender.send(to + ENTER)
     await sender.expect(f"Message to {to}:")
     sender.send(text + ENTER)
-    return await sender.expect(to, regex=False)
 
 
 async def test_a_line_to_a_caller_on_reaches_the_lobby_and_a_game_and_one_away_is_kept(board, tmp_path):
