@@ -8,8 +8,8 @@ from typing import Any
 
 from server.services.ids import NodeId, WallTime
 
-__all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared",
-           "Notice", "SysopMessage", "CallerMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
+__all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared", "Notice", "SysopMessage", "CallerMessage",
+           "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,6 +91,14 @@ class PushScreen:
 @dataclasses.dataclass(frozen=True)
 class Kick:
     reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Shutdown:
+    """The server is stopping: the session says ``text`` and ends (its game
+    suspended as after a dropped line); the line stays open ``grace`` seconds."""
+    text: str
+    grace: float
 
 
 @dataclasses.dataclass(frozen=True)

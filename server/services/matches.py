@@ -98,6 +98,7 @@ class MatchManager:
             while True:
                 await asyncio.sleep(every)
                 try:
+                    await self.clock.beat()
                     await self.check_clocks()
                 except Exception:
                     log.exception("checking the by-turns clocks")
@@ -133,6 +134,10 @@ class MatchManager:
                 match.chat.lines.extend(await self.store.chat_thread(row.id))
             if match.ended:          # its last move stored, not its end (an older release)
                 await match.settle()
+                continue
+            if match.computers_only:  # its watcher is gone with the restart: nobody watches
+                await self.store.finish_game(row.id, Outcome(
+                    None, Termination.ABORTED, "nobody was watching").to_json())
                 continue
             self.live[GameId(row.id)] = match
             if turns is not None:

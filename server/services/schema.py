@@ -119,7 +119,25 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO turn_clock(id, paused_since, paused_total) VALUES (1, NULL, 0);
     """,
-    # 6: the sysop's bans (an account, and with it an address or /64, if
+    # 6: when the server was last alive (a heartbeat): the time it was down
+    # is nobody's time on a by-turns clock
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        alive REAL NOT NULL
+    );
+    """,
+    # 7: the addresses each account logged in from (the login guard's known
+    # addresses, newest kept), so a restart does not forget them
+    """
+    CREATE TABLE known_addresses (
+        account TEXT NOT NULL,
+        address TEXT NOT NULL,
+        last REAL NOT NULL,
+        PRIMARY KEY (account, address)
+    );
+    """,
+    # 8: the sysop's bans (an account, and with it an address or /64, if
     # given) and messages between callers kept for the receiver's next call
     """
     CREATE TABLE bans (

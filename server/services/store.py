@@ -11,6 +11,7 @@ from __future__ import annotations
 from server.services.store_accounts import AccountsRecord
 from server.services.store_core import StoreCore, StoreError
 from server.services.store_games import GameRow, GamesRecord
+from server.services.store_known import KnownAddressesRecord
 from server.services.store_ratings import NewRating, RatingsRecord, RatingWrite
 from server.services.store_records import RecordsQueries
 from server.services.store_turns import ByTurnsRecord, Turns, WaitingChallengeRow
@@ -30,5 +31,6 @@ __all__ = ["Store", "StoreCore", "StoreError", "UserRow", "GameRow", "WaitingCha
            "check_password", "handle_key", "handle_skeleton"]
 
 
-class Store(UsersRecord, GamesRecord, ByTurnsRecord, RatingsRecord, RecordsQueries, AccountsRecord):
+class Store(UsersRecord, GamesRecord, ByTurnsRecord, RatingsRecord, RecordsQueries,
+            KnownAddressesRecord, AccountsRecord):
     """The record: every part's methods on one connection."""
