@@ -15,7 +15,8 @@ from typing import Any
 from server.services.seats import is_computer, parse_seat_label
 from server.services.store import Store, handle_key
 
-__all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly",
+__all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly", "LeagueRow",
+           "bbs_league", "bbs_members",
            "result_text"]
 
 
@@ -108,8 +109,17 @@ class Hall:
     my_opponents: list[tuple[str, Tally]] = dataclasses.field(default_factory=list)
 
 
-async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10) -> Hall:
-    top_rated = [(h, r, d) for _k, h, r, d in (await store.top_ratings(door))[:top]]
+async def bbs_members(store: Store, tag: str) -> set[str]:
+    """Handle keys of the callers a BBS tagged ``tag`` (``[MYS]``) sent."""
+    want = tag.casefold()
+    return {key for key, bbs in (await store.bbs_tags()).items() if bbs == want}
+
+
+async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10,
+                       only: set[str] | None = None) -> Hall:
+    """``only``: the handle keys the tables may list (one BBS's callers)."""
+    top_rated = [(h, r, d) for k, h, r, d in await store.top_ratings(door)
+                 if only is None or k in only][:top]
     games = [(players, winner) for players, winner, _rated in await store.results(door)]
     keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
 
@@ -134,6 +144,8 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
                 best[key] = max(best[key], run[key])
             else:
                 run[key] = 0
+    if only is not None:
+        handles = {k: h for k, h in handles.items() if k in only}
     order = sorted(handles, key=lambda k: (-played[k], k))
     most = [(handles[k], played[k]) for k in order[:top]]
     streaky = sorted((k for k in handles if best[k] > 0), key=lambda k: (-best[k], k))
@@ -152,6 +164,44 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
                     break
         hall.my_opponents = sorted(against.items(), key=lambda item: (-item[1].games, item[0]))
     return hall
+
+
+@dataclasses.dataclass
+class LeagueRow:
+    """One BBS's record in games between callers of different BBSes."""
+    tag: str
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.won + self.lost + self.drawn
+
+
+async def bbs_league(store: Store, doors: list[str]) -> list[LeagueRow]:
+    """BBS against BBS: every finished game of ``doors`` between callers of
+    two different BBSes, by BBS (most wins first)."""
+    tags = await store.bbs_tags()
+    rows: dict[str, LeagueRow] = {}
+    for door in doors:
+        for players, winner, _rated in await store.results(door):
+            if any(is_computer(label) for label in players):
+                continue
+            keys = [tags.get(handle_key(label), "") for label in players]
+            if not all(keys) or keys[0] == keys[1]:
+                continue
+            names = [parse_seat_label(label)[1] for label in players]
+            pair = [name[:len(key)] for name, key in zip(names, keys, strict=True)]  # as written
+            for seat, tag in enumerate(pair):
+                row = rows.setdefault(tag.casefold(), LeagueRow(tag))
+                if winner is None:
+                    row.drawn += 1
+                elif winner == seat:
+                    row.won += 1
+                else:
+                    row.lost += 1
+    return sorted(rows.values(), key=lambda r: (-r.won, r.lost, r.tag))
 
 
 async def open_readonly(path: str | Path) -> Store:

@@ -18,12 +18,16 @@ def _tables(db: sqlite3.Connection) -> dict[str, set[str]]:
     return {name: {row[1] for row in db.execute(f'PRAGMA table_info("{name}")')} for name in names}
 
 
-@functools.lru_cache(maxsize=1)
 def expected_schema() -> dict[str, frozenset[str]]:
     """Table -> columns, as every migration leaves them."""
+    return _built(tuple(MIGRATIONS))
+
+
+@functools.lru_cache(maxsize=4)
+def _built(migrations: tuple[str, ...]) -> dict[str, frozenset[str]]:
     db = sqlite3.connect(":memory:")
     try:
-        for script in MIGRATIONS:
+        for script in migrations:
             db.executescript(script)
         return {name: frozenset(cols) for name, cols in _tables(db).items()}
     finally:
