@@ -27,6 +27,7 @@ from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
 from server.services import events as E
+from server.services.accounts import Accounts
 from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
@@ -35,6 +36,7 @@ from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
+from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
@@ -72,6 +74,8 @@ class App:
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
+            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name),
+            messages=CallerMessages(self.store, self.nodes, self.limits),
             shutdown=self.request_stop)
         self.started = time.time()
         self._servers: list[TelnetListener] = []

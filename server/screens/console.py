@@ -15,6 +15,7 @@ from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
+from server.screens.accounts_screen import AccountsScreen
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
 from server.screens.login import account_for
@@ -169,6 +170,11 @@ class SysopScreen(Screen):
                 self.message = await app.board.withdraw(ch.id, by=self.session.handle)
         elif key == "M":
             self.input, self.mode = LineInput(70), "all"
+        elif key == "A":
+            return Push(AccountsScreen(self.session))
+        elif key == "e":
+            app.lobby.clear(self.session.handle)
+            self.message = "Lobby chat cleared (the kept lines and every open lobby)."
         elif key == "S":
             self.input, self.mode = LineInput(60), "shutdown"
         elif key in ("g", "G"):

@@ -36,10 +36,12 @@ from server.screens.resume import ResumeScreen
 from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
+from server.screens.watch_list import WatchListScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import NodeId
 from server.services.match import MatchEvent, News
+from server.services.messages import MAX_MESSAGE
 from server.services.nodes import LOBBY, NodeRegistry, Origin
 from server.services.seats import Seat, SeatKind
 
@@ -59,6 +61,10 @@ THE LOBBY
   c   chat with everybody in the lobby (ENTER sends; ENTER on an empty
       line or ESC closes)
   !   page the sysop, with a short reason
+  w   watch a game in progress between two callers (you see what both
+      players may see; everything once it is over)
+  l   a line to another caller: on their screen at once if they are on
+      (in the lobby or in a game), else kept for their next call
   s   settings: character set (CP437 for BBS terminals, UTF-8 otherwise)
   r   redraw the screen (CTRL-L too)
   ?   this help          g   goodbye (log off, asks y/n first)
@@ -77,11 +83,11 @@ loses on time. You may play several games by turns at once."""
 
 
 def key_hints(resume: bool) -> str:
-    """The lobby's bottom line of keys, within 78 columns (settings, then the
-    sysop page, give way first: both are in the help)."""
+    """The lobby's bottom line of keys, within 78 columns (settings, the
+    sysop page, then messages give way first: all are in the help)."""
     hints = ["p play", "c chat", *(["u resume"] if resume else []), "t turns", "h fame", "m games",
-             "! sysop", "s settings", "? help", "g bye"]
-    for spare in ("s settings", "! sysop"):
+             "w watch", "l msg", "! sysop", "s settings", "? help", "g bye"]
+    for spare in ("s settings", "! sysop", "l msg"):
         if len("  ".join(hints)) <= 78:
             break
         hints.remove(spare)
@@ -229,12 +235,13 @@ class LobbyScreen(Screen):
         super().__init__(session)
         self._phase = random.uniform(0.0, self.SPREAD)
         self._refresh_at = 0.0
-        self.chat = ChatPane(7)
+        self.chat = ChatPane(session.services.lobby.HISTORY)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
         self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
-        self.input_mode = "chat"          # or "page": what the input line is for
+        self.input_mode = "chat"          # or "page", "to", "message": what the input line is for
+        self.message_to = ""              # the caller a message goes to
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
@@ -270,6 +277,8 @@ class LobbyScreen(Screen):
             if text is not None and self.input_mode == "page":
                 self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
+            elif text is not None and self.input_mode in ("to", "message"):
+                await self._message_to(text)
             elif text is not None and not text.strip():
                 self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
@@ -294,6 +303,10 @@ class LobbyScreen(Screen):
             self.chat_input, self.input_mode = LineInput(120), "chat"
         elif key == "!":
             self.chat_input, self.input_mode = LineInput(60), "page"
+        elif key in ("l", "L"):
+            self.chat_input, self.input_mode = LineInput(20), "to"
+        elif key in ("w", "W"):
+            return Push(WatchListScreen(self.session))
         elif key in ("p", "P"):
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):
@@ -323,6 +336,22 @@ class LobbyScreen(Screen):
             self.confirm_bye = True
         return None
 
+    async def _message_to(self, text: str) -> None:
+        """A line to a caller: first whom (checked), then the line."""
+        messages, me = self.session.services.messages, self.session.handle
+        self.chat_input = None
+        if not text.strip():
+            return
+        if self.input_mode == "to":
+            name, why = await messages.recipient(me, text)
+            if name is None:
+                self.message = why
+                return
+            self.message_to = name
+            self.chat_input, self.input_mode = LineInput(MAX_MESSAGE), "message"
+            return
+        self.message = await messages.send(me, self.message_to, text, self.session.conn.peer)
+
     async def _answer(self, ch: Challenge, accept: bool) -> Transition:
         self.message, screen = await answer_challenge(self.session, ch, accept)
         return Push(screen) if screen is not None else None
@@ -345,6 +374,8 @@ class LobbyScreen(Screen):
     async def on_event(self, event: Any) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
+        elif isinstance(event, E.ChatCleared):
+            self.chat = ChatPane(self.session.services.lobby.HISTORY)
         elif isinstance(event, E.SysopMessage):
             self._new_messages()                      # kept in the log, as in a game
         else:
@@ -457,7 +488,8 @@ class LobbyScreen(Screen):
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)
         if self.chat_input is not None:
-            label = "Say: " if self.input_mode == "chat" else "Page the sysop, reason: "
+            label = {"chat": "Say: ", "page": "Page the sysop, reason: ", "to": "Message to (handle): ",
+                     "message": f"Message to {self.message_to}: "}[self.input_mode]
             canvas.text(0, 23, label, YELLOW)
             cursor = self.chat_input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
             if not self.chat_input.text:

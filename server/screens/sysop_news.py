@@ -23,6 +23,10 @@ THE SYSOP CONSOLE
   m         message to the selected caller (it stays on their screen
             until read, and goes into their chat log)
   M         message to everybody
+  A         accounts: list them; reset a password, ban (with or without
+            the address), unban, rename (also: gatehouse user ...)
+  e         erase the lobby chat: the last lines kept for callers who
+            arrive, and every open lobby's pane (logged)
   k         disconnect the selected caller, with a reason
   w         watch the selected caller's game (ESC back)
   p         challenge the selected caller (door, options)
