@@ -119,7 +119,7 @@ class Caller:
     def line(self, y: int) -> str:
         return self.screen.display[y]
 
-    async def expect(self, pattern: str, timeout: float = 8.0, regex: bool = False) -> str:
+    async def expect(self, pattern: str, timeout: float = 30.0, regex: bool = False) -> str:
         """Wait until ``pattern`` is on screen; returns the screen text."""
         deadline = time.monotonic() + timeout
         while True:
@@ -130,7 +130,7 @@ class Caller:
                 raise AssertionError(f"{pattern!r} never appeared; screen:\n{text}")
             await asyncio.sleep(0.02)
 
-    async def expect_gone(self, pattern: str, timeout: float = 8.0) -> str:
+    async def expect_gone(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while pattern in self.text():
             if time.monotonic() > deadline:
