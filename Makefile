@@ -24,7 +24,7 @@ serve: $(VENV)/.server
 	$(VENV)/bin/gatehouse serve $(if $(PORT),--port $(PORT))
 
 # the architecture's checks: import contracts (pyproject [tool.importlinter]),
-# types (mypy: strict on server/, ansi/, doors/_core), lint (ruff); 0 findings
+# types (mypy: strict on server/, ansi/, doors/), lint (ruff); 0 findings
 lint: setup
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy

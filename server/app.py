@@ -20,13 +20,14 @@ from server.config import Config
 from server.net.rlogin import RloginHandshake
 from server.net.streams import StreamConnection, start_rlogin
 from server.net.sysop_socket import start_sysop_listener, stop_sysop_listener
-from server.net.telnet import start_telnet
+from server.net.telnet import TelnetListener, start_telnet
 from server.net.terminal import Connection
 from server.net.web import start_web
 from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
 from server.services import events as E
+from server.services.accounts import Accounts
 from server.services.bbs_accounts import admit_bbs_caller
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
@@ -35,6 +36,7 @@ from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
+from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
@@ -72,9 +74,11 @@ class App:
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
+            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name),
+            messages=CallerMessages(self.store, self.nodes, self.limits),
             shutdown=self.request_stop)
         self.started = time.time()
-        self._servers: list[Any] = []
+        self._servers: list[TelnetListener] = []
         self._rlogin: asyncio.base_events.Server | None = None
         self._sysop: asyncio.base_events.Server | None = None
         self._web: Any = None
@@ -99,9 +103,7 @@ class App:
     @property
     def port(self) -> int:
         """The telnet port actually bound (useful with port 0)."""
-        server = self._servers[0]
-        inner = getattr(server, "_server", server)
-        return int(inner.sockets[0].getsockname()[1])
+        return int(self._servers[0].sockets[0].getsockname()[1])
 
     @property
     def web_port(self) -> int:
@@ -195,7 +197,7 @@ class App:
         text = message or self.stop_message or SHUTDOWN_MESSAGE
         grace = self.config.server.shutdown_grace_seconds
         for server in self._servers:                  # the listening socket only: the
-            getattr(server, "_server", server).close()   # callers hear the goodbye first
+            server.stop_listening()                   # callers hear the goodbye first
         for listener in (self._rlogin, self._web):
             if listener is not None:
                 listener.close()

@@ -1,4 +1,4 @@
-"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop (and the BBS helpers)."""
+"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop, user (and the BBS helpers)."""
 from __future__ import annotations
 
 import argparse
@@ -156,12 +156,14 @@ def _main(argv: list[str] | None) -> int:
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
     sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket, "
                                         "sysop.sock in the state directory)")
-    for p in (serve, games, rep, bulletin, door, sysop):
+    from server.cli_users import add_user_parser
+    user = add_user_parser(sub)
+    for p in (serve, games, rep, bulletin, door, sysop, *user.actions):
         p.add_argument("--config", help="path of gatehouse.toml (default: ./gatehouse.toml if it exists)")
         p.add_argument("--db", help="sqlite database file ([store] database, gatehouse.db in the "
                                     "state directory)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.command == "serve" else logging.WARNING,
+    logging.basicConfig(level=logging.INFO if args.command in ("serve", "user") else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         config = _config(args)
@@ -208,6 +210,11 @@ def _run(args: argparse.Namespace, config: Config) -> int:
                          secret=secret_for(config.rlogin.secrets, config.door.server_host),
                          charset=args.charset or config.door.charset or None,
                          time_left=config.door.honour_time_left)
+    if args.command == "user":
+        if not _existing_database(config):
+            return 1
+        from server.cli_users import user_command
+        return asyncio.run(user_command(config, args))
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop.socket)

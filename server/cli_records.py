@@ -72,6 +72,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
     non-zero exit if it cannot."""
     from doors import registry
     from server.net.rlogin import normalize_tag
+    from server.screens.board_look import footer_line
     from server.screens.bulletin import build_bulletin, encode_bulletin
     from server.services.records import open_readonly
     if door is not None and door not in registry():
@@ -85,7 +86,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
         return 2
     store = await open_readonly(config.store.database)
     try:
-        canvas = await build_bulletin(store, door, bbs=tag)
+        canvas = await build_bulletin(store, door, bbs=tag, footer=footer_line(config.paths.state_dir))
     finally:
         await store.close()
     data = encode_bulletin(canvas, fmt)

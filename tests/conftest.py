@@ -1,19 +1,64 @@
-"""Every test starts with the doors unconfigured (no saved-boards folder, no
-Awari table): a server started by one test hands the doors its state
-directory, and that must not reach the next test."""
+"""Every test runs in a temporary directory of its own (its working
+directory, so a relative ``data`` state directory is the test's), and no
+test may write under the checkout: a file made, changed or removed there
+(source files aside: those are someone's edits) fails the test that did it."""
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
-from doors.awari import endgame
-from doors.kingdom import boards
+CHECKOUT = Path(__file__).resolve().parent.parent
+# tools' own caches and the virtualenv are not the project's files
+_NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
+                ".ruff_cache", ".import_linter_cache", "build", "gatehouse.egg-info", "node_modules"}
+
+# source made or changed while the suite runs is someone's edit, not a test's
+_EDITED_BY_HAND = (".py", ".md", ".toml")
+
+
+def _checkout_files() -> dict[str, tuple[int, int]]:
+    """Every file under the checkout (but tools' caches): path -> (mtime, size)."""
+    found: dict[str, tuple[int, int]] = {}
+    stack = [str(CHECKOUT)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.name in _NOT_CHECKED:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    info = entry.stat(follow_symlinks=False)
+                    found[entry.path] = (info.st_mtime_ns, info.st_size)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _own_directory_and_checkout_untouched(tmp_path_factory, monkeypatch):
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+    # child processes (``python -m tests...``) still find the checkout's packages
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])))
+    before = _checkout_files()
+    yield
+    after = _checkout_files()
+    changed = sorted(path for path in before.keys() | after.keys()
+                     if before.get(path) != after.get(path) and not path.endswith(_EDITED_BY_HAND))
+    assert not changed, f"the test wrote under the checkout: {changed[:10]}"
 
 
 @pytest.fixture(autouse=True)
 def _doors_unconfigured():
-    where, saved = dict(endgame._WHERE), boards.SAVED_DIR
+    """The doors' folders are module settings (Kingdom's saved boards, the
+    Awari table): a server started by one test must not hand its state
+    directory on to the next."""
+    from doors.awari import endgame
+    from doors.kingdom import boards
+
+    where, saved = (endgame.table_path(), endgame.table_stones()), boards.saved_dir()
     endgame.use_table(None)
     boards.use_saved_dir(None)
     yield
-    endgame._WHERE.update(where)
-    boards.SAVED_DIR = saved
+    endgame.use_table(*where)
+    boards.use_saved_dir(saved)

@@ -13,7 +13,7 @@ ActionsOf = Callable[[Any, Player], list[Any]]
 
 
 def _legal_actions(observation: Any, player: Player) -> list[Any]:
-    return observation.legal_actions(player)
+    return list(observation.legal_actions(player))
 
 
 class RandomBot:

@@ -176,7 +176,6 @@ class PreparedTable:
     (after ``DoorInfo.state_folder``), when they name a path in the state
     directory."""
     title: str                                  # "Awari endgame table"
-    from_level: int                             # the levels that use it
     is_ready: Callable[[], bool]
     module: str                                 # run as python -m module args...
     args: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
@@ -211,7 +210,6 @@ class DoorInfo:
     options: tuple[OptionSpec, ...] = ()
     levels: tuple[int, int] = (1, 5)
     default_level: int = 3
-    hidden_information: bool = False
     # options whose choices change at run time (Kingdom's board files)
     options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
     # ----- capabilities: what the server offers this door ---------------

@@ -70,7 +70,6 @@ def _build_args() -> tuple[str, ...]:
 
 ENDGAME_TABLE = PreparedTable(
     title="Awari endgame table",
-    from_level=5,
     is_ready=_table_ready,
     module="doors.awari",
     args=_build_args,

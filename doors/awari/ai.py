@@ -50,7 +50,9 @@ def shared_table() -> endgame.EndgameTable | None:
     if _TABLE_CACHE.get("stamp", -1.0) != stamp:   # first use, or the file was (re)built
         _TABLE_CACHE["table"] = endgame.load(path) if stamp is not None and path else None
         _TABLE_CACHE["stamp"] = stamp
-    return _TABLE_CACHE["table"]
+    table = _TABLE_CACHE["table"]
+    assert table is None or isinstance(table, endgame.EndgameTable)
+    return table
 
 
 def play(board: list[int], player: int, i: int, extra: bool
@@ -99,7 +101,7 @@ class AwariBot:
         if table is True:
             table = shared_table() if use_table else None
         self.table = table or None
-        self.tt: dict = {}
+        self.tt: dict[tuple[tuple[int, ...], Player, bool], tuple[int, int, int, int]] = {}
         self.nodes = 0
         self.row_weight = 1        # eval: per row stone (a home stone is 4)
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import mmap
 import multiprocessing
 import os
@@ -71,7 +72,15 @@ __all__ = ["DEFAULT_STONES", "Layout", "EndgameTable", "build", "use_table", "ta
 
 DEFAULT_STONES = 16
 DEV_PATH = Path("data") / "awari" / "endgame.bin"   # `make serve`'s state directory
-_WHERE: dict[str, object] = {"path": None, "stones": DEFAULT_STONES}
+
+
+@dataclasses.dataclass
+class _Where:
+    path: Path | None = None
+    stones: int = DEFAULT_STONES
+
+
+_WHERE = _Where()
 MAGIC = b"AWARIEGT"
 FORMAT_VERSION = 1
 _HEADER = struct.Struct("<8sIIIQ4x")       # 32 bytes
@@ -118,10 +127,10 @@ class Layout:
 # ----- the build ----------------------------------------------------------
 _TABLE: memoryview | None = None          # shared signed-byte array while building
 _LAYOUT: Layout | None = None
-_MOVES: dict | None = None
+_MOVES: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, ...] | None, int, int, int]]] | None = None
 
 
-def _row_moves(row: tuple[int, ...]) -> list[tuple]:
+def _row_moves(row: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...] | None, int, int, int]]:
     """Each sowing of the mover's row alone: (A after, stones added to B or
     None, own home gain, opponent home gain, last position 0..13)."""
     out = []
@@ -150,12 +159,12 @@ def _solve_pair(job: tuple[int, int]) -> int:
     c = b - a
     pairs = [(a, c)] if a == c else [(a, c), (c, a)]
 
-    def pot(row):
+    def pot(row: tuple[int, ...]) -> int:
         return sum(i * v for i, v in enumerate(row))
 
-    by_pot: dict[int, dict[int, list]] = {}
+    by_pot: dict[int, dict[int, list[tuple[int, ...]]]] = {}
     for cnt in {a, c}:
-        d: dict[int, list] = {}
+        d: dict[int, list[tuple[int, ...]]] = {}
         for row in lay.rows[cnt]:
             d.setdefault(pot(row), []).append(row)
         by_pot[cnt] = d
@@ -213,16 +222,16 @@ def _solve_pair(job: tuple[int, int]) -> int:
 def use_table(path: Path | str | None, stones: int = DEFAULT_STONES) -> None:
     """Where the table lives (None: nowhere, no table) and how many row stones
     it should cover; the server calls this at start."""
-    _WHERE["path"] = Path(path) if path is not None else None
-    _WHERE["stones"] = stones
+    _WHERE.path = Path(path) if path is not None else None
+    _WHERE.stones = stones
 
 
 def table_path() -> Path | None:
-    return _WHERE["path"]  # type: ignore[return-value]
+    return _WHERE.path
 
 
 def table_stones() -> int:
-    return int(_WHERE["stones"])  # type: ignore[call-overload]
+    return _WHERE.stones
 
 
 def _progress_path(path: Path | str) -> Path:

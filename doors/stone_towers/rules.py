@@ -26,7 +26,7 @@ from typing import Any
 
 from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
 
-__all__ = ["RED", "BLUE", "NOBODY", "PASS", "COLOUR", "SIZES", "TURNS",
+__all__ = ["RED", "BLUE", "NOBODY", "PASS", "COLOUR", "SIZES", "TURNS", "Frame",
            "Round", "TurnReport", "Board", "StoneTowersState", "square_name",
            "parse_square"]
 
@@ -74,6 +74,9 @@ def parse_square(size: int, text: str) -> int:
     return y * size + x
 
 
+Frame = tuple[tuple[int, ...], tuple[int, ...]]    # (owner, castle) of every square, a snapshot
+
+
 @dataclasses.dataclass(frozen=True)
 class Round:
     """One recomputation round: squares that changed hands (to whom) and the
@@ -93,7 +96,7 @@ class TurnReport:
     action: int
     kind: str                                   # "build", "fortify", "pass"
     rounds: tuple[Round, ...]
-    frames: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    frames: tuple[Frame, ...]
 
     @property
     def gained(self) -> tuple[int, ...]:
@@ -143,8 +146,8 @@ class Board:
     def influence(self, sq: int) -> tuple[int, int]:
         return self.inf[0][sq], self.inf[1][sq]
 
-    def play(self, player: Player, sq: int, rounds: list | None = None,
-             frames: list | None = None) -> int:
+    def play(self, player: Player, sq: int, rounds: list[Round] | None = None,
+             frames: list[Frame] | None = None) -> int:
         """Build or fortify at ``sq`` (known legal) and settle the board.
         Returns the number of squares ``player`` gained. If given, ``rounds``
         receives each round's Round and ``frames`` each step's snapshot."""
@@ -163,7 +166,7 @@ class Board:
         return gained + self.settle(area[sq], player, rounds, frames)
 
     def settle(self, dirty: Any, player: Player | None = None,
-               rounds: list | None = None, frames: list | None = None) -> int:
+               rounds: list[Round] | None = None, frames: list[Frame] | None = None) -> int:
         """Recompute owners of the squares in ``dirty`` (those whose influence
         changed) in rounds until nothing changes; returns squares ``player``
         gained minus squares it lost.

@@ -32,7 +32,7 @@ from doors._core.door import DoorUI, Request, Submit
 from doors._core.game import Player
 
 from .keys import Overlay, handle_key
-from .rules import COLOUR, NOBODY, PASS, StoneTowersState, square_name
+from .rules import COLOUR, NOBODY, PASS, Frame, StoneTowersState, TurnReport, square_name
 
 __all__ = ["StoneTowersUI", "STEP_SECONDS"]
 
@@ -137,13 +137,13 @@ class StoneTowersUI(DoorUI):
         self._draw_board(canvas, state, step)
         self._draw_panel(canvas, state, step)
 
-    def _frame(self, state: StoneTowersState, step: int | None):
+    def _frame(self, state: StoneTowersState, step: int | None) -> Frame:
         report = state.last_turn
         if step is None or report is None:
-            return state.board.owner, state.board.castle
+            return tuple(state.board.owner), tuple(state.board.castle)
         return report.frames[step + 1]
 
-    def _marks(self, state: StoneTowersState, step: int | None):
+    def _marks(self, state: StoneTowersState, step: int | None) -> tuple[set[int], set[int], set[int]]:
         """Squares to mark: (gained now, gained earlier, destroyed)."""
         report = state.last_turn
         if report is None:
@@ -276,7 +276,7 @@ class StoneTowersUI(DoorUI):
         return f"{COLOUR[p].capitalize()} to move."
 
 
-def summary(report, size: int) -> str:
+def summary(report: TurnReport, size: int) -> str:
     """One line for the status bar: "blue fortified e5: took 3 squares, 1
     castle destroyed"."""
     who = COLOUR[report.player]

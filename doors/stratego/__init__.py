@@ -97,7 +97,6 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
-    hidden_information=True,
     # capabilities: a strike shows both ranks for a while; named setups
     saved_setups=True,
     text_commands=(TextCommand("move", "move a4 a5", "move (or strike) from a4 to a5; a4-a5 too"),

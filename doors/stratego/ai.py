@@ -460,7 +460,7 @@ def _can_probe(squares: Any, sq: int, scout_strike: int) -> bool:
 
 def _quiet(obs: Any) -> int:
     """Plies since the last strike (since the start if none yet)."""
-    return obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0)
+    return int(obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0))
 
 
 def make_bot(level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP) -> StrategoBot:

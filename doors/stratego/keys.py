@@ -13,10 +13,12 @@ The server keeps c, r, ?, Q, = and CTRL-L.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP, is_text
 from doors._core.door import Request, Submit
+from doors._core.game import Player
 
 from .pieces import COUNTS, LAKES, NAMES, Fill, Move, Phase, Place, Ready, Remove, setup_squares
 from .setup import SetupError, random_fill, setup_from_text, setup_to_text
@@ -31,7 +33,8 @@ RANK_KEYS = {k: k for k in COUNTS} | {"s": "S", "b": "B", "f": "F"}
 class StrategoUI(StrategoView):
     """One seat's (or a spectator's) Stratego screen and controller."""
 
-    def __init__(self, me, names, options, rng: random.Random | None = None):
+    def __init__(self, me: Player | None, names: tuple[str, str], options: Mapping[str, Any],
+                 rng: random.Random | None = None):
         super().__init__(me, names, options)
         self.rng = rng or random.Random()
         self._strike_seen: Any = _NOTHING_YET

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
 from ansi.canvas import (
@@ -36,6 +37,7 @@ from ansi.canvas import (
     shorten,
 )
 from doors._core.door import DoorUI
+from doors._core.game import Player
 
 from .pieces import COLS, LAKES, NAMES, RANKS, Phase, square_name
 
@@ -79,7 +81,7 @@ class StrategoView(DoorUI):
 
     REVEAL_SECONDS = 3.0
 
-    def __init__(self, me, names, options):
+    def __init__(self, me: Player | None, names: tuple[str, str], options: Mapping[str, Any]):
         super().__init__(me, names, options)
         self.cur = 30 if me == 0 else 60 if me == 1 else 44
         self.selected: int | None = None

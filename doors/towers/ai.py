@@ -43,7 +43,7 @@ class MixedBot:
 
 
 def _search(evaluate: Any, seed: int | None, max_nodes: int, max_time: float,
-            max_depth: int = 64) -> AlphaBetaBot:
+            max_depth: int = 64) -> AlphaBetaBot[Any]:
     return AlphaBetaBot(evaluate, max_time=max_time, max_depth=max_depth, seed=seed,
                         order=order_actions, terminal_value=terminal_value,
                         max_nodes=max_nodes)

@@ -8,9 +8,12 @@ there?") and its cap on a call's length (``CallClock``) say goodbye. A NAWS chan
 session through ``Connection.on_resize``.
 
 Nothing outlives its caller: telnetlib3's ``Server`` keeps every negotiated
-connection in a queue (``_new_client``, up to 1000, for ``wait_for_client``,
-which Gatehouse never calls), so that queue is replaced by one that keeps
-nothing; and the resize hook is unhooked when the session ends.
+connection in a queue (up to 1000) for ``wait_for_client``, so a task takes
+each one off as it comes (``TelnetListener``); a closed connection is pruned
+from ``Server.clients`` when it closes, not at the next connect; and the
+resize hook is unhooked when the session ends. Only telnetlib3's public API
+is used here; the one thing it has no public way to do is in
+``server.net.telnetlib3_seam``.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import telnetlib3
-import telnetlib3.stream_writer
+from telnetlib3.server import Server as TelnetlibServer
 from telnetlib3.server import TelnetServer
 from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.stream_writer import TelnetWriter
@@ -30,9 +33,10 @@ from telnetlib3.telopt import NAWS
 
 from server.net.flood import FLOOD_GOODBYE, InputRate
 from server.net.telnet_complaints import BAD_COMMANDS_GOODBYE, ComplaintLog, LogBudget
+from server.net.telnetlib3_seam import bound_subnegotiation, stop_listening, take_held
 from server.net.terminal import clamp_size, clean_term
 
-__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
+__all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "TelnetListener", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
@@ -45,11 +49,11 @@ SUBNEGOTIATION_MAX = 1024   # bytes of one IAC SB ... IAC SE kept (a terminal ty
 
 
 def _bound_subnegotiation() -> None:
-    """Hold telnetlib3's (5.0.1, pinned) sub-negotiation buffer to
+    """Hold telnetlib3's sub-negotiation buffer to
     ``SUBNEGOTIATION_MAX``: a longer one is discarded whole, as telnetlib3
     does past its own bound. Every value a caller sends in one (terminal
     type, NEW-ENVIRON values) is bounded by it."""
-    telnetlib3.stream_writer._MAX_SUBNEGOTIATION = SUBNEGOTIATION_MAX
+    bound_subnegotiation(SUBNEGOTIATION_MAX)
 
 
 LINGER_SECONDS = 2.0   # after the goodbye: how long a caller still sending is read (and ignored)
@@ -63,19 +67,17 @@ class _PushReader(TelnetReader):
     """telnetlib3's reader that, once ``listen`` is called, hands each piece
     of the caller's input straight to the session as it is parsed: no task
     waits on ``read``, so a key reaches the screen one turn of the event loop
-    sooner. (Before ``listen``, and for ``read``, it is the ordinary reader;
-    its buffer and EOF flag are telnetlib3 5.0.1's, which is pinned.)"""
+    sooner. (Before ``listen``, and for ``read``, it is the ordinary reader.)"""
 
     _on_data: Callable[[bytes], None] | None = None
     _on_end: Callable[[], None] | None = None
 
     def listen(self, on_data: Callable[[bytes], None], on_end: Callable[[], None]) -> None:
         self._on_data, self._on_end = on_data, on_end
-        if self._buffer:                     # what came before (typed ahead, or answers)
-            data = bytes(self._buffer)
-            self._buffer.clear()
+        data = take_held(self)               # what came before (typed ahead, or answers)
+        if data:
             self._deliver(data)
-        if self._eof or self._exception is not None:
+        if self.at_eof() or self.exception() is not None:
             self._end()
 
     def unlisten(self) -> None:
@@ -155,6 +157,7 @@ class _Protocol(TelnetServer):
         if hasattr(transport, "max_size"):
             transport.max_size = READ_SIZE      # (asyncio's socket transport reads this much per recv)
         self._flood = InputRate()
+        self._line = transport
         self.gone = asyncio.Event()
         super().connection_made(transport)
 
@@ -172,8 +175,8 @@ class _Protocol(TelnetServer):
             self._goodbye(BAD_COMMANDS_GOODBYE)
 
     def _goodbye(self, line: bytes) -> None:
-        transport = self._transport
-        if transport is not None and not transport.is_closing():
+        transport = self._line
+        if isinstance(transport, asyncio.WriteTransport) and not transport.is_closing():
             transport.write(line)
             if self.end_gently():
                 asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
@@ -184,8 +187,9 @@ class _Protocol(TelnetServer):
         """Send what is queued, then FIN, and read and ignore whatever the
         caller still sends: closing a socket with unread input resets it,
         and the reset drops a goodbye not yet sent. False if it can't."""
-        transport = self._transport
-        if transport is None or transport.is_closing() or not transport.can_write_eof():
+        transport = self._line
+        if not isinstance(transport, asyncio.Transport) or transport.is_closing() \
+                or not transport.can_write_eof():
             return False
         self.discarding = True
         try:
@@ -209,13 +213,6 @@ class _Protocol(TelnetServer):
         hook = getattr(self, "resize_hook", None)
         if hook is not None:
             hook()
-
-
-class _KeepNothing(asyncio.Queue):  # type: ignore[type-arg]
-    """Stands in for telnetlib3's ``Server._new_client``: holds no protocol."""
-
-    def put_nowait(self, item: Any) -> None:
-        return None
 
 
 class TelnetConnection:
@@ -265,23 +262,23 @@ class TelnetConnection:
         self._reader.listen(on_data, on_end)
         return True
 
-    def _transport(self) -> Any:
+    def _socket(self) -> Any:
         return getattr(self._writer, "transport", None)
 
     def pause_reading(self) -> None:
         if not self.is_closing():
-            self._transport().pause_reading()
+            self._socket().pause_reading()
 
     def resume_reading(self) -> None:
         if not self.is_closing():
-            self._transport().resume_reading()
+            self._socket().resume_reading()
 
     def write(self, data: bytes) -> None:
         if not self.is_closing():
             self._writer.write(data)
 
     def backlog(self) -> int:
-        transport = self._transport()
+        transport = self._socket()
         return 0 if transport is None else int(transport.get_write_buffer_size())
 
     async def drain(self) -> None:
@@ -291,7 +288,7 @@ class TelnetConnection:
             pass
 
     def is_closing(self) -> bool:
-        transport = self._transport()
+        transport = self._socket()
         return transport is None or bool(transport.is_closing())
 
     async def linger(self, seconds: float = LINGER_SECONDS) -> None:
@@ -316,15 +313,42 @@ class TelnetConnection:
             pass
 
 
+class TelnetListener:
+    """The listening telnet server: its sockets, and ``close``. A task takes
+    each negotiated connection off telnetlib3's ``wait_for_client`` queue,
+    which would otherwise keep the last thousand (Gatehouse's sessions start
+    from the shell, not from that queue)."""
+
+    def __init__(self, server: TelnetlibServer) -> None:
+        self._telnet = server
+        self._forget = asyncio.create_task(self._forget_clients())
+
+    async def _forget_clients(self) -> None:
+        while True:
+            await self._telnet.wait_for_client()
+
+    @property
+    def sockets(self) -> tuple[socket.socket, ...]:
+        return tuple(self._telnet.sockets or ())
+
+    def close(self) -> None:
+        self._forget.cancel()
+        self._telnet.close()
+
+    def stop_listening(self) -> None:
+        """Take no new callers; those on stay connected."""
+        stop_listening(self._telnet)
+
+
 async def start_telnet(host: str, port: int,
                        on_connect: Callable[[TelnetConnection], Awaitable[None]],
-                       connect_maxwait: float) -> Any:
+                       connect_maxwait: float) -> TelnetListener:
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
     LogBudget.install()
     _bound_subnegotiation()
 
-    server: Any = None
+    server: TelnetlibServer | None = None
 
     async def shell(reader: Any, writer: Any) -> None:
         conn = TelnetConnection(reader, writer)
@@ -339,25 +363,23 @@ async def start_telnet(host: str, port: int,
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             self.resize_hook = None
-            known = getattr(server, "_protocols", None)
-            if isinstance(known, list) and self in known:
-                known.remove(self)   # telnetlib3 prunes it only at the next connect
+            if server is not None:
+                _ = server.clients   # (reading it prunes the closed; else only the next connect does)
 
     server = await telnetlib3.create_server(
         host=host, port=port, shell=shell, protocol_factory=Protocol,
         encoding=False, connect_maxwait=connect_maxwait,
         timeout=0, term="unknown", cols=0, rows=0)
-    if hasattr(server, "_new_client"):
-        server._new_client = _KeepNothing()
     # telnetlib3 listens with asyncio's default backlog of 100: in a rush of
     # connections the kernel then drops SYNs and a caller waits a second or
     # more (the client's retry) before the first byte. Listen again deeper.
     # (asyncio shows only a wrapper of the socket: listen on a duplicate of
     # its descriptor, which is the same socket)
-    for sock in getattr(getattr(server, "_server", None), "sockets", None) or ():
+    listener = TelnetListener(server)
+    for sock in listener.sockets:
         with socket.fromfd(sock.fileno(), sock.family, sock.type) as same:
             same.listen(LISTEN_BACKLOG)
-    return server
+    return listener
 
 
 class _Discard:

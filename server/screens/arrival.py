@@ -17,7 +17,7 @@ from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
 from server.screens.lobby import LobbyScreen
 from server.screens.resume import ResumeScreen
-from server.screens.session import Replace, Screen, Transition
+from server.screens.session import Quit, Replace, Screen, Transition
 from server.screens.turns import turns_line
 
 if TYPE_CHECKING:
@@ -32,11 +32,16 @@ Back = Callable[[str], Transition]
 
 async def after_login(session: Session, user: UserRow, back: Back) -> Transition:
     """Sign ``user`` in and go to the lobby (or resume); if the account is
-    logged in on another node, ask first (``TakeoverScreen``)."""
+    logged in on another node, ask first (``TakeoverScreen``). A banned
+    caller is told so in one line and goes."""
+    banned = await session.services.accounts.refusal(user.handle, session.conn.peer)
+    if banned is not None:
+        return Quit(banned)
     holder = session.sign_in(user)
     if holder is not None:
         return Replace(TakeoverScreen(session, user, holder, back))
     await session.services.store.touch_login(user.id)
+    await session.services.messages.deliver_kept(session)
     waiting = turns_line(session.services.matches.turns_waiting(user.handle))
     if waiting:
         session.show_notice(f"{waiting}: press t in the lobby.")

@@ -29,10 +29,15 @@ async def _ratings(store: Store) -> dict[tuple[str, str], float]:
     return {(p, d): r for p, d, r, _dev, _vol in await store.all_ratings()}
 
 
+FOOTER = "Call in and play: ratings, hall of fame and replays in the lobby."
+
+
 async def build_bulletin(store: Store, door: str | None = None,
-                         now: float | None = None, bbs: str | None = None) -> Canvas:
+                         now: float | None = None, bbs: str | None = None,
+                         footer: str | None = None) -> Canvas:
     """The bulletin as a canvas, 80 columns wide and as tall as it needs;
-    ``bbs`` (a tag, ``[MYS]``): only the callers that BBS sent."""
+    ``bbs`` (a tag, ``[MYS]``): only the callers that BBS sent; ``footer``:
+    the sysop's last line (``board_look.footer_line``)."""
     only = await bbs_members(store, bbs) if bbs else None
     doors = [registry()[door]] if door else list(registry().values())
     leaders = 10 if door else 5
@@ -77,7 +82,7 @@ async def build_bulletin(store: Store, door: str | None = None,
     elif len(live) > IN_PROGRESS_ROWS:
         canvas.text(1, y, f"and {len(live) - IN_PROGRESS_ROWS} more", DARK_GREY)
         y += 1
-    canvas.text(1, y + 1, "Call in and play: ratings, hall of fame and replays in the lobby.", CYAN)
+    canvas.text(1, y + 1, footer or FOOTER, CYAN)
     return _crop(canvas, y + 2)
 
 

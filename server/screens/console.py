@@ -16,6 +16,7 @@ from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
+from server.screens.accounts_screen import AccountsScreen
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.keytable import KeySpec, KeyTable
 from server.screens.lobby import answer_challenge, challenge_news, idle_text, offer_challenge
@@ -77,6 +78,10 @@ KEYS: KeyTable[Seen] = KeyTable([
             WITH_CALLER, "_watch_key"),
     KeySpec(("k",), "k kick", "disconnect the selected caller, with a reason", WITH_CALLER, "_kick"),
     KeySpec(("M",), "M all", "message to everybody", EVERY, "_message_all"),
+    KeySpec(("A",), "A accounts", "accounts: list; reset a password, ban, unban, rename",
+            EVERY, "_accounts", spare=True),
+    KeySpec(("e",), "e clear chat", "erase the lobby chat: the kept lines and every open lobby's pane",
+            EVERY, "_clear_chat", spare=True),
     KeySpec(("x", "X"), "x withdraw", "withdraw the challenge you sent", EVERY, "_withdraw", when="outgoing"),
     KeySpec(("a",), "a avail", "available / not available for games (callers see it)", EVERY, "_available"),
     KeySpec(("h", "H"), "h hold", "hold every by-turns clock (holidays), or let them run again",
@@ -250,6 +255,14 @@ class SysopScreen(Screen):
 
     async def _message_all(self, key: str) -> Transition:
         self.input, self.mode = LineInput(70), Mode.ALL
+        return None
+
+    async def _accounts(self, key: str) -> Transition:
+        return Push(AccountsScreen(self.session))
+
+    async def _clear_chat(self, key: str) -> Transition:
+        self.session.services.lobby.clear(self.session.handle)
+        self.message = "Lobby chat cleared (the kept lines and every open lobby)."
         return None
 
     async def _shutdown(self, key: str) -> Transition:

@@ -39,10 +39,12 @@ from server.screens.resume import ResumeScreen
 from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
+from server.screens.watch_list import WatchListScreen
 from server.services import events as E
 from server.services.board import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import NodeId
 from server.services.match import MatchEvent, News
+from server.services.messages import MAX_MESSAGE
 from server.services.nodes import LOBBY, NodeRegistry, Origin
 from server.services.seats import Seat, SeatKind
 
@@ -76,6 +78,10 @@ KEYS: KeyTable[Seen] = KeyTable([
             ANY, "_fame"),
     KeySpec(("m", "M"), "m games", "my games: finished games, rating changes; ENTER replays",
             ANY, "_games"),
+    KeySpec(("w", "W"), "w watch", "watch a game between two callers (what both players may see)",
+            ANY, "_watch"),
+    KeySpec(("l", "L"), "l msg", "a line to a caller: on their screen now, else at their next call",
+            ANY, "_message_caller", spare=True),
     KeySpec(("!",), "! sysop", "page the sysop, with a short reason", ANY, "_page_sysop", spare=True),
     KeySpec(("s", "S"), "s settings", "settings: character set (CP437 for BBS terminals, or UTF-8)",
             ANY, "_settings", spare=True),
@@ -261,12 +267,13 @@ class LobbyScreen(Screen):
         super().__init__(session)
         self._phase = random.uniform(0.0, self.SPREAD)
         self._refresh_at = 0.0
-        self.chat = ChatPane(7)
+        self.chat = ChatPane(session.services.lobby.HISTORY)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
         self.messages_shown = len(session.messages)   # sysop messages in the pane so far
         self.chat_input: LineInput | None = None
-        self.input_mode = "chat"          # or "page": what the input line is for
+        self.input_mode = "chat"          # or "page", "to", "message": what the input line is for
+        self.message_to = ""              # the caller a message goes to
         self._message = ""
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
@@ -302,6 +309,8 @@ class LobbyScreen(Screen):
             if text is not None and self.input_mode == "page":
                 self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
                 self.chat_input = None
+            elif text is not None and self.input_mode in ("to", "message"):
+                await self._message_to(text)
             elif text is not None and not text.strip():
                 self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
@@ -349,6 +358,13 @@ class LobbyScreen(Screen):
         self.chat_input, self.input_mode = LineInput(60), "page"
         return None
 
+    async def _message_caller(self, key: str) -> Transition:
+        self.chat_input, self.input_mode = LineInput(20), "to"
+        return None
+
+    async def _watch(self, key: str) -> Transition:
+        return Push(WatchListScreen(self.session))
+
     async def _play(self, key: str) -> Transition:
         return Push(ChallengeScreen(self.session))
 
@@ -384,6 +400,22 @@ class LobbyScreen(Screen):
         self.message, screen = await answer_challenge(self.session, self._incoming()[0], key in ("y", "Y"))
         return Push(screen) if screen is not None else None
 
+    async def _message_to(self, text: str) -> None:
+        """A line to a caller: first whom (checked), then the line."""
+        messages, me = self.session.services.messages, self.session.handle
+        self.chat_input = None
+        if not text.strip():
+            return
+        if self.input_mode == "to":
+            name, why = await messages.recipient(me, text)
+            if name is None:
+                self.message = why
+                return
+            self.message_to = name
+            self.chat_input, self.input_mode = LineInput(MAX_MESSAGE), "message"
+            return
+        self.message = await messages.send(me, self.message_to, text, self.session.conn.peer)
+
 
     def _new_messages(self) -> None:
         """Sysop messages that came while another screen was open join the pane."""
@@ -403,6 +435,8 @@ class LobbyScreen(Screen):
     async def on_event(self, event: Any) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
+        elif isinstance(event, E.ChatCleared):
+            self.chat = ChatPane(self.session.services.lobby.HISTORY)
         elif isinstance(event, E.SysopMessage):
             self._new_messages()                      # kept in the log, as in a game
         else:
@@ -516,7 +550,8 @@ class LobbyScreen(Screen):
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)
         if self.chat_input is not None:
-            label = "Say: " if self.input_mode == "chat" else "Page the sysop, reason: "
+            label = {"chat": "Say: ", "page": "Page the sysop, reason: ", "to": "Message to (handle): ",
+                     "message": f"Message to {self.message_to}: "}[self.input_mode]
             canvas.text(0, 23, label, YELLOW)
             cursor = self.chat_input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
             if not self.chat_input.text:

@@ -12,14 +12,13 @@ import enum
 import logging
 import math
 import time
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from ansi import keys as K
-from ansi.art import parse_ans
 from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.screens.arrival import after_login
+from server.screens.board_look import footer_line, title_art
 from server.screens.session import Quit, Replace, Screen, Transition
 from server.services.handles import valid_handle
 from server.services.nodes import Origin
@@ -30,28 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = ["TitleScreen", "valid_handle", "enter_as", "account_for", "telnet_refusal"]
 
-ART = ("server", "art/title.ans")      # package data: (package, resource)
 log = logging.getLogger("gatehouse")
 MAX_FAILURES = 3
+WELCOME = "Welcome to Gatehouse: two-player door games {how}."   # unless the sysop's footer says
 CHARSET_TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
 CHARSET_NAMES = {"utf8": "UTF-8", "cp437": "CP437"}
-
-
-_title_cache: list[Canvas] = []
-
-
-def title_canvas() -> Canvas:
-    if not _title_cache:
-        try:
-            package, name = ART
-            art, _sauce = parse_ans(resources.files(package).joinpath(name).read_bytes())
-        except (OSError, ValueError) as exc:
-            log.error("title art %s/%s unreadable (%s): showing plain text", *ART, exc)
-            art = Canvas(80, 22)
-            art.center(10, "G A T E H O U S E", WHITE)
-        _title_cache.append(art)
-    return _title_cache[0]
-
 
 
 class Stage(enum.StrEnum):
@@ -66,6 +48,7 @@ class Stage(enum.StrEnum):
 
 WARN_SECONDS = 15.0                # the login's time limit is told this long before it ends
                                    # (half the limit, if that is shorter)
+
 
 class TitleScreen(Screen):
     location = "logging in"
@@ -158,6 +141,9 @@ class TitleScreen(Screen):
                 self._ask(Stage.HANDLE, reason)
                 return None
             self.handle = handle
+            banned = await self.session.services.accounts.refusal(handle, self.session.conn.peer)
+            if banned is not None:
+                return Quit(banned)
             self.user = await store.get_user(handle)
             reason = await telnet_refusal(store, handle, self.user)
             if reason:
@@ -222,11 +208,11 @@ class TitleScreen(Screen):
         return Replace(TitleScreen(self.session, message, ask_charset=False))
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        art = title_canvas()
-        canvas.blit(art.region(0, 0, 80, 20))
+        state = self.session.services.config.paths.state_dir
+        canvas.blit(title_art(state))          # the sysop's title.ans, cut to 80x20, or ours
         canvas.fill(0, 20, 80, 4)
         how = "in your browser" if self.session.origin == Origin.WEB else "by telnet"
-        canvas.text(2, 20, f"Welcome to Gatehouse: two-player door games {how}.", BRIGHT_CYAN)
+        canvas.text(2, 20, footer_line(state) or WELCOME.format(how=how), BRIGHT_CYAN)
         if self.message:
             canvas.text(2, 21, shorten(self.message, 76), BRIGHT_RED)
         prompt = self._prompt()
@@ -266,11 +252,26 @@ async def enter_as(session: Session, handle: str, kind: AccountKind = AccountKin
     """A caller handed over by a trusted BBS (RLogin; checked by
     ``server.bbs_accounts`` first): no password asked, and the account is of
     that kind only. If it is logged in on another node, the caller is asked
-    whether to end that session (no: goodbye)."""
+    whether to end that session (no: goodbye). A banned caller is told
+    so and the line closes."""
     user = await account_for(session, handle, kind)
     transition = await after_login(session, user, lambda message: Quit(f"{message} Goodbye."))
+    if isinstance(transition, Quit):
+        return Farewell(session, transition.message)
     assert isinstance(transition, Replace)
     return transition.screen
+
+
+class Farewell(Screen):
+    """A first screen that only says ``message`` and ends the call."""
+    location = "logging in"
+
+    def __init__(self, session: Session, message: str):
+        super().__init__(session)
+        self.message = message
+
+    async def on_start(self) -> Transition:
+        return Quit(self.message)
 
 
 async def account_for(session: Session, handle: str, kind: AccountKind) -> UserRow:

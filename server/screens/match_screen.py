@@ -316,7 +316,7 @@ class MatchScreen(Screen):
     def _leave_now(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
-            if self.match.computers_only and not self.match.spectators:
+            if self.match.computers_only and not self.match.watchers:
                 return Pop("You stopped watching: that game is over (no result).")
         if self.match.outcome:
             return Pop(None)          # the end was on the game's screen: the lobby keeps its key line

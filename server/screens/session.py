@@ -39,6 +39,7 @@ from server.net.terminal import (
 )
 from server.screens.call_clock import CallClock
 from server.services import events as E
+from server.services.accounts import Accounts
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
@@ -46,6 +47,7 @@ from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
 from server.services.login_guard import LoginGuard
 from server.services.matches import MatchManager
+from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
 from server.services.store import Store
@@ -81,6 +83,8 @@ class Services:
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits
+    accounts: Accounts
+    messages: CallerMessages
     shutdown: Callable[[str], None] = lambda message: None   # stop the server (the console's S)
 
 

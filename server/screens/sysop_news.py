@@ -21,6 +21,9 @@ CONSOLE_HELP = """\
   survives a restart. m stays on the caller's screen until read, and goes
   into their chat log. S asks for the line callers read as the server
   stops (ENTER alone: "Gatehouse is shutting down for maintenance...").
+  A's account tools (reset a password, ban with or without the address,
+  unban, rename) are also on the command line: gatehouse user ...
+  e erases the kept lobby lines and every open lobby's pane (logged).
 
 IN A GAME
   The door's keys, plus the game keys (c chat, ? help, Q resign, = draw).

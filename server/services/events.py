@@ -8,8 +8,8 @@ from typing import Any
 
 from server.services.ids import NodeId, WallTime
 
-__all__ = ["Key", "Resized", "Closed", "Chat",
-           "Notice", "SysopMessage", "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "PushScreen"]
+__all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared", "Notice", "SysopMessage", "CallerMessage",
+           "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +40,12 @@ class Chat:
 
 
 @dataclasses.dataclass(frozen=True)
+class ChatCleared:
+    """The sysop cleared a channel's lines."""
+    channel: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Notice:
     """A one-line message (sysop broadcast, system news)."""
     text: str
@@ -51,6 +57,13 @@ class SysopMessage:
     read and kept in the screen's log."""
     who: str
     text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class CallerMessage(SysopMessage):
+    """A line from one caller to another (a node message, or one kept for
+    their next call): every screen shows it as it shows a sysop message,
+    on the top line until read and in the screen's log."""
 
 
 @dataclasses.dataclass(frozen=True)

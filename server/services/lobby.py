@@ -23,12 +23,14 @@ class LobbyChat:
     the sysop consoles as ``events.Page`` and are kept for a console that
     opens later."""
 
+    HISTORY = 20      # lobby lines kept for a caller who arrives later
+
     def __init__(self, nodes: NodeRegistry[Any], clock: Callable[[], float] = time.time,
                  limits: AbuseLimits | None = None):
         self._nodes: NodeRegistry[Node] = nodes
         self._limits = limits if limits is not None else AbuseLimits()
         self._clock = clock
-        self.log = ChatLog()
+        self.log = ChatLog(self.HISTORY)
         self.pages: list[E.Page] = []
 
     def post(self, handle: str, text: str, address: str = "") -> str | None:
@@ -43,6 +45,13 @@ class LobbyChat:
         self.log.add(handle, text)
         self._nodes.broadcast(E.Chat("lobby", handle, text))
         return None
+
+    def clear(self, by: str) -> None:
+        """The sysop clears the lobby chat: the kept lines, and every open
+        lobby's pane."""
+        self.log.lines.clear()
+        self._nodes.broadcast(E.ChatCleared("lobby"))
+        log.info("lobby chat cleared by %s", by)
 
     def page_sysop(self, handle: str, reason: str) -> str:
         """A caller pages the sysop; returns what to tell the caller."""

@@ -29,7 +29,7 @@ from server.services.move_clock import MoveClock
 from server.services.nodes import Node
 from server.services.ratings import GameFacts, GameRating, RatingBook
 from server.services.saving import SavingNotice
-from server.services.seats import Seat, SeatKind, seat_label
+from server.services.seats import WATCHING, Seat, SeatKind, seat_label
 from server.services.store import RatingWrite, Store
 from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnTimes, span_text
@@ -84,7 +84,7 @@ class Match:
         self.state = state
         self.seats = seats
         self.outcome: Outcome | None = state.outcome()
-        self.spectators: set[Node] = set()
+        self.watchers: list[Seat] = []      # SeatKind.WATCHER seats, in the order they came
         self.chat = ChatLog(30)
         self.draw_offer: int | None = None
         self.auto_offer: int | None = None
@@ -155,7 +155,7 @@ class Match:
     # ----- announcements ----------------------------------------------------
     def _audience(self) -> list[Node]:
         people = [s.session for s in self.seats if s.session is not None]
-        return people + [s for s in self.spectators if s not in people]
+        return people + [w.session for w in self.watchers if w.session is not None and w.session not in people]
 
     def notify(self, kind: News, text: str = "") -> None:
         for session in self._audience():
@@ -169,6 +169,11 @@ class Match:
         text = clean_chat(text)
         if not text:
             return None
+        watcher = next((w for w in self.watchers if w.name == who), None) if player is None else None
+        if watcher is not None and not (watcher.session is not None and watcher.session.is_sysop) \
+                and all(s.kind == SeatKind.HUMAN for s in self.seats):
+            # no kibitzing: a caller watching two callers does not talk into their game
+            return "Watchers do not chat in a game between two callers: they play in peace."
         refused = self.limits.chat(who, address)
         if refused is not None:
             return refused
@@ -190,9 +195,21 @@ class Match:
                     and seat.player in only:
                 self._tell(seat.name, E.Notice(text))
 
-    def watch(self, session: Node) -> None:
-        """``session`` watches this match (it hears every announcement)."""
-        self.spectators.add(session)
+    def watch(self, session: Node) -> Seat:
+        """``session`` takes a watcher's seat: it hears every announcement
+        and sees ``observation(None)``, the door's spectator view (hidden
+        information stays hidden until the end). The players are told."""
+        seat = next((w for w in self.watchers if w.session is session), None)
+        if seat is None:
+            seat = Seat(WATCHING, SeatKind.WATCHER, session.handle, session=session)
+            self.watchers.append(seat)
+            if session.handle and any(s.kind == SeatKind.HUMAN for s in self.seats):
+                self.notify(News.UPDATE, f"{session.handle} is watching.")
+        return seat
+
+    def watching(self) -> list[str]:
+        """The watchers' names."""
+        return [w.name for w in self.watchers]
 
     def _saving(self) -> SavingNotice:
         return SavingNotice(self._audience)
@@ -414,8 +431,8 @@ class Match:
         waits for it until the forfeit time. The last watcher of the
         computer against itself leaving stops that game (aborted: no
         result, no worker thinking for nobody)."""
-        self.spectators.discard(session)
-        if self.computers_only and not self.spectators and not self.ended and self._unwatched is None:
+        self.watchers = [w for w in self.watchers if w.session is not session]
+        if self.computers_only and not self.watchers and not self.ended and self._unwatched is None:
             self._bots.cancel()
             self._unwatched = asyncio.create_task(self._abort_unwatched())
             return

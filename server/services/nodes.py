@@ -8,8 +8,10 @@ long as it takes to redraw ``redraw_rate`` screens a second (so a rush of
 logins costs the same per login at any size). Node news goes to the
 screens that show the who-list only when what such a list shows changed:
 the first ``shown`` callers (node, handle, where) or the sysop's
-availability; or how many are on, at most once per ``count_interval()``.
-The sysops' screens hear of every change.
+availability; or how many are on, at most once per ``count_interval()``
+(with so many on that this is ``refresh_every`` or more, never: a who-list
+shows the count as it redraws its clock each minute). The sysops' screens
+hear of every change.
 """
 from __future__ import annotations
 
@@ -66,16 +68,17 @@ N = TypeVar("N", bound=Node)
 
 class NodeRegistry(Generic[N]):
     COUNT_EVERY = 5.0       # seconds between two deliveries of a new count alone, at least
-    COUNT_RATE = 200.0      # lobbies a second told of a new count alone, at most
+    COUNT_RATE = 100.0      # lobbies a second told of a new count alone, at most
 
     def __init__(self, max_sessions: int, max_per_ip: int, debounce: float = 0.25,
-                 shown: int = 8, redraw_rate: float = 2000.0,
+                 shown: int = 8, redraw_rate: float = 2000.0, refresh_every: float = 60.0,
                  clock: Callable[[], float] = time.monotonic):
         self.max_sessions = max_sessions
         self.max_per_ip = max_per_ip
         self.debounce = debounce        # the shortest time between two deliveries
         self.shown = shown              # callers a who-list shows by name (the rest: a count)
         self.redraw_rate = redraw_rate  # screens redrawn a second for news, at most (many on)
+        self.refresh_every = refresh_every   # a who-list redraws by itself (its clock) this often
         self._clock = clock
         self.sessions: dict[NodeId, N] = {}
         self.sysop_available = False
@@ -94,7 +97,6 @@ class NodeRegistry(Generic[N]):
         self._count_at = -float("inf")
         self._count_timer: asyncio.TimerHandle | None = None
         self._delivered_at = -float("inf")
-        self.deliveries = 0        # coalesced deliveries made (each wakes a screen at most once)
 
     # ----- coming and going -------------------------------------------------
     def refusal(self, peer: str, limit_per_ip: bool) -> str | None:
@@ -258,6 +260,8 @@ class NodeRegistry(Generic[N]):
         head, count = self._shown_now()
         if head == self._head_as and count == self._count_as:
             return False
+        if head == self._head_as and self.count_interval() >= self.refresh_every:
+            return False          # their own refresh comes sooner and shows the count
         if head == self._head_as and now < self._count_at + self.count_interval():
             if self._count_timer is None:
                 self._count_timer = asyncio.get_running_loop().call_later(
@@ -282,7 +286,6 @@ class NodeRegistry(Generic[N]):
         if not (events or to_sysops):
             return
         self._delivered_at = self._clock()
-        self.deliveries += 1
         news = E.NodesChanged()
         for session in self.online():
             for event, but in events:

@@ -137,4 +137,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (account, address)
     );
     """,
+    # 8: the sysop's bans (an account, and with it an address or /64, if
+    # given) and messages between callers kept for the receiver's next call
+    """
+    CREATE TABLE bans (
+        handle_key TEXT PRIMARY KEY,
+        handle TEXT NOT NULL,
+        address TEXT,
+        reason TEXT NOT NULL,
+        by_whom TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX bans_address ON bans(address);
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        to_key TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX messages_to ON messages(to_key);
+    """,
 ]

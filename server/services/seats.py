@@ -1,5 +1,6 @@
-"""A match's seats: a caller (whose session comes and goes) or the computer,
-and how a seat is written in the games table."""
+"""A match's seats: a caller (whose session comes and goes), the computer,
+or a watcher (who sees the door's spectator observation: what both players
+may see, until the end), and how a seat is written in the games table."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,12 +8,17 @@ import enum
 
 from server.services.nodes import Node
 
-__all__ = ["SeatKind", "Seat", "seat_label", "parse_seat_label", "is_computer", "watch_names", "seat_names"]
+__all__ = ["SeatKind", "WATCHING", "Seat", "seat_label", "parse_seat_label", "is_computer", "watch_names",
+           "seat_names"]
 
 
 class SeatKind(enum.StrEnum):
     HUMAN = "human"
     BOT = "bot"
+    WATCHER = "watcher"      # a caller (or the sysop) watching: sees what the door shows a spectator
+
+
+WATCHING = -1            # a watcher's player number: none of the game's
 
 
 def seat_label(kind: SeatKind, handle: str, level: int) -> str:

@@ -8,6 +8,7 @@ connection of ``store_core.StoreCore`` (one transaction at a time).
 """
 from __future__ import annotations
 
+from server.services.store_accounts import AccountsRecord
 from server.services.store_core import StoreCore, StoreError
 from server.services.store_games import GameRow, GamesRecord
 from server.services.store_known import KnownAddressesRecord
@@ -31,5 +32,5 @@ __all__ = ["Store", "StoreCore", "StoreError", "UserRow", "GameRow", "WaitingCha
 
 
 class Store(UsersRecord, GamesRecord, ByTurnsRecord, RatingsRecord, RecordsQueries,
-            KnownAddressesRecord):
+            KnownAddressesRecord, AccountsRecord):
     """The record: every part's methods on one connection."""

@@ -3,7 +3,9 @@ through a terminal emulator (pyte), as a caller would see it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import sqlite3
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,7 +18,10 @@ from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
-__all__ = ["start_app", "Caller", "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
+__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game",
+           "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move",
+           "option_rows",
+           "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 # a BBS terminal rings its bell on BEL (the game-over bell) and prints nothing
@@ -114,7 +119,7 @@ class Caller:
     def line(self, y: int) -> str:
         return self.screen.display[y]
 
-    async def expect(self, pattern: str, timeout: float = 8.0, regex: bool = False) -> str:
+    async def expect(self, pattern: str, timeout: float = 30.0, regex: bool = False) -> str:
         """Wait until ``pattern`` is on screen; returns the screen text."""
         deadline = time.monotonic() + timeout
         while True:
@@ -125,7 +130,7 @@ class Caller:
                 raise AssertionError(f"{pattern!r} never appeared; screen:\n{text}")
             await asyncio.sleep(0.02)
 
-    async def expect_gone(self, pattern: str, timeout: float = 8.0) -> str:
+    async def expect_gone(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while pattern in self.text():
             if time.monotonic() > deadline:
@@ -173,6 +178,27 @@ class Caller:
             await self._pump
         except (asyncio.CancelledError, Exception):
             pass
+
+
+def db_rows(app: App, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Rows of a query on the server's database file, opened read-only
+    beside the server (what a sysop's own script could read)."""
+    with sqlite3.connect(f"file:{app.config.store.database}?mode=ro", uri=True, timeout=30) as con:
+        return con.execute(sql, args).fetchall()
+
+
+def charset_of(app: App, handle: str) -> str | None:
+    """The charset the database holds for a caller (None: none yet, or no account)."""
+    rows = db_rows(app, "SELECT charset FROM users WHERE handle = ?", handle)
+    return rows[0][0] if rows else None
+
+
+def menu_number(caller: Caller, label: str) -> int:
+    """The number shown before ``label`` in a numbered menu on the caller's
+    screen (" 2. Bob")."""
+    found = re.search(rf"(\d+)\. {re.escape(label)}(?:\s|$)", caller.text(), re.M)
+    assert found is not None, f"no {label!r} in the menu:\n{caller.text()}"
+    return int(found.group(1))
 
 
 def session_of(app: App, handle: str):
@@ -227,6 +253,92 @@ async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
     caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
     await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
     return session_of(app, handle).screens[-1].match
+
+
+OPTION_TOP, OPTION_STEP = 5, 2    # the new-game options screen: first row's line, lines per row
+
+
+def active_game(app: App, handle: str) -> tuple[int, str] | None:
+    """(id, opponent label) of ``handle``'s newest game going on, from the database file."""
+    rows = db_rows(app, "SELECT id, player0, player1 FROM games WHERE status = 'active'"
+                        " AND ? IN (player0, player1) ORDER BY id DESC LIMIT 1", handle)
+    if not rows:
+        return None
+    game_id, first, second = rows[0]
+    return game_id, second if first == handle else first
+
+
+def moves_of(app: App, game_id: int) -> list[tuple[int, str]]:
+    """(player, action text) of each move of a game, from the database file."""
+    return [(p, a) for p, a in db_rows(app, "SELECT player, action FROM moves WHERE game_id = ? ORDER BY ply",
+                                       game_id)]
+
+
+def game_state(app: App, game_id: int) -> Any:
+    """A game as the database file holds it (door, options, moves), replayed
+    by its door's rules: what a referee with the record would know."""
+    from doors import registry
+    from doors._core.game import replay
+    rows = db_rows(app, "SELECT door, options FROM games WHERE id = ?", game_id)
+    assert rows, f"no game {game_id}"
+    door, options = rows[0]
+    return replay(registry()[door].state_class, json.loads(options), moves_of(app, game_id))
+
+
+def game_status(app: App, game_id: int) -> str:
+    return str(db_rows(app, "SELECT status FROM games WHERE id = ?", game_id)[0][0])
+
+
+async def towers_move(driver: Caller, app: App, game_id: int, pick: int = 0) -> None:
+    """One legal Towers move for the player to move (legal action number
+    ``pick`` of the game the database holds), typed by ``driver`` with
+    arrows and Enter from where the screen says the cursor is."""
+    from doors.towers.rules import Move, Place, parse_square, square_name
+    state = game_state(app, game_id)
+    action = state.legal_actions(state.to_move()[0])[pick]
+    before = len(state.history)
+    if state.history:                                  # the screen has caught up with the record
+        await driver.expect(f"Last: {state.action_to_str(state.history[-1][1])} ", timeout=30)
+    await driver.expect("Your turn:", timeout=30)
+    found = re.search(r"Cursor: ([a-h][1-8])", driver.text())
+    assert found is not None, driver.text()
+    cursor = parse_square(found.group(1))
+    if isinstance(action, Place):
+        driver.send(arrows_between(cursor, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        driver.send(arrows_between(cursor, action.origin, 8) + ENTER)
+        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(moves_of(app, game_id)) > before,
+                     what=f"{action} typed from {square_name(cursor)} applied (moves {moves_of(app, game_id)});"
+                          f" the screen:\n{driver.text()}")
+
+
+def option_rows(display: list[str]) -> int:
+    """How many rows the new-game options screen shows (its last: "Start
+    game" or "Send challenge")."""
+    last = next(y for y, line in enumerate(display) if "Start game" in line or "Send challenge" in line)
+    return (last - OPTION_TOP) // OPTION_STEP + 1
+
+
+async def start_vs_computer(caller: Caller, app: App, handle: str, title: str,
+                            option_keys: str = "") -> tuple[int, int]:
+    """From the lobby: p, the door by its title, the computer, options typed
+    as keys on the options screen, then start; all read off the screen.
+    Returns the game's id and the computer's level, from the database file."""
+    caller.send("p")
+    await caller.expect("Choose a door")
+    caller.send(door_digit(title))
+    await caller.expect("choose your opponent")
+    caller.send(str(menu_number(caller, "The computer")))
+    await caller.expect("Start game")
+    rows = option_rows(caller.screen.display)
+    index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
+    caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
+    await wait_until(lambda: active_game(app, handle) is not None, what="the game in the database")
+    game = active_game(app, handle)
+    assert game is not None and game[1].startswith("computer:"), game
+    return game[0], int(game[1].split(":")[1])
 
 
 def door_digit(title: str) -> str:

@@ -3,7 +3,7 @@ per hour, a second challenge to the same caller, chat that free accounts
 cannot multiply."""
 from __future__ import annotations
 
-from .harness import DOWN, ENTER, Caller, door_digit, session_of, start_app, wait_until
+from .harness import DOWN, ENTER, Caller, door_digit, menu_number, start_app, wait_until
 
 
 async def test_an_address_registers_only_so_many_accounts_an_hour_but_old_ones_still_log_in(tmp_path):
@@ -38,8 +38,7 @@ async def test_a_second_challenge_to_the_same_caller_waits_for_the_first(app):
     async def challenge() -> None:
         alice.send("p" + door_digit("Towers"))
         await alice.expect("choose your opponent")
-        opponents = session_of(app, "Alice").screens[-1].opponents
-        alice.send(DOWN * opponents.index("Bob") + ENTER)
+        alice.send(DOWN * (menu_number(alice, "Bob") - 1) + ENTER)
         await alice.expect("Who places first")
         alice.send(DOWN * 2 + ENTER)
 

@@ -6,11 +6,28 @@ kept with the game, Alice is told at once of Bob's move while she is on, and
 the game ends with a flag capture. A sysop console pauses the clocks."""
 from __future__ import annotations
 
-from server.screens.challenge import BY_NAME
+import json
+
 from server.screens.session import NOTICE_SECONDS
 
-from .harness import DOWN, ENTER, ESC, RIGHT, UP, Caller, door_digit, session_of, start_app, wait_until
-from .test_stratego import BLUE, RED, arrows, counts
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    UP,
+    Caller,
+    active_game,
+    db_rows,
+    door_digit,
+    menu_number,
+    moves_of,
+    start_app,
+    wait_until,
+)
+from .test_stratego import BLUE, RED, counts, move_by_keys
+
+BY_NAME = "By turns with a caller (type a handle)"
 
 
 class Wall:
@@ -36,8 +53,15 @@ async def call(app, handle: str, new: bool = False) -> Caller:
 
 
 async def hang_up(app, caller: Caller, handle: str) -> None:
+    """Back to the lobby, log off, and wait until the server has hung up."""
+    if "Who's online" not in caller.text():
+        caller.send(ESC)
+        await caller.expect("Who's online", timeout=30)
+    caller.send("g")
+    await caller.expect("Log off? (y/n)", timeout=30)
+    caller.send("y")
+    await wait_until(lambda: caller.closed, what=f"{handle}'s line hung up")
     await caller.close()
-    await wait_until(lambda: app.find_session(handle) is None, what=f"{handle} gone")
 
 
 async def open_game(app, caller: Caller, handle: str, status: str):
@@ -46,15 +70,13 @@ async def open_game(app, caller: Caller, handle: str, status: str):
     await caller.expect("My games by turns", timeout=NOTICE_WAIT)
     caller.send(ENTER)
     await caller.expect(status)
-    return session_of(app, handle).screens[-1]
 
 
 async def set_up(app, caller: Caller, handle: str, keys: str, theirs: int | str) -> None:
     """The 40 pieces in reading order, then ready."""
-    ui = session_of(app, handle).screens[-1].ui
-    if getattr(ui, "auto_step", True) is False:     # where the cursor stays put: make it step on
+    if "cursor stays put" in caller.text():         # make the cursor step on after each piece
         caller.send("A")
-        await wait_until(lambda: ui.auto_step, what="the cursor steps on")
+        await caller.expect("cursor steps on")
     caller.send(keys)
     await caller.expect(counts(40, theirs))
     caller.send(ENTER)
@@ -62,13 +84,10 @@ async def set_up(app, caller: Caller, handle: str, keys: str, theirs: int | str)
     caller.send("y")
 
 
-async def move(app, caller: Caller, screen, frm: int, to: int) -> None:
-    ui, match = screen.ui, screen.match
-    before = len(match.state.history)
-    caller.send(arrows(ui, frm) + ENTER)
-    await wait_until(lambda: ui.selected == frm, what="selected")
-    caller.send(arrows(ui, to) + ENTER)
-    await wait_until(lambda: len(match.state.history) > before, what=f"move {frm}-{to}")
+async def move(app, caller: Caller, handle: str, frm: int, to: int) -> None:
+    game = active_game(app, handle)
+    assert game is not None
+    await move_by_keys(app, caller, 0 if handle == "Alice" else 1, game[0], frm, to)
 
 
 async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capture(tmp_path):
@@ -82,8 +101,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         alice = await call(app, "Alice", new=True)
         alice.send("p" + door_digit("Stratego"))
         await alice.expect("choose your opponent")
-        opponents = session_of(app, "Alice").screens[-1].opponents
-        alice.send(DOWN * opponents.index(BY_NAME) + ENTER)
+        alice.send(DOWN * (menu_number(alice, BY_NAME) - 1) + ENTER)
         await alice.expect("Handle:")
         alice.send("Nobody" + ENTER)
         await alice.expect("There is no caller called Nobody.")
@@ -131,10 +149,11 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         for y in range(2, 6):                            # Bob's rows 10-7: his ranks stay hidden
             assert alice.line(y).split()[1:11] == ["■"] * 10, alice.line(y)
         await set_up(app, alice, "Alice", RED, "READY")
-        screen = session_of(app, "Alice").screens[-1]
-        await wait_until(lambda: len(screen.match.state.history) == 82, what="both ready")
+        game = active_game(app, "Alice")
+        assert game is not None
+        await wait_until(lambda: len(moves_of(app, game[0])) == 82, what="both ready")
         await alice.expect("Your move (7d 0h left)")                  # play: a fresh time per move
-        await move(app, alice, screen, 31, 41)
+        await move(app, alice, "Alice", 31, 41)
         await alice.expect("Waiting for Bob's move (7d 0h left)")
         alice.send(ESC)
         await alice.expect("Game 1 waits for the next move.")
@@ -151,9 +170,9 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         assert "Your turn in" not in alice.text()
         bob = await call(app, "Bob")
         assert "Your turn in 1 game (t)" in bob.text()
-        screen = await open_game(app, bob, "Bob", "Your move (6d 0h left)")
+        await open_game(app, bob, "Bob", "Your move (6d 0h left)")
         await bob.expect("Last move: Red B4-B5")
-        await move(app, bob, screen, 69, 59)
+        await move(app, bob, "Bob", 69, 59)
         await alice.expect("Bob moved in game 1 (Stratego): your turn.")      # at once
         await alice.expect("Your turn in 1 game (t)")
         bob.send(ESC)
@@ -161,14 +180,15 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         await hang_up(app, bob, "Bob")
 
         # Alice opens the game and her scout strikes the flag
-        screen = await open_game(app, alice, "Alice", "Your move (7d 0h left)")
-        await move(app, alice, screen, 30, 60)
+        await open_game(app, alice, "Alice", "Your move (7d 0h left)")
+        game_id = active_game(app, "Alice")[0]
+        await move(app, alice, "Alice", 30, 60)
         await alice.expect("GAME OVER: you won")
-        match = screen.match
-        assert "flag" in match.outcome.reason.lower()
-        assert len(await app.store.moves(match.id)) == 80 + 2 + 3
-        row = await app.store.get_game(match.id)
-        assert row.status == "finished" and row.outcome["winner"] == 0
+        await wait_until(lambda: db_rows(app, "SELECT status FROM games WHERE id = ?", game_id) == [("finished",)],
+                         what="the game recorded as finished")
+        (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
+        assert "flag" in json.loads(outcome)["reason"].lower() and json.loads(outcome)["winner"] == 0
+        assert len(moves_of(app, game_id)) == 80 + 2 + 3
         alice.send(ESC)
         alice.send("t")
         await alice.expect("You have no game by turns.")
@@ -195,8 +215,7 @@ async def test_the_sysop_pauses_every_by_turns_clock_from_the_console(tmp_path):
         alice = await call(app, "Alice", new=True)
         alice.send("p" + door_digit("Stratego"))
         await alice.expect("choose your opponent")
-        opponents = session_of(app, "Alice").screens[-1].opponents
-        alice.send(DOWN * opponents.index(BY_NAME) + ENTER + "Bob" + ENTER)
+        alice.send(DOWN * (menu_number(alice, BY_NAME) - 1) + ENTER + "Bob" + ENTER)
         await alice.expect("3 days a move")
         alice.send(DOWN * 3 + ENTER)
         await alice.expect("Challenge sent to Bob")

@@ -6,7 +6,7 @@ decoding UTF-8 (the cursor moves one column), one CP437 (three), and one
 never answers (the caller chooses on the title screen with one key)."""
 from __future__ import annotations
 
-from .harness import ENTER, Caller, session_of, wait_until
+from .harness import ENTER, Caller, charset_of, wait_until
 
 TITLE_ART = "▄██████ ▄█████▄ ███████"          # the title's first row, as drawn
 TEST_LINE = "┌──┐ ░▒▓█ ♥ ♦ ♣ ♠ └──┘"
@@ -21,8 +21,7 @@ async def test_cp437_terminal_behind_tmux_gets_cp437_from_the_first_screen(app):
         assert "Γû" not in text                 # no UTF-8 read as CP437 anywhere
         assert caller.line(22).rstrip().endswith("pick one):")   # the reply never became keys
         await caller.login("Cora")
-        assert session_of(app, "Cora").charset == "cp437"
-        assert (await app.store.get_user("Cora")).charset == "cp437"
+        await wait_until(lambda: charset_of(app, "Cora") == "cp437", what="Cora's charset saved")
     finally:
         await caller.close()
 
@@ -35,7 +34,7 @@ async def test_utf8_terminal_with_an_unknown_type_gets_utf8(app):
         assert TITLE_ART in text
         assert caller.line(22).rstrip().endswith("pick one):")
         await caller.login("Uma")
-        assert session_of(app, "Uma").charset == "utf8"
+        await wait_until(lambda: charset_of(app, "Uma") == "utf8", what="Uma's charset saved")
     finally:
         await caller.close()
 

@@ -3,7 +3,7 @@ told "saving... retrying", the move is retried until stored, and it is
 never shown as made before it is on disk."""
 import sqlite3
 
-from .harness import DOWN, ENTER, RIGHT, Caller, arrows_between, door_digit, session_of, wait_until
+from .harness import DOWN, ENTER, RIGHT, Caller, active_game, door_digit, game_state, moves_of, wait_until
 
 
 def stored(con: sqlite3.Connection, game_id: int) -> int:
@@ -25,30 +25,32 @@ async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
     await caller.expect("Who places first")
     caller.send(RIGHT + DOWN * 3 + ENTER)      # the challenger places first
     await caller.expect("Your turn")
-    session = session_of(app, "Alice")
-    match = session.screens[-1].match
-    await wait_until(lambda: 0 in match.state.to_move(), what="my turn")
+    game = active_game(app, "Alice")
+    assert game is not None
+    game_id = game[0]
+    assert 0 in game_state(app, game_id).to_move()
     await app.store.db.execute("PRAGMA busy_timeout=50")     # give up on a lock quickly
     other = sqlite3.connect(app.config.store.database, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")           # another program holds the write lock
     try:
-        before = len(match.state.history)
-        on_disk = stored(other, match.id)
-        ui = session.screens[-1].ui
-        action = match.state.legal_actions(0)[0]
-        caller.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
+        on_disk = stored(other, game_id)
+        assert on_disk == 0 and "Cursor: d4" in caller.text()
+        caller.send(ENTER)                     # a tower at d4, where the cursor starts
         await caller.expect("Saving... the database is busy, retrying.")
         await wait_until(lambda: retries(caplog) >= 3, what="several retries")
-        assert len(match.state.history) == before        # not made before it is stored
-        assert stored(other, match.id) == on_disk
+        assert "Last: d4" not in caller.text()             # not shown as made before it is stored
+        assert "Your turn:" in caller.text()
+        assert stored(other, game_id) == on_disk
         assert "Sorry, that went wrong" not in caller.text()
     finally:
         other.execute("COMMIT")
         other.close()
-    await wait_until(lambda: len(match.state.history) > before, what="the move made once stored")
     await caller.expect("Saved.")
-    con = sqlite3.connect(app.config.store.database)
-    assert stored(con, match.id) >= before + 1
-    await wait_until(lambda: stored(con, match.id) == len(match.state.history), what="disk == game")
-    con.close()
+    await wait_until(lambda: len(moves_of(app, game_id)) >= 2, what="the move stored, and the reply")
+    assert moves_of(app, game_id)[0] == (0, "d4")           # stored once, first
+    # what the screen shows is what is on disk: the reply, and my turn again
+    reply = moves_of(app, game_id)[1][1]
+    await caller.expect(f"Last: {reply}")
+    await caller.expect("Your turn:")
+    assert len(moves_of(app, game_id)) == 2
     await caller.close()

@@ -6,6 +6,7 @@ import fcntl
 import os
 import pty
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from server.net.door_bridge import run_door
 from server.net.rlogin import build_handshake
 from server.services.store import AccountKind
 
-from .harness import session_of, start_app, wait_until
+from .harness import charset_of, start_app, wait_until
 
 DROP = "{comm}\n{handle}\n38400\nVertrauen BBS\n42\nReal Name\n{alias}\n50\n90\n1\n3\n"
 BOX_UTF8 = "─".encode()              # what a UTF-8 frame is made of
@@ -145,22 +146,21 @@ async def test_a_saved_utf8_choice_does_not_reach_a_door_caller(tmp_path):
     try:
         caller = await DoorCaller(app, "Bobby").start()
         await caller.expect("Who's online")
-        user = await app.store.get_user("[VRT]Bobby")
-        await app.store.set_charset(user.id, "utf8")      # chosen on some earlier call
         await caller.goodbye()
+        with sqlite3.connect(app.config.store.database, timeout=30) as con:   # chosen on some earlier call
+            con.execute("UPDATE users SET charset = 'utf8' WHERE handle = '[VRT]Bobby'")
 
         caller = await DoorCaller(app, "Bobby").start()
         await caller.expect("Who's online")
-        assert session_of(app, "[VRT]Bobby").charset == "cp437"
         assert BOX_CP437 in caller.raw and BOX_UTF8 not in caller.raw
         caller.writer.write(b"s")
         await caller.expect("Set by your BBS for this call.")
         caller.writer.write(b"2")                          # try UTF-8 anyway
         await caller.expect("cp437 for this call: your BBS sets it (see its terminal settings).")
-        assert session_of(app, "[VRT]Bobby").charset == "cp437"
-        assert (await app.store.get_user("[VRT]Bobby")).charset == "utf8"   # not overwritten
+        assert charset_of(app, "[VRT]Bobby") == "utf8"     # not overwritten
         caller.writer.write(b"\x1b")
         await caller.expect("Who's online")
+        assert BOX_UTF8 not in caller.raw                  # still CP437
         await caller.goodbye()
     finally:
         await app.stop()
@@ -171,7 +171,6 @@ async def test_door_charset_flag_locks_utf8(tmp_path):
     try:
         caller = await DoorCaller(app, "Bobby", charset="utf8").start()
         await caller.expect("Who's online")
-        assert session_of(app, "[VRT]Bobby").charset == "utf8"
         assert BOX_UTF8 in caller.raw
         await caller.goodbye()
     finally:
@@ -223,19 +222,18 @@ async def test_stdio_door_on_a_pty_is_drawn_at_the_callers_size(tmp_path):
         return True
 
     try:
-        await wait_until(lambda: drain() and app.find_session("[VRT]Bobby") is not None,
-                         what="the door caller in the lobby")
-        conn = session_of(app, "[VRT]Bobby").conn
-        await wait_until(lambda: drain() and (conn.cols, conn.rows) == (132, 37),
-                         what="the pty's 132x37")
         await wait_until(lambda: drain() and "Who's online" in screen.display[1],
-                         what="the lobby on the pty")
+                         what="the lobby on the pty (drawn: the size is big enough)")
         # the 80x24 screen in the corner of the 132x37 one, nothing wrapped onto the wrong row
         assert "GATEHOUSE" in screen.display[0] and "Who's online" not in screen.display[0]
         assert screen.display[0][80:].strip() == "" and screen.display[1][80:].strip() == ""
-        _set_size(master, 30, 100)                          # the caller resizes
-        await wait_until(lambda: drain() and (conn.cols, conn.rows) == (100, 30),
+        _set_size(master, 20, 60)                           # the caller resizes: too small
+        await wait_until(lambda: drain() and "Your window is 60x20" in "\n".join(screen.display),
                          what="the new size after SIGWINCH")
+        screen.reset()
+        _set_size(master, 30, 100)                          # and big enough again
+        await wait_until(lambda: drain() and "Who's online" in "\n".join(screen.display),
+                         what="the lobby at 100x30")
         os.write(master, b"gy")
         await wait_until(lambda: drain() and proc.poll() is not None, what="the door to end")
         assert proc.returncode == 0

@@ -4,20 +4,19 @@ grace time."""
 import json
 import sqlite3
 
-from .harness import ENTER, Caller, play_towers_move, session_of, start_app, wait_until
+from .harness import ENTER, Caller, game_status, moves_of, start_app, towers_move, wait_until
 from .test_two_callers import alice_challenges_bob, two_in_lobby
 
 
 async def test_drop_suspends_and_login_offers_resume(app):
     alice, bob = await two_in_lobby(app)
-    match = await alice_challenges_bob(app, alice, bob)
-    await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
-    await play_towers_move(bob, session_of(app, "Bob"), match, 1, pick=-1)
-    moves = len(match.state.history)
+    game_id = await alice_challenges_bob(app, alice, bob)
+    await towers_move(alice, app, game_id, pick=-1)
+    await towers_move(bob, app, game_id, pick=-1)
+    moves = len(moves_of(app, game_id))
     await bob.close()
     text = await alice.expect("Bob left: the game is suspended")
     assert "Waiting for Bob to return" in text
-    assert match.suspended
     await alice.settle()
     assert alice.text().count("Bob left") == 1          # in the log, not also in a banner
     # Bob calls back
@@ -31,10 +30,10 @@ async def test_drop_suspends_and_login_offers_resume(app):
     bob.send("y")
     await bob.expect("Alice to move")
     await alice.expect("Bob is back")
-    assert not match.suspended and len(match.state.history) == moves
+    assert len(moves_of(app, game_id)) == moves
     await alice.settle()
     assert alice.text().count("Bob is back") == 1
-    await play_towers_move(alice, session_of(app, "Alice"), match, 0, pick=-1)
+    await towers_move(alice, app, game_id, pick=-1)
     await bob.expect("Your turn")
     await alice.close()
     await bob.close()
@@ -44,13 +43,13 @@ async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_pat
     app = await start_app(tmp_path / "g.db", server={"forfeit_minutes": 0.02})   # 1.2 seconds
     try:
         alice, bob = await two_in_lobby(app)
-        match = await alice_challenges_bob(app, alice, bob)
+        game_id = await alice_challenges_bob(app, alice, bob)
         await bob.close()
         await alice.expect("Bob left")
         text = await alice.expect("GAME OVER", timeout=10)
         assert "GAME OVER: you won" in text and "did not return" in text
         (outcome,), = sqlite3.connect(app.config.store.database).execute(
-            "SELECT outcome FROM games WHERE id=?", (match.id,))
+            "SELECT outcome FROM games WHERE id=?", (game_id,))
         data = json.loads(outcome)
         assert data["termination"] == "forfeit" and data["winner"] == 0
         assert "Bob left and did not return within" in data["reason"]
@@ -61,18 +60,18 @@ async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_pat
 
 async def test_resign_asks_first_then_ends_the_game(app):
     alice, bob = await two_in_lobby(app)
-    match = await alice_challenges_bob(app, alice, bob)
+    game_id = await alice_challenges_bob(app, alice, bob)
     bob.send("Q")
     await bob.expect("Resign this game? (y/n)")
     bob.send("n")
     await bob.expect("You play on.")
-    assert not match.ended
+    assert game_status(app, game_id) == "active"
     bob.send("Q")
     await bob.expect("Resign this game?")
     bob.send("y")
     text = await alice.expect("GAME OVER")
     assert "GAME OVER: you won" in text and "Bob resigned" in text
-    await wait_until(lambda: match.ended)
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the game over")
     await alice.close()
     await bob.close()
 
@@ -90,7 +89,7 @@ async def back_at_the_resume_question(app, handle: str) -> Caller:
 
 async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     alice, bob = await two_in_lobby(app)
-    match = await alice_challenges_bob(app, alice, bob)
+    await alice_challenges_bob(app, alice, bob)
     await bob.close()
     await alice.expect("Bob left")
     bob = await back_at_the_resume_question(app, "Bob")
@@ -100,21 +99,22 @@ async def test_a_game_declined_at_login_can_be_resumed_from_the_lobby(app):
     await bob.expect("unfinished game of Towers against Alice")
     bob.send("y")
     await bob.expect("Alice to move")
-    assert not match.suspended
+    await alice.expect("Bob is back")
     await alice.close()
     await bob.close()
 
 
 async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resumed(app):
     alice, bob = await two_in_lobby(app)
-    match = await alice_challenges_bob(app, alice, bob)
+    game_id = await alice_challenges_bob(app, alice, bob)
     await bob.close()
     await alice.expect("Bob left")
     bob = await back_at_the_resume_question(app, "Bob")
     alice.send("Q")                       # meanwhile Alice gives the game up
     await alice.expect("Resign this game?")
     alice.send("y")
-    await wait_until(lambda: match.ended, what="the game over")
+    await alice.expect("GAME OVER")
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the game over")
     bob.send("y")
     text = await bob.expect("That game of Towers is no longer waiting for you.")
     assert "Who's online" in await bob.expect("Who's online")

@@ -27,10 +27,12 @@ from .harness import (
     RIGHT,
     UP,
     Caller,
-    challenge_computer,
+    active_game,
     door_digit,
-    session_of,
+    menu_number,
+    option_rows,
     start_app,
+    start_vs_computer,
     wait_until,
 )
 from .test_game_over import MOVE_HINTS, challenge
@@ -127,12 +129,10 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
         for n, info in enumerate(registry().values()):     # the doors' tools (board editors)
             if info.editor is not None:
                 alice.send(DOWN * n + "e")
-                await wait_until(lambda: type(session_of(app, ALICE).screens[-1]).__name__ == "ToolScreen",
-                                 what="the tool")
+                await alice.expect_gone("Choose a door", timeout=30)      # the tool has the screen
                 await tour.station(alice, f"{info.title}: {info.editor_title}")
                 alice.send(ESC)
-                await wait_until(lambda: type(session_of(app, ALICE).screens[-1]).__name__ != "ToolScreen",
-                                 what="the tool closed")
+                await alice.expect("Choose a door", timeout=30)
                 alice.send(UP * n)
         alice.send(ESC)
         await alice.expect("Who's online")
@@ -146,20 +146,24 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
             await tour.station(alice, f"{info.title}: options")
             alice.send(ESC + ESC + ESC)
             await alice.expect("Who's online")
-            match = await challenge_computer(alice, app, ALICE, info.title)
+            await start_vs_computer(alice, app, ALICE, info.title)
             await alice.expect("Q resign")
             await tour.station(alice, f"{info.title}: game")
             alice.send("?")
-            pager = await _top(app, ALICE, "pager")
-            for page in range(len(pager.pager.pages)):
-                await tour.station(alice, f"{info.title}: help page {page + 1}")
+            await alice.expect("SPACE next page")
+            for page in range(1, 20):                 # the door's pages, then the server's
+                await tour.station(alice, f"{info.title}: help page {page}")
+                shown = alice.text()
                 alice.send(" ")
-                if page + 1 < len(pager.pager.pages):
-                    await wait_until(lambda n=page + 1, p=pager: p.pager.page == n, what="next help page")
+                await wait_until(lambda shown=shown: alice.text() != shown, what="the next help page")
+                await alice.settle()
+                if "SPACE next page" not in alice.text():
+                    break
+            assert page >= len(info.help_text.split("\f"))
             await alice.expect("Q resign")
             alice.send("Qy")
             await alice.expect("GAME OVER")
-            assert match.ended
+            await wait_until(lambda: active_game(app, ALICE) is None, what="the game recorded as over")
             await tour.station(alice, f"{info.title}: game over")
             alice.send(ESC)
             await alice.expect("Who's online")
@@ -181,10 +185,9 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
         door = max(registry().values(), key=lambda i: len(i.specs()))
         alice.send("p" + door_digit(door.title))
         await alice.expect("choose your opponent")
-        opponents = session_of(app, ALICE).screens[-1].opponents
-        alice.send(DOWN * opponents.index(BOB) + ENTER)
-        await alice.expect("options")
-        rows = len(session_of(app, ALICE).screens[-1]._rows())
+        alice.send(DOWN * (menu_number(alice, BOB) - 1) + ENTER)
+        await alice.expect("Send challenge")
+        rows = option_rows(alice.screen.display)
         alice.send(RIGHT + DOWN * (rows - 1) + ENTER)
         await bob.expect("challenges you to")
         await tour.station(bob, "incoming challenge")
@@ -239,8 +242,8 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
             console.send("g" + door_digit(door.title))
             await console.expect("choose your opponent")
             console.send("1")
-            await console.expect("options")
-            rows = len(session_of(app, "Sysop").screens[-1]._rows())
+            await console.expect("Start game")
+            rows = option_rows(console.screen.display)
             console.send(DOWN * (rows - 1) + ENTER)
             await console.expect("q console")
             await tour.station(console, "the sysop's game")
@@ -255,10 +258,6 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
         await app.stop()
     assert len(tour.seen) > 30
 
-
-async def _top(app, handle: str, what: str):
-    await wait_until(lambda: type(session_of(app, handle).screens[-1]).__name__ == "PagerScreen", what=what)
-    return session_of(app, handle).screens[-1]
 
 
 # ----- the ends of games, by turns, a withdrawn challenge, the console held ------

@@ -12,7 +12,7 @@ from pathlib import Path
 from server.net.rlogin import build_handshake
 from server.services.store import Store
 
-from .harness import start_app, wait_until
+from .harness import Caller, start_app, wait_until
 from .test_rlogin_trust import refused
 
 HUB = {"enabled": True, "port": 0,
@@ -58,6 +58,19 @@ async def test_two_bbses_tag_their_own_callers_once(tmp_path, caplog):
     league = [(r.tag, r.games, r.won, r.lost) for r in await bbs_league(store, ["towers"])]
     assert league == [("[MYS]", 3, 2, 1), ("[SBBS]", 3, 1, 2)]   # MYS against MYS not counted
     await store.close()
+    app = await start_app(db, rlogin=HUB)        # the hall of fame's BBS against BBS page
+    try:
+        fan = await Caller.connect(app.port)
+        await fan.login("Fan")
+        fan.send("h")
+        await fan.expect("Hall of Fame")
+        fan.send("b")
+        text = await fan.expect("Games between callers of different BBSes")
+        assert " 1 [MYS]            3     2     1" in text
+        assert " 2 [SBBS]           3     1     2" in text
+        await fan.close()
+    finally:
+        await app.stop()
     exe = Path(sys.executable).parent / "gatehouse"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "server.cli"]
     out = subprocess.run([*cmd, "bulletin", "--bbs", "MYS", "--format", "utf8", "--db", str(db)],

@@ -1,11 +1,23 @@
 """Kingdom from a telnet caller: the board editor from the door menu, and a
 game against the computer played by arrow keys and Enter to its end."""
 import random
+import re
 from pathlib import Path
 
-from doors.kingdom.position import Move
+from doors.kingdom.position import KNIGHT, Move, parse_square
 
-from .harness import ENTER, ESC, Caller, arrows_between, challenge_computer, door_digit, session_of, wait_until
+from .harness import (
+    ENTER,
+    ESC,
+    Caller,
+    arrows_between,
+    door_digit,
+    game_state,
+    game_status,
+    moves_of,
+    start_vs_computer,
+    wait_until,
+)
 
 
 async def board_editor(caller: Caller) -> None:
@@ -91,32 +103,38 @@ async def test_a_caller_cannot_save_over_another_callers_board(app):
 async def test_kingdom_game_against_the_computer_to_the_end(app):
     caller = await Caller.connect(app.port)
     await caller.login("Kai")
-    match = await challenge_computer(caller, app, "Kai", "Kingdom", option_keys="\x1b[B" * 2 + "\x1b[D")
-    assert match.seats[1].level == 2
+    game_id, level = await start_vs_computer(caller, app, "Kai", "Kingdom", option_keys="\x1b[B" * 2 + "\x1b[D")
+    assert level == 2
     await caller.expect("Your move")
-    ui = session_of(app, "Kai").screens[-1].ui
     rng = random.Random(5)
-    while not match.ended:
-        await wait_until(lambda: match.ended or 0 in match.state.to_move(), timeout=30, what="my turn")
-        if match.ended:
+
+    def my_turn_or_over() -> bool:
+        return game_status(app, game_id) != "active" or 0 in game_state(app, game_id).to_move()
+
+    while game_status(app, game_id) == "active":
+        await wait_until(my_turn_or_over, timeout=30, what="my turn")
+        if game_status(app, game_id) != "active":
             break
-        simple = [m for m in match.state.legal_actions(0)
-                  if isinstance(m, Move) and m.frm >= 0 and m.mid < 0 and not m.promo]
-        before = len(match.state.history)
+        state = game_state(app, game_id)
+        if state.history:                # the screen has had the computer's move
+            await caller.expect(f"Last: {state.action_to_str(state.history[-1][1])}", timeout=30)
+        await caller.expect("Your move", timeout=30)
+        # plain moves of any piece but a knight (whose move may go on with a second jump)
+        simple = [m for m in state.legal_actions(0)
+                  if isinstance(m, Move) and m.frm >= 0 and m.mid < 0 and not m.promo
+                  and state.pos.board[m.frm] & 7 != KNIGHT]
+        before = len(state.history)
         if not simple:                   # only jumps, promotions or a pass are left: pass, as a person may
             caller.send("xx")
-            await wait_until(lambda before=before: len(match.state.history) > before, what="passed")
+            await wait_until(lambda before=before: len(moves_of(app, game_id)) > before, what="passed")
             continue
         move = rng.choice(simple)
-        caller.send(arrows_between(ui.cur, move.frm, 19) + ENTER)
-        await wait_until(lambda move=move: ui.selected == move.frm, what=f"selected {move}")
+        found = re.search(r"Cursor ([a-s]\d{1,2})", caller.text())
+        assert found is not None, caller.text()
+        caller.send(arrows_between(parse_square(found.group(1)), move.frm, 19) + ENTER)
         caller.send(arrows_between(move.frm, move.to, 19) + ENTER)
-        await wait_until(lambda before=before, move=move: len(match.state.history) > before or ui.mid == move.to,
-                         what=f"played {move}")
-        if ui.mid == move.to:            # a knight: ENTER again to stop after one jump
-            caller.send(ENTER)
-        await wait_until(lambda before=before: len(match.state.history) > before, what=f"played {move}")
-        assert len(match.state.history) < 400
+        await wait_until(lambda before=before: len(moves_of(app, game_id)) > before, what=f"played {move}")
+        assert before < 400
     text = await caller.expect("GAME OVER", timeout=10)
     assert "GAME OVER: you lost" in text or "GAME OVER: you won" in text or "GAME OVER: a draw" in text
     await caller.close()

@@ -1,10 +1,25 @@
 """Awari's computer-vs-computer watching and auto finish; Stone Towers
 against the computer to the end; each as a telnet caller sees it."""
-import time
+import json
 
 from doors.stone_towers.rules import PASS
 
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, challenge_computer, door_digit, session_of, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    LEFT,
+    RIGHT,
+    UP,
+    Caller,
+    db_rows,
+    door_digit,
+    game_state,
+    game_status,
+    menu_number,
+    moves_of,
+    start_vs_computer,
+    wait_until,
+)
 
 
 async def test_watch_the_computer_play_awari_against_itself(app):
@@ -12,8 +27,7 @@ async def test_watch_the_computer_play_awari_against_itself(app):
     await caller.login("Wanda")
     caller.send("p" + door_digit("Awari"))
     await caller.expect("choose your opponent")
-    screen = session_of(app, "Wanda").screens[-1]
-    caller.send(DOWN * screen.opponents.index("Watch the computer play itself") + ENTER)
+    caller.send(DOWN * (menu_number(caller, "Watch the computer play itself") - 1) + ENTER)
     text = await caller.expect("Player 2 level")
     assert "Awari: the computer plays itself - options" in text and "against" not in text
     assert "ENTER starts the game" in text
@@ -21,14 +35,16 @@ async def test_watch_the_computer_play_awari_against_itself(app):
     caller.send(DOWN + LEFT + DOWN + RIGHT)
     await caller.expect(r"Player 2 level\s+< 4 ", regex=True)
     caller.send(ENTER)
-    await wait_until(lambda: hasattr(session_of(app, "Wanda").screens[-1], "match"))
-    match = session_of(app, "Wanda").screens[-1].match
-    assert match.seat_of(session_of(app, "Wanda")) is None and all(s.kind == "bot" for s in match.seats)
-    assert [(s.name, s.level) for s in match.seats] == [("Computer 1 (2)", 2), ("Computer 2 (4)", 4)]
+    await wait_until(lambda: bool(db_rows(app, "SELECT id FROM games")), what="the game in the database")
+    (game_id, door, seats), = db_rows(app, "SELECT id, door, player0 || ' ' || player1 FROM games")
+    assert door == "awari" and seats == "computer:2 computer:4"       # Wanda has no seat
     text = await caller.expect("along the mover's row")
+    assert "Computer 1 (2)" in text and "Computer 2 (4)" in text
     assert "your row" not in text and "your home" not in text
     text = await caller.expect("GAME OVER", timeout=60)
-    winner = match.outcome.winner
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the game recorded")
+    (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
+    winner = json.loads(outcome)["winner"]
     assert (f"GAME OVER: Computer {winner + 1} ({(2, 4)[winner]}) won" in text if winner is not None
             else "GAME OVER: a draw" in text)
     caller.send(ENTER)
@@ -39,12 +55,14 @@ async def test_watch_the_computer_play_awari_against_itself(app):
 async def test_awari_auto_finish_lets_the_computer_end_the_game(app):
     caller = await Caller.connect(app.port)
     await caller.login("Otto")
-    match = await challenge_computer(caller, app, "Otto", "Awari")
+    game_id, level = await start_vs_computer(caller, app, "Otto", "Awari")
     await caller.expect("Your move")
     caller.send("a")
     text = await caller.expect("GAME OVER", timeout=60)
-    assert match.autoplay and match.ended
-    assert len(match.state.history) > 1 and "Computer (3)" in text
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the game recorded")
+    moves = moves_of(app, game_id)
+    assert len(moves) > 1 and f"Computer ({level})" in text
+    assert {player for player, _ in moves} == {0, 1}     # the computer played Otto's side too
     await caller.close()
 
 
@@ -52,26 +70,43 @@ async def test_stone_towers_against_the_computer_to_the_end(app):
     caller = await Caller.connect(app.port)
     await caller.login("Sten")
     # the options: size, then turns: three steps left, 20 -> 5
-    match = await challenge_computer(caller, app, "Sten", "Stone Towers", DOWN + "\x1b[D" * 3)
+    game_id, _level = await start_vs_computer(caller, app, "Sten", "Stone Towers", DOWN + "\x1b[D" * 3)
     await caller.expect("Your move")
-    assert match.state.options["turns"] == 5
-    ui = session_of(app, "Sten").screens[-1].ui
-    while not match.ended:
-        await wait_until(lambda: match.ended or 0 in match.state.to_move(), timeout=20)
-        if match.ended:
+    (options,), = db_rows(app, "SELECT options FROM games WHERE id = ?", game_id)
+    assert json.loads(options)["turns"] == 5
+
+    def my_turn_or_over() -> bool:
+        return game_status(app, game_id) != "active" or 0 in game_state(app, game_id).to_move()
+
+    while game_status(app, game_id) == "active":
+        await wait_until(my_turn_or_over, timeout=30, what="my turn")
+        if game_status(app, game_id) != "active":
             break
-        # the screen has had the computer's turn (a key during its cascade only skips it)
-        await wait_until(lambda: ui.seen_ply == match.state.ply and ui.frame_due(time.monotonic()) is None,
-                         what="the computer's turn shown")
-        before = len(match.state.history)
-        legal = match.state.legal_actions(0)
-        if legal != [PASS]:     # the cursor to a square the rules allow, as a person would
-            row, col = divmod(legal[0], match.state.size)
-            caller.send((DOWN if row > ui.cy else UP) * abs(row - ui.cy)
-                        + (RIGHT if col > ui.cx else LEFT) * abs(col - ui.cx))
-        caller.send(ENTER)      # build or fortify under the cursor (or pass)
-        await wait_until(lambda before=before: len(match.state.history) > before, what="my turn played")
-    text = await caller.expect("GAME OVER", timeout=20)
-    squares = match.outcome.score
+        state = game_state(app, game_id)
+        before = len(state.history)
+        legal = state.legal_actions(0)
+        # "x" only skips the computer's cascade if it is still shown; "h" puts the
+        # cursor in the centre; then the arrows to a square the rules allow
+        keys = "xh"
+        if legal != [PASS]:
+            row, col = divmod(legal[0], state.size)
+            centre = state.size // 2
+            keys += (DOWN if row > centre else UP) * abs(row - centre) + \
+                (RIGHT if col > centre else LEFT) * abs(col - centre)
+        # build or fortify under the cursor (or pass); typed again if the screen had
+        # not yet had the computer's turn (then the keys were refused, harmlessly)
+        for _attempt in range(6):
+            caller.send(keys + ENTER)
+            try:
+                await wait_until(lambda before=before: len(moves_of(app, game_id)) > before, timeout=5,
+                                 what="my turn played")
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError(f"my turn {legal[0]} was never played:\n{caller.text()}")
+    text = await caller.expect("GAME OVER", timeout=30)
+    (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
+    squares = json.loads(outcome)["score"]
     assert f"{squares[0]}-{squares[1]}" in text
     await caller.close()

@@ -1,24 +1,35 @@
 """Telnet negotiation as the server does it, and failed logins."""
 
 import pytest
-from telnetlib3.telopt import DO, ECHO, LFLOW, SGA
+from telnetlib3.telopt import ECHO, LFLOW, SGA
 
-from .harness import ENTER, Caller, session_of, wait_until
+from .harness import ENTER, Caller, wait_until
 
 
 async def test_server_asks_for_character_mode_and_never_for_local_flow_control(app):
     caller = await Caller.connect(app.port)
     await caller.login("Flo")
-    writer = session_of(app, "Flo").conn._writer     # the server's side of the link
-    assert writer.local_option.enabled(SGA) and writer.local_option.enabled(ECHO)
-    # DO LFLOW was never sent: clients that accept it swallow CTRL-S/CTRL-Q
-    assert not writer.pending_option.enabled(DO + LFLOW)
-    assert not writer.remote_option.enabled(LFLOW)
-    caller.send(b"\x13")
-    await wait_until(lambda: session_of(app, "Flo").terminal.paused, what="CTRL-S arrives")
-    caller.send(b"\x11")
-    await wait_until(lambda: not session_of(app, "Flo").terminal.paused, what="CTRL-Q arrives")
-    await caller.close()
+    writer = caller.writer                           # the caller's side of the link
+    assert writer.remote_option.enabled(SGA) and writer.remote_option.enabled(ECHO)   # WILL SGA, WILL ECHO
+    # DO LFLOW was never asked (the client would have answered and noted it):
+    # clients that accept it swallow CTRL-S/CTRL-Q
+    assert LFLOW not in writer.local_option
+    carl = await Caller.connect(app.port)            # a caller who does not hold his screen
+    await carl.login("Carl")
+    await caller.expect("Carl")
+    caller.send(b"\x13")                             # CTRL-S: hold the screen
+    bob = await Caller.connect(app.port)
+    await bob.login("Bob")
+    bob.send("c")
+    await bob.expect("Say:")
+    bob.send("hello" + ENTER)
+    await bob.expect("Bob: hello")
+    await carl.expect("Bob: hello")
+    assert "Bob: hello" not in caller.text() and "Bob" not in caller.text()
+    caller.send(b"\x11")                             # CTRL-Q: what changed meanwhile comes
+    await caller.expect("Bob: hello")
+    for one in (caller, carl, bob):
+        await one.close()
 
 
 async def test_three_wrong_passwords_hang_up(app):

@@ -2,11 +2,12 @@
 session; a caller whose old line hangs on may end that session after the
 password and come in, the old game waiting for them."""
 import asyncio
+import re
 import time
 
 from server.net.rlogin import build_handshake
 
-from .harness import ENTER, Caller, challenge_computer, session_of, start_app, wait_until
+from .harness import ENTER, Caller, game_state, game_status, moves_of, start_app, start_vs_computer, wait_until
 from .test_bbs_handover import Screen
 
 TAKEOVER = "Disconnect that session and log in here? (y/n)"
@@ -20,10 +21,13 @@ async def typed_password(caller: Caller, handle: str, password: str = "secret1")
 
 
 async def test_callers_racing_for_one_account_get_one_session(app):
+    watcher = await Caller.connect(app.port)
+    await watcher.login("Watcher")
     first = await Caller.connect(app.port)
     await first.login("Zed")
+    await watcher.expect("Zed")
     await first.close()
-    await wait_until(lambda: app.find_session("Zed") is None, what="Zed gone")
+    await watcher.expect_gone("Zed", timeout=30)   # Zed's session is over
     callers = [await Caller.connect(app.port) for _ in range(4)]
     await asyncio.gather(*(typed_password(c, "Zed") for c in callers))
     for caller in callers:              # all at once: the checks run side by side
@@ -35,13 +39,12 @@ async def test_callers_racing_for_one_account_get_one_session(app):
     await wait_until(lambda: all(arrived(c) for c in callers), what="every caller answered")
     inside = [c for c in callers if "Who's online" in c.text()]
     assert len(inside) == 1
-    node = session_of(app, "Zed").node
-    for caller in callers:
-        if caller is not inside[0]:
-            assert f"Zed is already logged in on node {node}." in caller.text()
+    nodes = {re.search(r"Zed is already logged in on node (\d+)\.", c.text()).group(1)
+             for c in callers if c is not inside[0]}
+    assert len(nodes) == 1                      # all told of the one session
     who = [line for line in inside[0].text().splitlines() if "Zed" in line and "lobby" in line]
     assert len(who) == 1
-    for caller in callers:
+    for caller in [*callers, watcher]:
         await caller.close()
 
 
@@ -78,13 +81,13 @@ async def test_a_wrong_password_never_offers_the_takeover(app):
 async def test_logging_in_again_ends_a_silent_session_and_its_game_waits(app):
     old = await Caller.connect(app.port)
     await old.login("Ada")
-    match = await challenge_computer(old, app, "Ada", "Awari")
+    game_id, _level = await start_vs_computer(old, app, "Ada", "Awari")
     await old.expect("Your move")
-    hole = match.state.legal_actions(0)[0]
+    hole = game_state(app, game_id).legal_actions(0)[0]
     old.send(str(hole))
-    await wait_until(lambda: len(match.state.history) >= 2, what="a move each")
-    await wait_until(lambda: 0 in match.state.to_move(), what="Ada's turn")
-    moves = match.state.moves_played()
+    await wait_until(lambda: len(moves_of(app, game_id)) >= 2, what="a move each")
+    await wait_until(lambda: 0 in game_state(app, game_id).to_move(), what="Ada's turn")
+    moves = game_state(app, game_id).moves_played()
     old._pump.cancel()                  # the old line goes silent: nothing read from here on
 
     new = await Caller.connect(app.port)
@@ -95,7 +98,7 @@ async def test_logging_in_again_ends_a_silent_session_and_its_game_waits(app):
     new.send("y")
     text = await new.expect("unfinished game of Awari against Computer")
     assert f"({moves} move{'' if moves == 1 else 's'} so far)" in text
-    assert match.suspended and not match.ended
+    assert game_status(app, game_id) == "active"
 
     # the server closed the old connection, with a goodbye line on its screen
     deadline = time.monotonic() + 30
@@ -108,8 +111,7 @@ async def test_logging_in_again_ends_a_silent_session_and_its_game_waits(app):
 
     new.send("y")
     await new.expect("Your move")
-    assert not match.suspended and match.state.moves_played() == moves
-    assert [s.node for s in app.nodes.online() if s.handle == "Ada"] == [2]
+    assert game_state(app, game_id).moves_played() == moves
     await new.close()
 
 

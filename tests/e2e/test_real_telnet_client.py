@@ -4,7 +4,7 @@ import asyncio
 import shutil
 import uuid
 
-from .harness import door_digit, session_of
+from .harness import charset_of, db_rows, door_digit
 
 
 async def tmux(*args: str) -> str:
@@ -58,7 +58,8 @@ async def test_linux_telnet_registers_chats_and_opens_a_game(app):
             await tmux("-L", sock, "send-keys", "-t", "gh", "Down")
         await tmux("-L", sock, "send-keys", "-t", "gh", "Enter")
         await screen_shows(sock, "c chat  r redraw")
-        assert session_of(app, "Tina").screens[-1].location == "Towers vs Computer (3)"
-        assert session_of(app, "Tina").charset == "utf8"
+        assert db_rows(app, "SELECT door, player0, player1, status FROM games") == [
+            ("towers", "Tina", "computer:3", "active")]
+        assert charset_of(app, "Tina") == "utf8"
     finally:
         await tmux("-L", sock, "kill-server")

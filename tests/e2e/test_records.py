@@ -3,6 +3,7 @@ a rated game between two callers and one against the computer, the rating
 change at game over, ratings in the who list and on the game screen, the
 hall of fame page at 80x24 with a 20-character handle in full, and a
 replay opened from My games."""
+import json
 import re
 
 from doors._core.game import Outcome, Termination
@@ -15,10 +16,12 @@ from .harness import (
     ESC,
     RIGHT,
     Caller,
-    challenge_computer,
+    active_game,
+    db_rows,
     door_digit,
-    play_towers_move,
-    session_of,
+    menu_number,
+    moves_of,
+    start_vs_computer,
     wait_until,
 )
 
@@ -32,15 +35,16 @@ async def challenge(app, challenger, name, target, target_name):
     await challenger.expect("Choose a door")
     challenger.send(door_digit("Towers"))
     await challenger.expect("choose your opponent")
-    opponents = session_of(app, name).screens[-1].opponents
-    challenger.send(DOWN * opponents.index(target_name) + ENTER)
+    challenger.send(DOWN * (menu_number(challenger, target_name) - 1) + ENTER)
     await challenger.expect("Who places first")
     challenger.send(RIGHT)              # the challenger places first
     challenger.send(DOWN * 2 + ENTER)
     await target.expect(f"{name} challenges you to Towers")
     target.send("y")
     await challenger.expect("Your turn")
-    return session_of(app, name).screens[-1].match
+    game = active_game(app, name)
+    assert game is not None and game[1] == target_name
+    return game[0]
 
 
 async def test_rated_games_hall_of_fame_and_my_games(app):
@@ -53,9 +57,10 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     assert "Rating" in text and "Bob" in text
 
     # a game between the two: ratings on the game screen, then Alice resigns
-    match = await challenge(app, alice, LONG, bob, "Bob")
+    game_id = await challenge(app, alice, LONG, bob, "Bob")
     await alice.expect(f"{LONG} new · Bob new")
-    await play_towers_move(alice, session_of(app, LONG), match, 0)
+    alice.send(ENTER)                   # a tower where the cursor starts, on the empty board
+    await wait_until(lambda: len(moves_of(app, game_id)) == 1, what="Alice's first tower")
     await bob.expect("Your turn")
     alice.send("Q")
     await alice.expect("Resign this game?")
@@ -69,7 +74,6 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     alice.send(ESC)
     bob.send(ESC)
     await bob.expect("Who's online")
-    await wait_until(lambda: "lobby" in session_of(app, LONG).location, what="Alice in the lobby")
     await bob.expect(f"{LONG} lobby    {loss.rating:.0f} To", timeout=30)   # To: Towers, as the Doors box says
     await bob.expect(f"Bob                  lobby    {win.rating:.0f} To")
     assert any(re.search(r"│ Towers +To │", line) for line in bob.screen.display)
@@ -77,8 +81,7 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     await bob.expect("h fame  m games")
 
     # a game against the computer: only Alice's rating moves, from the anchor
-    cmatch = await challenge_computer(alice, app, LONG, "Towers")
-    level = cmatch.seats[1].level
+    computer_game, level = await start_vs_computer(alice, app, LONG, "Towers")
     # (two long names do not fit beside the key hints: the ratings alone)
     await alice.expect(f"Rated {loss.rating:.0f} vs {computer_anchor('towers', level).rating:.0f}")
     alice.send("Q")
@@ -86,7 +89,10 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     alice.send("y")
     after = rate(loss, [Game(computer_anchor("towers", level), 0.0)])
     await alice.expect(f"Your rating: {loss.rating:.0f} -> {after.rating:.0f}")
-    assert app.ratings.of_label(f"computer:{level}", "towers") == computer_anchor("towers", level)
+    # the computer's rating never moves: the database keeps none for it
+    await wait_until(lambda: db_rows(app, "SELECT before1, after1 FROM game_ratings WHERE game_id = ?",
+                                     computer_game) == [(None, None)], what="the game's ratings saved")
+    assert db_rows(app, "SELECT COUNT(*) FROM ratings WHERE handle LIKE 'computer:%'") == [(0,)]
     alice.send(ESC)
     await alice.expect("Who's online")
 
@@ -121,7 +127,7 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     assert "Towers       Bob" in second and "lost" in second
     assert f"1500->{loss.rating:.0f} {round(loss.rating) - 1500:+d}" in second
     alice.send(DOWN + ENTER)
-    await alice.expect(f"Replay of game {match.id}: Towers, {LONG} vs Bob")
+    await alice.expect(f"Replay of game {game_id}: Towers, {LONG} vs Bob")
     await alice.expect("Move 0 of 1")
     alice.send(RIGHT)
     await alice.expect("Move 1 of 1")
@@ -141,7 +147,8 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     assert bob.screen.display[18][2:34].split() == [LONG.split()[0], LONG.split()[1], "1", "0", "0"]
 
     # the record the CLI reads says the same
-    rows = await app.store.list_games("finished")
-    assert {Outcome.from_json(r.outcome).termination for r in rows} == {Termination.RESIGN}
+    rows = db_rows(app, "SELECT outcome FROM games WHERE status = 'finished'")
+    assert len(rows) == 2
+    assert {Outcome.from_json(json.loads(outcome)).termination for (outcome,) in rows} == {Termination.RESIGN}
     await alice.close()
     await bob.close()

@@ -1,7 +1,25 @@
 """Stratego between two telnet callers: simultaneous setup with interleaved
 keys, a scripted game to a flag capture, and the hidden-information
 property checked on what each caller's terminal actually received."""
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, door_digit, session_of, start_app, wait_until
+import json
+import re
+
+from doors.stratego.pieces import parse_square, square_name
+
+from .harness import (
+    DOWN,
+    ENTER,
+    LEFT,
+    RIGHT,
+    UP,
+    active_game,
+    db_rows,
+    door_digit,
+    menu_number,
+    moves_of,
+    start_app,
+    wait_until,
+)
 from .test_two_callers import two_in_lobby
 
 # 40 rank keys each, in each player's reading order (top row of their screen first)
@@ -9,6 +27,33 @@ RED = "9955556666" "7777888889" "9999912334" "44SBBBBBBF"     # rows 4, 3, 2, 1
 BLUE = "F955556666" "7777888889" "9999912334" "44SBBBBBB9"    # rows 7, 8, 9, 10
 # the same public picture, other hidden ranks behind Blue's unmoved pieces
 BLUE_PERMUTED = "F955556666" "7777888889" "9999921334" "44BSBBBBB9"
+
+
+def cursor_on(caller) -> int:
+    """The square the caller's screen says the cursor is on."""
+    found = re.search(r"Cursor ([A-J]\d{1,2})", caller.text())
+    assert found is not None, caller.text()
+    return parse_square(found.group(1))
+
+
+def keys_between(me: int, src: int, dst: int) -> str:
+    """Arrow keys from square ``src`` to ``dst`` on the screen of player
+    ``me`` (Red, 0, sees row 1 at the bottom; Blue sees it at the top)."""
+    def display_row(sq: int) -> int:
+        return 9 - sq // 10 if me == 0 else sq // 10
+    drow = display_row(dst) - display_row(src)
+    dcol = dst % 10 - src % 10
+    return (DOWN if drow > 0 else UP) * abs(drow) + (RIGHT if dcol > 0 else LEFT) * abs(dcol)
+
+
+async def move_by_keys(app, caller, me: int, game_id: int, frm: int, to: int) -> None:
+    """Select ``frm`` and move it to ``to`` with arrows and Enter, as the
+    caller's screen shows the cursor; returns once the record holds it."""
+    before = len(moves_of(app, game_id))
+    caller.send(keys_between(me, cursor_on(caller), frm) + ENTER)
+    await caller.expect(f"Selected {square_name(frm)}")
+    caller.send(keys_between(me, frm, to) + ENTER)
+    await wait_until(lambda: len(moves_of(app, game_id)) > before, what=f"move {frm}-{to}")
 
 
 def arrows(ui, square: int) -> str:
@@ -43,19 +88,20 @@ async def step(callers, action, expect):
 
 async def play_scripted_game(app, blue_setup: str):
     """Returns Red's (snapshot, bytes) after each step before the flag strike,
-    the match, and both callers."""
+    the game's id, and both callers."""
     red, blue = await two_in_lobby(app)
     red.send("p" + door_digit("Stratego"))
     await red.expect("choose your opponent")
-    opponents = session_of(app, "Alice").screens[-1].opponents
-    red.send(DOWN * opponents.index("Bob") + ENTER)
+    red.send(DOWN * (menu_number(red, "Bob") - 1) + ENTER)
     await red.expect("Scout strike")
     red.send(DOWN * 2 + ENTER)
     await blue.expect("Alice challenges you to Stratego")
     blue.send("y")
     await red.expect("Both players move now")
     await blue.expect("Both players move now")
-    match = session_of(app, "Alice").screens[-1].match
+    game = active_game(app, "Alice")
+    assert game is not None and game[1] == "Bob"
+    game_id = game[0]
     callers = (red, blue)
     seen = []
 
@@ -78,22 +124,15 @@ async def play_scripted_game(app, blue_setup: str):
     await step(callers, typing(blue, ENTER), (counts("READY", 40), "Ready? y/n"))
     got = await step(callers, typing(blue, "y"), ("Your move", "Red to move"))
     seen.append((snapshot(red), got[0]))
-    await wait_until(lambda: match.state.to_move() == (0,), what="play begins")
-    ui = {0: session_of(app, "Alice").screens[-1].ui, 1: session_of(app, "Bob").screens[-1].ui}
 
     async def move(player, frm, to):
-        caller = callers[player]
-        before = len(match.state.history)
-        caller.send(arrows(ui[player], frm) + ENTER)
-        await wait_until(lambda: ui[player].selected == frm, what="selected")
-        caller.send(arrows(ui[player], to) + ENTER)
-        await wait_until(lambda: len(match.state.history) > before, what=f"move {frm}-{to}")
+        await move_by_keys(app, callers[player], player, game_id, frm, to)
 
     got = await step(callers, lambda: move(0, 31, 41), ("Last move: Red B4-B5",) * 2)
     seen.append((snapshot(red), got[0]))
     got = await step(callers, lambda: move(1, 69, 59), ("Last move: Blue J7-J6",) * 2)
     seen.append((snapshot(red), got[0]))
-    return seen, match, red, blue
+    return seen, game_id, red, blue
 
 
 async def test_setup_play_flag_capture_and_hidden_ranks_never_reach_the_other_caller(tmp_path):
@@ -104,10 +143,10 @@ async def test_setup_play_flag_capture_and_hidden_ranks_never_reach_the_other_ca
     for blue_setup in (BLUE_PERMUTED, BLUE):
         app = await start_app(tmp_path / f"g{len(runs)}.db", stratego={"reveal_seconds": 0.5})
         try:
-            seen, match, red, blue = await play_scripted_game(app, blue_setup)
+            seen, game_id, red, blue = await play_scripted_game(app, blue_setup)
             runs.append(seen)
             if blue_setup is BLUE:
-                await finish_with_flag_capture(app, match, red, blue)
+                await finish_with_flag_capture(app, game_id, red, blue)
             await red.close()
             await blue.close()
         finally:
@@ -119,20 +158,21 @@ async def test_setup_play_flag_capture_and_hidden_ranks_never_reach_the_other_ca
         assert bytes_a == bytes_b, f"Red received different bytes at step {i}"
 
 
-async def finish_with_flag_capture(app, match, red, blue):
+async def finish_with_flag_capture(app, game_id, red, blue):
     assert "Your move" in red.text()
     bombs_before = sum(line.count("B") for line in red.screen.display[:20])
     await red.expect("Bob: J7-J6")
-    ui = session_of(app, "Alice").screens[-1].ui
-    red.send(arrows(ui, 30) + ENTER)           # the scout runs up column A ...
-    await wait_until(lambda: ui.selected == 30, what="scout selected")
-    red.send(arrows(ui, 60) + ENTER)           # ... and strikes the flag
+    red.send(keys_between(0, cursor_on(red), 30) + ENTER)    # the scout runs up column A ...
+    await red.expect("Selected A4")
+    red.send(keys_between(0, 30, 60) + ENTER)                # ... and strikes the flag
     for caller, result in ((red, "you won"), (blue, "you lost")):
         text = await caller.expect(f"GAME OVER: {result}")
         assert "Game over." in text and "flag" in text.lower()    # the door's panel, the reason's row
-    assert "flag" in match.outcome.reason.lower()
-    record = await app.store.moves(match.id)
-    assert len(record) == 80 + 2 + 3            # placements, readies, three moves
+    await wait_until(lambda: db_rows(app, "SELECT status FROM games WHERE id = ?", game_id) == [("finished",)],
+                     what="the game recorded")
+    (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
+    assert "flag" in json.loads(outcome)["reason"].lower()
+    assert len(moves_of(app, game_id)) == 80 + 2 + 3        # placements, readies, three moves
     # after the game both see the whole board: Blue's six bombs now show on Red's screen
     def bombs_shown() -> int:
         return sum(line.count("B") for line in red.screen.display[:20])

@@ -6,8 +6,8 @@ offered the game with its play moves counted (not the setup) and is not
 shown the last strike again."""
 from __future__ import annotations
 
-from .harness import DOWN, ENTER, Caller, door_digit, session_of, start_app, wait_until
-from .test_stratego import BLUE, RED, arrows
+from .harness import DOWN, ENTER, Caller, active_game, door_digit, menu_number, moves_of, start_app, wait_until
+from .test_stratego import BLUE, RED, counts, cursor_on, keys_between
 from .test_two_callers import two_in_lobby
 
 HIDDEN = "■"
@@ -21,46 +21,47 @@ def board_cells(caller: Caller) -> str:
 
 async def stratego_in_play(app):
     """Alice (Red) and Bob (Blue) set up by keys, as the seed's help says,
-    and start playing. Returns (match, red, blue)."""
+    and start playing. Returns (the game's id, red, blue)."""
     red, blue = await two_in_lobby(app)
     red.send("p" + door_digit("Stratego"))
     await red.expect("choose your opponent")
-    opponents = session_of(app, "Alice").screens[-1].opponents
-    red.send(DOWN * opponents.index("Bob") + ENTER)
+    red.send(DOWN * (menu_number(red, "Bob") - 1) + ENTER)
     await red.expect("Scout strike")
     red.send(DOWN * 2 + ENTER)
     await blue.expect("Alice challenges you to Stratego")
     blue.send("y")
     await red.expect("Both players move now")
-    match = session_of(app, "Alice").screens[-1].match
+    game = active_game(app, "Alice")
+    assert game is not None
+    game_id = game[0]
     # the cursor stays on the square where a piece was placed
     await red.expect("A: after placing, cursor stays put")
     red.send("9")
-    await wait_until(lambda: len(match.state.history) == 1, what="the first placement")
+    await wait_until(lambda: len(moves_of(app, game_id)) == 1, what="the first placement")
     red.send("9")
     await red.expect("That square is taken: DELETE removes its piece.")
     red.send(DELETE)
-    await wait_until(lambda: len(match.state.history) == 2, what="the piece removed")
+    await wait_until(lambda: len(moves_of(app, game_id)) == 2, what="the piece removed")
     # A switches stepping on: then the 40 rank keys fill the rows in reading order
     for caller, keys in ((red, RED), (blue, BLUE)):
         caller.send("A")
         await caller.expect("A: after placing, cursor steps on")
         caller.send(keys)
-    await wait_until(lambda: match.state.remaining(0) == match.state.remaining(1)
-                     and not any(match.state.remaining(0).values()), what="both setups placed")
+    await red.expect(counts(40, 40))
+    await blue.expect(counts(40, 40))
     for caller in (red, blue):
         caller.send(ENTER)
         await caller.expect("Ready? y/n")
         caller.send("y")
-    await wait_until(lambda: match.state.to_move() == (0,), what="play begins")
     await red.expect("Your move")
-    return match, red, blue
+    await blue.expect("Red to move")
+    return game_id, red, blue
 
 
 async def test_a_resignation_reveals_both_armies_on_both_screens(tmp_path):
     app = await start_app(tmp_path / "g.db")
     try:
-        match, red, blue = await stratego_in_play(app)
+        _game_id, red, blue = await stratego_in_play(app)
         for caller in (red, blue):
             await caller.settle(0.05)
             cells = board_cells(caller)
@@ -85,20 +86,20 @@ async def test_refusals_say_why_and_a_returning_caller_gets_play_moves_and_no_ol
     # a long reveal: replayed on return, the strike would still be on screen
     app = await start_app(tmp_path / "g.db", stratego={"reveal_seconds": 60.0})
     try:
-        match, red, blue = await stratego_in_play(app)
-        ui = session_of(app, "Alice").screens[-1].ui
-        red.send(arrows(ui, 3) + ENTER)                  # D1: one of Red's bombs
+        game_id, red, blue = await stratego_in_play(app)
+        red.send(keys_between(0, cursor_on(red), 3) + ENTER)     # D1: one of Red's bombs
         await red.expect("That is a Bomb: bombs never move. Choose another piece.")
-        red.send(arrows(ui, 42) + ENTER)                 # C5: a lake
+        red.send(keys_between(0, 3, 42) + ENTER)                 # C5: a lake
         await red.expect("That is a lake: no piece may stand or move there.")
         # the scout on B4 runs up to B7 and strikes Blue's scout: both go
-        red.send(arrows(ui, 31) + ENTER)
-        await wait_until(lambda: ui.selected == 31, what="scout selected")
-        red.send(arrows(ui, 61) + ENTER)
+        red.send(keys_between(0, 42, 31) + ENTER)
+        await red.expect("Selected B4")
+        red.send(keys_between(0, 31, 61) + ENTER)
         for caller in (red, blue):
             text = await caller.expect("STRIKE! B4xB7")
             assert "Red Scout (9) on Blue Scout (9)" in text
-        setup_actions = len(match.state.history) - 1
+        await wait_until(lambda: len(moves_of(app, game_id)) == 2 + 80 + 2 + 1, what="the strike recorded")
+        setup_actions = len(moves_of(app, game_id)) - 1
         assert setup_actions == 2 + 80 + 2          # a place and a remove, 80 placed, 2 readies
         await red.close()
         await blue.expect("Alice left: the game is suspended")

@@ -2,7 +2,7 @@
 connection caps, settings remembered per user."""
 import struct
 
-from .harness import ENTER, Caller, session_of, start_app, wait_until
+from .harness import ENTER, Caller, charset_of, start_app, wait_until
 
 
 async def test_bbs_terminals_get_cp437_bytes_and_others_utf8(app):
@@ -33,8 +33,9 @@ async def test_charset_switch_in_settings_is_remembered_for_the_next_call(app):
     again.send("Dora" + ENTER)
     await again.expect("Password:")
     again.send("secret1" + ENTER)
-    await again.expect("Who's online")
-    assert session_of(app, "Dora").charset == "cp437"
+    await again.expect("╔═ Lobby chat")        # read as CP437: sent as CP437
+    assert bytes([0xC9, 0xCD]) in again.received
+    assert charset_of(app, "Dora") == "cp437"
     await again.close()
 
 
@@ -49,19 +50,25 @@ async def test_a_small_window_gets_a_clear_message_and_a_resize_brings_the_scree
     await caller.close()
 
 
-async def test_idle_callers_are_warned_then_logged_off(tmp_path):
+async def test_idle_callers_are_warned_a_minute_before(tmp_path):
     app = await start_app(tmp_path / "g.db", server={"idle_minutes": 1.05})     # 63 s: warned at 3 s
     try:
         caller = await Caller.connect(app.port)
         await caller.login("Idler")
-        session = session_of(app, "Idler")
-        session.last_key -= 62.0                   # as if idle for a minute
-        session.send(__import__("server.services.events", fromlist=["Tick"]).Tick())
-        await caller.expect("You will be logged off in 60 s for idling", timeout=5)
-        session.last_key -= 10.0
-        await caller.expect("You were idle too long", timeout=12)
-        await wait_until(lambda: app.find_session("Idler") is None, what="the session gone")
-        assert app.find_session("Idler") is None
+        await caller.expect("You will be logged off in 60 s for idling", timeout=30)
+        assert "You were idle too long" not in caller.text()
+        await caller.close()
+    finally:
+        await app.stop()
+
+
+async def test_idle_callers_are_logged_off(tmp_path):
+    app = await start_app(tmp_path / "g.db", server={"idle_minutes": 0.1})      # 6 s
+    try:
+        caller = await Caller.connect(app.port)
+        await caller.login("Idler")
+        await caller.expect("You were idle too long", timeout=30)
+        await wait_until(lambda: caller.closed, what="the line hung up")
     finally:
         await app.stop()
 

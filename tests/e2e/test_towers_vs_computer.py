@@ -1,7 +1,20 @@
 """A caller plays a whole game of Towers against the computer, by keys."""
-import sqlite3
+import json
 
-from .harness import DOWN, ENTER, RIGHT, Caller, door_digit, play_towers_move, session_of, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    RIGHT,
+    Caller,
+    active_game,
+    db_rows,
+    door_digit,
+    game_state,
+    game_status,
+    moves_of,
+    towers_move,
+    wait_until,
+)
 
 
 async def test_full_game_against_the_computer_is_played_and_recorded(app):
@@ -16,22 +29,24 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     caller.send(RIGHT)          # random -> challenger
     caller.send(DOWN * 3 + ENTER)
     await caller.expect("Your turn")
-    session = session_of(app, "Alice")
-    match = session.screens[-1].match
-    assert match.seats[1].kind == "bot"
-    while not match.ended:
-        await wait_until(lambda: match.ended or 0 in match.state.to_move(),
-                         what=f"my turn ({match.state.to_move()}, {len(match.state.history)} moves, "
-                              f"{match._bots})")
-        if match.ended:
+    game = active_game(app, "Alice")
+    assert game is not None and game[1].startswith("computer:")
+    game_id = game[0]
+
+    def my_turn_or_over() -> bool:
+        return game_status(app, game_id) != "active" or 0 in game_state(app, game_id).to_move()
+
+    while game_status(app, game_id) == "active":
+        await wait_until(my_turn_or_over, what=f"my turn ({len(moves_of(app, game_id))} moves)")
+        if game_status(app, game_id) != "active":
             break
-        await play_towers_move(caller, session, match, 0)
+        await towers_move(caller, app, game_id)
     text = await caller.expect("GAME OVER")
-    score = match.outcome.score
+    (status, outcome), = db_rows(app, "SELECT status, outcome FROM games WHERE id = ?", game_id)
+    assert status == "finished" and json.loads(outcome)["termination"] == "rules"
+    score = json.loads(outcome)["score"]
     assert f"{score[0]}-{score[1]}" in text
+    final = game_state(app, game_id)
+    assert final.is_terminal() and list(final.outcome().score) == score    # the record replays to it
+    assert len(moves_of(app, game_id)) >= 16
     await caller.close()
-    db = sqlite3.connect(app.config.store.database)
-    (status, outcome), = db.execute("SELECT status, outcome FROM games WHERE id=?", (match.id,))
-    assert status == "finished" and '"termination": "rules"' in outcome
-    moves = db.execute("SELECT COUNT(*) FROM moves WHERE game_id=?", (match.id,)).fetchone()[0]
-    assert moves == len(match.state.history) >= 16

@@ -1,5 +1,5 @@
 """Two callers meet in the lobby, chat, and play Towers to the end."""
-import sqlite3
+import json
 import time
 
 from .harness import (
@@ -8,10 +8,14 @@ from .harness import (
     ESC,
     RIGHT,
     Caller,
-    composed_text,
+    active_game,
+    db_rows,
     door_digit,
-    play_towers_move,
-    session_of,
+    game_state,
+    game_status,
+    menu_number,
+    moves_of,
+    towers_move,
     wait_until,
 )
 
@@ -30,8 +34,7 @@ async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     await alice.expect("Choose a door")
     alice.send(door_digit("Towers"))
     await alice.expect("choose your opponent")
-    opponents = session_of(app, "Alice").screens[-1].opponents
-    alice.send(DOWN * opponents.index("Bob") + ENTER)
+    alice.send(DOWN * (menu_number(alice, "Bob") - 1) + ENTER)
     await alice.expect("Who places first")
     alice.send(RIGHT * first_right)     # random -> challenger places first
     alice.send(DOWN * 2 + ENTER)        # first, games, send
@@ -40,7 +43,9 @@ async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     bob.send("y")
     await bob.expect("Towers")
     await alice.expect("Your turn")
-    return session_of(app, "Alice").screens[-1].match
+    game = active_game(app, "Alice")
+    assert game is not None and game[1] == "Bob"
+    return game[0]
 
 
 async def test_lobby_shows_who_is_online_and_lobby_chat_reaches_the_other(app):
@@ -94,8 +99,7 @@ async def test_a_declined_challenge_is_reported_to_the_challenger(app):
 
 async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     alice, bob = await two_in_lobby(app)
-    match = await alice_challenges_bob(app, alice, bob)
-    sessions = {0: session_of(app, "Alice"), 1: session_of(app, "Bob")}
+    game_id = await alice_challenges_bob(app, alice, bob)
     callers = {0: alice, 1: bob}
     await bob.expect("Alice to move")
     # chat mid-game: the board stays on screen
@@ -106,11 +110,12 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     assert "TOWERS" in text and " 8 │" in text      # the board is still there
     # CTRL-S holds Bob's output while Alice moves; CTRL-Q sends the screen as it is now
     bob.send(b"\x13")
-    await wait_until(lambda: sessions[1].terminal.paused, what="Bob's output held")
+    bob.send("c" + "ready" + ENTER + ESC)          # typed after CTRL-S: Alice seeing it, the server had both
+    await alice.expect("Bob: ready")
+    await bob.settle()
     held = len(bob.received)
-    await play_towers_move(alice, sessions[0], match, 0, pick=-1)
-    # the server has drawn Bob's turn (and would have sent it, were it not held)
-    await wait_until(lambda: "Your turn" in composed_text(app, "Bob"), what="Bob's turn composed")
+    await towers_move(alice, app, game_id, pick=-1)
+    await alice.expect("Bob to move")              # Bob's turn is drawn for both (and held for Bob)
     assert len(bob.received) == held, "output was sent while paused"
     bob.send(b"\x11")
     await bob.expect("Your turn")
@@ -120,20 +125,21 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     await wait_until(lambda: len(bob.received) - before > 1000, what="the whole screen repainted")
     assert len(bob.received) - before > 1000
     # play on to the end
-    while not match.ended:
-        movers = match.state.to_move()
+    played = 1
+    while game_status(app, game_id) == "active":
+        movers = game_state(app, game_id).to_move()
         if not movers:
             break
-        me = movers[0]
-        await play_towers_move(callers[me], sessions[me], match, me)
+        await towers_move(callers[movers[0]], app, game_id)
+        played += 1
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the game recorded as finished")
+    (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
+    score = json.loads(outcome)["score"]
     for caller in (alice, bob):
         text = await caller.expect("GAME OVER")
-        score = match.outcome.score
         assert f"{score[0]}-{score[1]}" in text
-    db = sqlite3.connect(app.config.store.database)
-    rows = db.execute("SELECT player0, player1, status FROM games").fetchall()
-    assert rows == [("Alice", "Bob", "finished")]
-    assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == len(match.state.history)
+    assert db_rows(app, "SELECT player0, player1, status FROM games") == [("Alice", "Bob", "finished")]
+    assert len(moves_of(app, game_id)) == played
     await alice.close()
     await bob.close()
 

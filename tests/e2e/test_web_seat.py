@@ -6,13 +6,27 @@ kind hurts nobody."""
 import asyncio
 import gzip
 import json
-import sqlite3
 import urllib.request
 
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    RIGHT,
+    Caller,
+    active_game,
+    charset_of,
+    db_rows,
+    door_digit,
+    game_state,
+    game_status,
+    start_app,
+    towers_move,
+    wait_until,
+)
 from .web_harness import WebCaller
 
 
@@ -58,7 +72,6 @@ async def test_the_page_and_its_terminal_are_served(app):
 async def test_browser_caller_registers_chats_with_telnet_and_plays_towers_to_the_end(app):
     web = await WebCaller.connect_web(app.web_port)
     await web.login("Webby")
-    assert session_of(app, "Webby").origin == "web"
     telnet = await Caller.connect(app.port)
     await telnet.login("Tel")
     telnet.send("c")
@@ -80,18 +93,23 @@ async def test_browser_caller_registers_chats_with_telnet_and_plays_towers_to_th
     await web.expect("Who places first")
     web.send(RIGHT + DOWN * 3 + ENTER)           # the challenger places first
     await web.expect("Your turn")
-    session = session_of(app, "Webby")
-    match = session.screens[-1].match
-    while not match.ended:
-        await wait_until(lambda: match.ended or 0 in match.state.to_move(), what="my turn")
-        if not match.ended:
-            await play_towers_move(web, session, match, 0)
+    game = active_game(app, "Webby")
+    assert game is not None
+    game_id = game[0]
+
+    def my_turn_or_over() -> bool:
+        return game_status(app, game_id) != "active" or 0 in game_state(app, game_id).to_move()
+
+    while game_status(app, game_id) == "active":
+        await wait_until(my_turn_or_over, what="my turn")
+        if game_status(app, game_id) == "active":
+            await towers_move(web, app, game_id)
     text = await web.expect("GAME OVER")
-    assert f"{match.outcome.score[0]}-{match.outcome.score[1]}" in text
-    await web.close()
-    db = sqlite3.connect(app.config.store.database)
-    (status,), = db.execute("SELECT status FROM games WHERE id=?", (match.id,))
+    (status, outcome), = db_rows(app, "SELECT status, outcome FROM games WHERE id = ?", game_id)
+    score = json.loads(outcome)["score"]
+    assert f"{score[0]}-{score[1]}" in text
     assert status == "finished"
+    await web.close()
 
 
 async def test_cp437_art_reaches_the_browser_as_the_same_glyphs_in_utf8(app):
@@ -106,13 +124,16 @@ async def test_cp437_art_reaches_the_browser_as_the_same_glyphs_in_utf8(app):
     assert web.screen.display[:20] == bbs.screen.display[:20]
     assert "charset utf8" in web.text()
     # an account made on a CP437 terminal still gets UTF-8 in the browser
+    watcher = await Caller.connect(app.port)
+    await watcher.login("Watcher")
     await bbs.login("Ansi")
-    assert session_of(app, "Ansi").charset == "cp437"
+    assert charset_of(app, "Ansi") == "cp437"
+    await watcher.expect("Ansi")
     await bbs.close()
-    await wait_until(lambda: app.find_session("Ansi") is None, what="the CP437 call to end")
+    await watcher.expect_gone("Ansi", timeout=30)              # the CP437 call has ended
     await web.login("Ansi", new=False)
-    assert session_of(app, "Ansi").charset == "utf8"
-    assert "─" in web.text() or "═" in web.text() or "│" in web.text()
+    assert "─" in web.text() or "═" in web.text() or "│" in web.text()   # drawn as UTF-8 glyphs
+    await watcher.close()
     await web.close()
 
 
@@ -123,14 +144,19 @@ async def test_resize_and_pause_reach_the_session(app):
     await web.expect("Your window is 60x20. Gatehouse needs at least 80x24")
     web.resize(80, 24)                                 # what the page sends when it fits
     await web.expect("Who's online")
-    session = session_of(app, "Sizer")
-    await wait_until(lambda: [line.rstrip() for line in web.screen.display] ==
-                     [line.rstrip() for line in session.terminal.composed()[0].lines()],
-                     what="the screen the server drew")
+    await web.settle()                                 # at 80x24 the whole screen, as a repaint draws it
+    seen = list(web.screen.display)
+    before = len(web.received)
+    web.send(b"\x0c")
+    await wait_until(lambda: len(web.received) > before, what="the repaint")
+    await web.settle()
+    assert list(web.screen.display) == seen
     other = await Caller.connect(app.port)
     await other.login("Talker")
+    await web.expect("Talker")
     web.send(b"\x13")                                  # CTRL-S: hold the screen
-    await wait_until(lambda: session_of(app, "Sizer").terminal.paused, what="pause")
+    web.send("c" + "holding" + ENTER + ESC)            # typed after it: seen by Talker, CTRL-S was read
+    await other.expect("Sizer: holding")
     other.send("c")
     await other.expect("Say:")
     other.send("while you were paused" + ENTER)
@@ -166,7 +192,7 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
     web.send_raw(b"y" * (64 * 1024 + 1))               # over the message limit
     await wait_until(lambda: web.closed, what="the oversized call to end")
     assert web.close_code == 1009                      # "message too big"
-    await wait_until(lambda: app.find_session("Rough") is None, what="the session to end")
+    await bystander.expect_gone("Rough" + " " * 10, timeout=30)   # gone from the who list
     # a 12 KiB paste: past the typing rate's burst its keys are dropped; nobody else waits for it
     paste = await WebCaller.connect_web(app.web_port)
     await paste.login("Paster")

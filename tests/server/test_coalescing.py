@@ -81,7 +81,8 @@ async def burst(nodes: NodeRegistry[Lobby], k: int) -> list[Lobby]:
 @pytest.mark.parametrize("k", [10, 1000])
 async def test_a_burst_of_logins_redraws_each_lobby_at_most_twice_whatever_its_size(k):
     clock = Clock()
-    nodes: NodeRegistry[Lobby] = NodeRegistry(k + 100, k + 100, debounce=HOUR, clock=clock)
+    nodes: NodeRegistry[Lobby] = NodeRegistry(k + 100, k + 100, debounce=HOUR, refresh_every=2 * HOUR,
+                                              clock=clock)
     lobbies = [arrive(nodes, f"old{i}") for i in range(20)]
     await settle()
     clock.now += HOUR
@@ -156,6 +157,7 @@ async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
     clock = Clock()
     nodes: NodeRegistry[Lobby] = NodeRegistry(1000, 1000, debounce=0.0, shown=8, clock=clock)
     nodes.COUNT_EVERY = HOUR                 # (no count timer comes due while the test runs)
+    nodes.refresh_every = 2 * HOUR
     lobbies = [arrive(nodes, f"old{i}") for i in range(10)]
     clock.now += HOUR
     nodes.deliver()
@@ -171,3 +173,18 @@ async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
     nodes.deliver()
     await settle()
     assert [lobby.news for lobby in lobbies] == [n + 1 for n in news]
+
+
+async def test_with_so_many_on_that_a_count_would_wait_a_minute_the_lobbies_own_refresh_shows_it():
+    clock = Clock()
+    nodes: NodeRegistry[Lobby] = NodeRegistry(10000, 10000, debounce=0.0, clock=clock)
+    lobbies = [arrive(nodes, f"c{i}") for i in range(int(nodes.COUNT_RATE * 60))]
+    nodes.deliver()
+    await settle()
+    assert nodes.count_interval() >= nodes.refresh_every
+    news = lobbies[0].news
+    arrive(nodes, "another")
+    clock.now += HOUR
+    nodes.deliver()
+    await settle()
+    assert lobbies[0].news == news

@@ -20,7 +20,7 @@ def door_with(table: PreparedTable, key: str = "towers"):
 
 def fake_table(path, *extra: str) -> PreparedTable:
     return PreparedTable(
-        title="Test table", from_level=5, is_ready=path.exists,
+        title="Test table", is_ready=path.exists,
         module="tests.server.table_build", args=(str(path), *extra),
         progress=lambda line: int(m.group(1)) / 4 if (m := STEP.search(line)) else None)
 
@@ -92,7 +92,7 @@ def _alive(pid: int) -> bool:
 
 async def test_stopping_kills_the_build_and_its_workers(tmp_path):
     pids = tmp_path / "pids"
-    table = PreparedTable(title="Slow table", from_level=5, is_ready=lambda: False,
+    table = PreparedTable(title="Slow table", is_ready=lambda: False,
                           module="tests.server.slow_table_build", args=(str(pids),),
                           progress=lambda line: 0.25 if "step 1" in line else None)
     jobs = DoorJobs([door_with(table)], {})

@@ -60,7 +60,7 @@ async def test_the_console_shows_its_table_being_built_then_ready(tmp_path):
     from doors._core.door import PreparedTable
     from tests.server.sysop_harness import Console
     path = tmp_path / "sixth.table"
-    table = PreparedTable(title="Sixth table", from_level=5, is_ready=path.exists,
+    table = PreparedTable(title="Sixth table", is_ready=path.exists,
                           module="tests.server.table_build", args=(str(path),),
                           progress=lambda line: None, enabled_by="build_table")
     doors = registry()

@@ -39,7 +39,7 @@ def press(state, ui, key, now=0.0):
 
 
 def test_info():
-    assert INFO.key == "stratego" and INFO.hidden_information
+    assert INFO.key == "stratego"
     assert INFO.levels == (1, 5) and INFO.default_level == 3
     assert INFO.ui_class is StrategoUI
     for page in INFO.help_text.split("\f"):
