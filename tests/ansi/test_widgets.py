@@ -83,13 +83,13 @@ def test_chat_pane_wraps_again_for_a_new_line_or_a_new_width():
     pane = ChatPane(lines=5)
     pane.add("ann", "one two three four")
     wide, narrow = Canvas(30, 3), Canvas(12, 3)
-    pane.draw(wide)
-    assert wide.lines()[0].rstrip() == "ann: one two three four"
+    pane.draw(wide)                     # newest at the bottom: rows left over are above
+    assert [line.rstrip() for line in wide.lines()] == ["", "", "ann: one two three four"]
     pane.draw(narrow)
-    assert [line.rstrip() for line in narrow.lines()] == ["ann: one two", "  three four", ""]
+    assert [line.rstrip() for line in narrow.lines()] == ["", "ann: one two", "  three four"]
     pane.add("bob", "hi")
     pane.draw(wide)
-    assert [line.rstrip() for line in wide.lines()[:2]] == ["ann: one two three four", "bob: hi"]
+    assert [line.rstrip() for line in wide.lines()] == ["", "ann: one two three four", "bob: hi"]
     assert pane.added == 2
 
 
