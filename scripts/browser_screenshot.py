@@ -23,7 +23,7 @@ OUT = ROOT / "docs" / "screens" / "browser.png"
 
 async def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        app = await start_app(Path(tmp) / "gatehouse.db", web_enabled=True, web_port=0)
+        app = await start_app(Path(tmp) / "gatehouse.db", web={"enabled": True, "port": 0})
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -53,13 +53,13 @@ class App:
     def __init__(self, config: Config, wall: Callable[[], float] = time.time):
         """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
         self.config = config
-        self.store = Store(config.database)
-        self.nodes: NodeRegistry[Session] = NodeRegistry(config.max_sessions, config.max_per_ip)
-        self.login_guard = LoginGuard(base=config.login_fail_delay)
+        self.store = Store(config.store.database)
+        self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
+        self.login_guard = LoginGuard(base=config.timing.login_fail_delay)
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
-        self.computer = ComputerPlayers(config.computer_workers, prepare=[
+        self.computer = ComputerPlayers(config.server.computer_workers, prepare=[
             (info.state_folder, (config.door_folder(info.key), dict(config.door_settings(info.key))))
             for info in registry().values() if info.state_folder is not None])
         self.matches = MatchManager(self.store, config, self.ratings, self.limits,
@@ -121,7 +121,7 @@ class App:
     def _configure_doors(self) -> None:
         """Make the state directory; hand each door that keeps files its own
         folder there and its settings (DoorInfo.state_folder)."""
-        state = Path(self.config.state_dir)
+        state = Path(self.config.paths.state_dir)
         try:
             state.mkdir(mode=0o750, parents=True, exist_ok=True)
         except OSError as exc:
@@ -139,28 +139,28 @@ class App:
         await self.matches.restore()
         await self.ratings.load()            # and rate games finished before ratings
         await self.matches.check_clocks()          # time that ran out while we were down
-        self.matches.watch_clocks(cfg.clock_check_seconds)
-        async with listening("telnet", "server", cfg.host, cfg.port):
-            server = await start_telnet(cfg.host, cfg.port, self._telnet_caller,
-                                        cfg.telnet_timeout_minutes, cfg.connect_maxwait)
+        self.matches.watch_clocks(cfg.timing.clock_check_seconds)
+        async with listening("telnet", "server", cfg.server.host, cfg.server.port):
+            server = await start_telnet(cfg.server.host, cfg.server.port, self._telnet_caller,
+                                        cfg.server.telnet_timeout_minutes, cfg.server.connect_maxwait)
         self._servers.append(server)
-        log.info("Gatehouse listening on %s port %s", cfg.host, self.port)
+        log.info("Gatehouse listening on %s port %s", cfg.server.host, self.port)
         self.services.jobs.start()
-        if cfg.rlogin_enabled:
-            async with listening("RLogin", "rlogin", cfg.rlogin_host, cfg.rlogin_port):
-                self._rlogin = await start_rlogin(cfg.rlogin_host, cfg.rlogin_port, cfg.rlogin_allow,
+        if cfg.rlogin.enabled:
+            async with listening("RLogin", "rlogin", cfg.rlogin.host, cfg.rlogin.port):
+                self._rlogin = await start_rlogin(cfg.rlogin.host, cfg.rlogin.port, cfg.rlogin.allow,
                                                   self._admit_bbs_caller, self._bbs_caller)
-            log.info("RLogin listening on %s port %s", cfg.rlogin_host, self.rlogin_port)
-        if cfg.web_enabled:
-            async with listening("browsers", "web", cfg.web_host, cfg.web_port):
-                self._web = await start_web(cfg.web_host, cfg.web_port, self._browser_caller,
-                                            cfg.web_trusted_proxies)
-            log.info("Browser seat on http://%s:%s/", cfg.web_host, self.web_port)
+            log.info("RLogin listening on %s port %s", cfg.rlogin.host, self.rlogin_port)
+        if cfg.web.enabled:
+            async with listening("browsers", "web", cfg.web.host, cfg.web.port):
+                self._web = await start_web(cfg.web.host, cfg.web.port, self._browser_caller,
+                                            cfg.web.trusted_proxies)
+            log.info("Browser seat on http://%s:%s/", cfg.web.host, self.web_port)
         try:
-            self._sysop = await start_sysop_listener(cfg.sysop_socket, self._console)
-            log.info("Sysop console socket at %s", cfg.sysop_socket)
+            self._sysop = await start_sysop_listener(cfg.sysop.socket, self._console)
+            log.info("Sysop console socket at %s", cfg.sysop.socket)
         except OSError as exc:
-            log.error("no sysop console: cannot listen on %s: %s", cfg.sysop_socket, exc)
+            log.error("no sysop console: cannot listen on %s: %s", cfg.sysop.socket, exc)
 
     def _close_listeners(self) -> None:
         for server in self._servers + [s for s in (self._rlogin, self._web) if s is not None]:
@@ -178,7 +178,7 @@ class App:
     async def stop(self) -> None:
         self._close_listeners()
         if self._sysop is not None:
-            stop_sysop_listener(self._sysop, self.config.sysop_socket)
+            stop_sysop_listener(self._sysop, self.config.sysop.socket)
         for session in list(self.nodes.sessions.values()):
             session.send(E.Kick("the server is shutting down"))
         await asyncio.sleep(0.1)

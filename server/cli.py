@@ -16,14 +16,22 @@ __all__ = ["main"]
 
 def _config(args: argparse.Namespace) -> Config:
     from server.startup import check_settings
-    return check_settings(load_config(getattr(args, "config", None),
-                       host=getattr(args, "host", None), port=getattr(args, "port", None),
-                       database=getattr(args, "db", None),
-                       sysop_socket=getattr(args, "socket", None),
-                       forfeit_minutes=getattr(args, "forfeit_minutes", None),
-                       idle_minutes=getattr(args, "idle_minutes", None),
-                       web_port=getattr(args, "web_port", None),
-                       web_enabled=True if getattr(args, "web_port", None) is not None else None))
+    return check_settings(load_config(getattr(args, "config", None), _flags(args)))
+
+
+def _flags(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The settings given as flags, as section tables (only those given)."""
+    given = {("server", "host"): "host", ("server", "port"): "port", ("store", "database"): "db",
+             ("sysop", "socket"): "socket", ("server", "forfeit_minutes"): "forfeit_minutes",
+             ("server", "idle_minutes"): "idle_minutes", ("web", "port"): "web_port"}
+    tables: dict[str, dict[str, Any]] = {}
+    for (section, key), flag in given.items():
+        value = getattr(args, flag, None)
+        if value is not None:
+            tables.setdefault(section, {})[key] = value
+    if "web" in tables:
+        tables["web"]["enabled"] = True
+    return tables
 
 
 async def _serve(config: Config) -> None:
@@ -31,11 +39,11 @@ async def _serve(config: Config) -> None:
     _raise_nofile()
     app = App(config)
     await app.start()
-    print(f"Gatehouse is listening on telnet://{config.host}:{app.port} "
-          f"(state directory {config.state_dir}; sysop console: gatehouse sysop, "
-          f"socket {config.sysop_socket}). CTRL-C stops it.", flush=True)
+    print(f"Gatehouse is listening on telnet://{config.server.host}:{app.port} "
+          f"(state directory {config.paths.state_dir}; sysop console: gatehouse sysop, "
+          f"socket {config.sysop.socket}). CTRL-C stops it.", flush=True)
     if app.web_port:
-        print(f"Browser seat: http://{config.web_host}:{app.web_port}/", flush=True)
+        print(f"Browser seat: http://{config.web.host}:{app.web_port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -58,9 +66,9 @@ def _raise_nofile() -> None:
 def _existing_database(config: Config) -> bool:
     """A command that only reads records never creates a database: say so."""
     from pathlib import Path
-    if Path(config.database).is_file():
+    if Path(config.store.database).is_file():
         return True
-    print(f"gatehouse: no database at {config.database} (nothing recorded there yet; "
+    print(f"gatehouse: no database at {config.store.database} (nothing recorded there yet; "
           "check --config, [paths] state_dir or --db)", file=sys.stderr)
     return False
 
@@ -68,7 +76,7 @@ def _existing_database(config: Config) -> bool:
 async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
     from server.screens.replay import replay_frames
     from server.services.store import Store
-    store = await Store(config.database).open()
+    store = await Store(config.store.database).open()
     try:
         game = await store.get_game(game_id)
         if game is None:
@@ -149,7 +157,7 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         try:
             asyncio.run(_serve(config))
         except OSError as exc:
-            print(f"gatehouse: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr)
+            print(f"gatehouse: cannot listen on {config.server.host}:{config.server.port}: {exc}", file=sys.stderr)
             return 1
         return 0
     if args.command == "games":
@@ -165,14 +173,14 @@ def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "door":
         from server.net.door_bridge import main as door_main
         from server.services.bbs_accounts import secret_for
-        return door_main(args.dropfile, config.door_server_host, config.door_rlogin_port,
-                         tag=config.rlogin_tag or None,
-                         max_age_minutes=config.door_max_drop_age_minutes, stdio=args.stdio,
-                         secret=secret_for(config.rlogin_secrets, config.door_server_host),
-                         charset=args.charset or config.door_charset or None)
+        return door_main(args.dropfile, config.door.server_host, config.door.rlogin_port,
+                         tag=config.rlogin.tag or None,
+                         max_age_minutes=config.door.max_drop_age_minutes, stdio=args.stdio,
+                         secret=secret_for(config.rlogin.secrets, config.door.server_host),
+                         charset=args.charset or config.door.charset or None)
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
-        return sysop_main(config.sysop_socket)
+        return sysop_main(config.sysop.socket)
     if args.command == "replay":
         if not _existing_database(config):
             return 1

@@ -32,7 +32,7 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
     from server.services.store import Store
     doors = registry()
     out = out or sys.stdout
-    store = await Store(config.database).open()
+    store = await Store(config.store.database).open()
     try:
         rows = await store.list_games(status, limit)
         changes = await store.game_ratings(g.id for g in rows)
@@ -77,7 +77,7 @@ async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
         print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
               file=sys.stderr)
         return 2
-    store = await open_readonly(config.database)
+    store = await open_readonly(config.store.database)
     try:
         canvas = await build_bulletin(store, door)
     finally:

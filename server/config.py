@@ -1,6 +1,12 @@
 """Server settings: embedded defaults, an optional gatehouse.toml, then flags.
 
-Every setting and its default is documented in deploy/gatehouse.toml.example.
+One frozen dataclass per TOML section (``ServerSettings`` is ``[server]``
+...), each door's own section (named by its key) from the door's declared
+settings, and one loader, :func:`apply_tables`, that turns section tables
+(from the file, from flags, from a test) into a new :class:`Config`,
+refusing an unknown section or key, a value of the wrong type or out of
+range with one line naming the source, section and key. Every setting and
+its default is documented in deploy/gatehouse.toml.example.
 
 Paths: everything the server writes lives in one state directory
 (``[paths] state_dir``, default ``data``). A relative ``state_dir`` is taken
@@ -13,70 +19,44 @@ After ``load_config`` every path in the Config is absolute.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Config", "load_config", "ConfigError"]
+__all__ = ["Config", "load_config", "ConfigError", "Tables", "ServerSettings", "PathSettings",
+           "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
+           "DoorSettings", "TimingSettings"]
+
+Tables = Mapping[str, Mapping[str, Any]]     # section -> {key: value}, as in the TOML file
 
 
 class ConfigError(ValueError):
     pass
 
 
-@dataclasses.dataclass
-class Config:
-    # [server]
-    host: str = "127.0.0.1"
-    port: int = 2323
-    max_sessions: int = 2000
-    max_per_ip: int = 8
-    idle_minutes: float = 15.0
-    forfeit_minutes: float = 10.0
-    telnet_timeout_minutes: float = 60.0
-    connect_maxwait: float = 2.0
-    computer_workers: int = 2        # worker processes the computer players think in
-    # [paths]
-    state_dir: str = "data"
-    # [store]
-    database: str = "gatehouse.db"
-    # [sysop]
-    sysop_socket: str = "sysop.sock"
-    sysop_name: str = "Sysop"
-    # [rlogin]
-    rlogin_enabled: bool = False
-    rlogin_host: str = "127.0.0.1"
-    rlogin_port: int = 2513
-    rlogin_allow: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
-    rlogin_tag: str = ""
-    rlogin_name_field: str = "server_user"
-    rlogin_secrets: list[str] = dataclasses.field(default_factory=list)  # "ADDRESS=SECRET"
-    # [web]
-    web_enabled: bool = False
-    web_host: str = "127.0.0.1"
-    web_port: int = 8023
-    web_trusted_proxies: list[str] = dataclasses.field(default_factory=lambda: ["127.0.0.1", "::1"])
-    # [limits]: kept per account and per address, across sessions
-    chat_lines_per_10s: int = 5          # lines one account may chat in 10 s (lobby and games)
-    challenges_per_minute: int = 5       # challenges one caller may make in a minute
-    new_accounts_per_hour: int = 3       # telnet accounts one address may register in an hour
-    title_seconds: float = 60.0          # time at the title screen before the line is freed
-    # [door]
-    door_server_host: str = "127.0.0.1"
-    door_rlogin_port: int = 2513
-    door_max_drop_age_minutes: float = 2.0       # a drop file older than this is a past caller's
-    door_charset: str = ""                        # "" = from the drop file (CP437); "cp437" / "utf8"
-    # [<door key>]: each door's own settings (DoorInfo.settings), by door
-    doors: dict[str, dict[str, Any]] = dataclasses.field(default_factory=lambda: _door_defaults())
-    # tests and benchmarks
-    bot_min_delay: float = 0.4       # seconds a computer move is held back so it can be seen
-    login_fail_delay: float = 1.0    # base delay after a failed login (doubles)
-    clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
+def _setting(default: Any, low: float | None = None, high: float | None = None,
+             low_ok: bool = True) -> Any:
+    """A field with its default and, for a number, its allowed range
+    (``low_ok``: whether ``low`` itself is allowed)."""
+    meta = {} if low is None else {"range": (low, high, low_ok)}
+    return dataclasses.field(default=default, metadata=meta)
 
-    def door_folder(self, key: str) -> Path:
-        """A door's own folder in the state directory."""
-        return Path(self.state_dir) / key
+
+@dataclasses.dataclass(frozen=True)
+class ServerSettings:
+    """``[server]``: the telnet listener and the length of calls."""
+    host: str = "127.0.0.1"
+    port: int = _setting(2323, 0, 65535)
+    max_sessions: int = _setting(2000, 1, 1_000_000)
+    max_per_ip: int = _setting(8, 1, 1_000_000)
+    idle_minutes: float = _setting(15.0, 0, 10_000, low_ok=False)
+    forfeit_minutes: float = _setting(10.0, 0, 100_000, low_ok=False)
+    telnet_timeout_minutes: float = _setting(60.0, 0, 100_000, low_ok=False)
+    connect_maxwait: float = _setting(2.0, 0, 60)
+    computer_workers: int = _setting(2, 1, 64)   # worker processes the computer players think in
 
     @property
     def idle_seconds(self) -> float:
@@ -86,62 +66,80 @@ class Config:
     def forfeit_seconds(self) -> float:
         return self.forfeit_minutes * 60
 
-    def door_settings(self, door: str) -> dict[str, Any]:
-        return self.doors.get(door, {})
 
-    def set_flat(self, name: str, value: Any) -> None:
-        """Set a field, or a door setting by its flat name ``<door>_<key>``
-        (as flags and tests name them: ``<door>_<setting>``)."""
-        if name in _FIELDS:
-            setattr(self, name, value)
-            return
-        for door, settings in self.doors.items():
-            key = name.removeprefix(door + "_")
-            if key != name and key in settings:
-                settings[key] = value
-                return
-        raise TypeError(f"Config has no setting {name!r}")
+@dataclasses.dataclass(frozen=True)
+class PathSettings:
+    """``[paths]``: where everything the server writes lives."""
+    state_dir: str = "data"
 
 
-_FIELDS = frozenset(f.name for f in dataclasses.fields(Config))
-_dataclass_init = Config.__init__
+@dataclasses.dataclass(frozen=True)
+class StoreSettings:
+    """``[store]``: the SQLite database (relative: in the state directory)."""
+    database: str = "gatehouse.db"
 
 
-def _config_init(self: Config, **values: Any) -> None:
-    """The dataclass's constructor, plus door settings by their flat names."""
-    flat = {name: values.pop(name) for name in list(values) if name not in _FIELDS}
-    _dataclass_init(self, **values)
-    for name, value in flat.items():
-        self.set_flat(name, value)
+@dataclasses.dataclass(frozen=True)
+class SysopSettings:
+    """``[sysop]``: the console's socket and the sysop's name."""
+    socket: str = "sysop.sock"
+    name: str = "Sysop"
 
 
-Config.__init__ = _config_init  # type: ignore[method-assign, assignment]
+@dataclasses.dataclass(frozen=True)
+class RloginSettings:
+    """``[rlogin]``: the listener BBSes hand callers over on."""
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = _setting(2513, 0, 65535)
+    allow: tuple[str, ...] = ("127.0.0.1", "::1")
+    tag: str = ""
+    name_field: str = "server_user"
+    secrets: tuple[str, ...] = ()          # "ADDRESS=SECRET"
 
 
-def _door_defaults() -> dict[str, dict[str, Any]]:
-    from doors import registry
-    return {key: info.setting_defaults() for key, info in registry().items() if info.settings}
+@dataclasses.dataclass(frozen=True)
+class WebSettings:
+    """``[web]``: the browser seat."""
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = _setting(8023, 0, 65535)
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
-# toml section -> {toml key: Config field}
-_SECTIONS: dict[str, dict[str, str]] = {
-    "server": {k: k for k in ("host", "port", "max_sessions", "max_per_ip", "idle_minutes",
-                              "forfeit_minutes", "telnet_timeout_minutes", "connect_maxwait",
-                              "computer_workers")},
-    "paths": {"state_dir": "state_dir"},
-    "store": {"database": "database"},
-    "sysop": {"socket": "sysop_socket", "name": "sysop_name"},
-    "rlogin": {"enabled": "rlogin_enabled", "host": "rlogin_host", "port": "rlogin_port",
-               "allow": "rlogin_allow", "tag": "rlogin_tag", "name_field": "rlogin_name_field",
-               "secrets": "rlogin_secrets"},
-    "web": {"enabled": "web_enabled", "host": "web_host", "port": "web_port",
-            "trusted_proxies": "web_trusted_proxies"},
-    "limits": {k: k for k in ("chat_lines_per_10s", "challenges_per_minute", "new_accounts_per_hour",
-                              "title_seconds")},
-    "door": {"server_host": "door_server_host", "rlogin_port": "door_rlogin_port",
-             "max_drop_age_minutes": "door_max_drop_age_minutes", "charset": "door_charset"},
+@dataclasses.dataclass(frozen=True)
+class LimitSettings:
+    """``[limits]``: kept per account and per address, across sessions."""
+    chat_lines_per_10s: int = _setting(5, 1, 1000)         # lines one account may chat in 10 s
+    challenges_per_minute: int = _setting(5, 1, 1000)      # challenges one caller may make in a minute
+    new_accounts_per_hour: int = _setting(3, 1, 100_000)   # telnet accounts one address may register
+    title_seconds: float = _setting(60.0, 10, 3600)        # at the title screen before the line is freed
+
+
+@dataclasses.dataclass(frozen=True)
+class DoorSettings:
+    """``[door]``: door mode, ``gatehouse door`` run by a BBS per caller."""
+    server_host: str = "127.0.0.1"
+    rlogin_port: int = _setting(2513, 1, 65535)
+    max_drop_age_minutes: float = _setting(2.0, 0, 60, low_ok=False)  # older: a past caller's file
+    charset: str = ""                       # "" = from the drop file (CP437); "cp437" / "utf8"
+
+
+@dataclasses.dataclass(frozen=True)
+class TimingSettings:
+    """Delays that tests and benchmarks shorten; not a section of the file."""
+    bot_min_delay: float = 0.4        # seconds a computer move is held back so it can be seen
+    login_fail_delay: float = 1.0     # base delay after a failed login (doubles)
+    clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
+
+
+# section name -> its dataclass (the Config field of the same name)
+_SECTIONS: dict[str, type] = {
+    "server": ServerSettings, "paths": PathSettings, "store": StoreSettings,
+    "sysop": SysopSettings, "rlogin": RloginSettings, "web": WebSettings,
+    "limits": LimitSettings, "door": DoorSettings,
 }
-
+_CODE_ONLY = {"timing": TimingSettings}    # sections a program may set, never a file
 
 _RENAMED = {
     "door.max_drop_age_hours": (": it is now door.max_drop_age_minutes (default 2), since a "
@@ -149,30 +147,147 @@ _RENAMED = {
 }
 
 
-def _coerce(name: str, value: Any, default: Any) -> Any:
+def _door_defaults() -> dict[str, dict[str, Any]]:
+    from doors import registry
+    return {key: info.setting_defaults() for key, info in registry().items() if info.settings}
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """Every setting, by section. Build one with :func:`load_config` (the
+    server and every command) or ``Config().with_tables(...)`` (tests: the
+    same checks as a settings file)."""
+    server: ServerSettings = dataclasses.field(default_factory=ServerSettings)
+    paths: PathSettings = dataclasses.field(default_factory=PathSettings)
+    store: StoreSettings = dataclasses.field(default_factory=StoreSettings)
+    sysop: SysopSettings = dataclasses.field(default_factory=SysopSettings)
+    rlogin: RloginSettings = dataclasses.field(default_factory=RloginSettings)
+    web: WebSettings = dataclasses.field(default_factory=WebSettings)
+    limits: LimitSettings = dataclasses.field(default_factory=LimitSettings)
+    door: DoorSettings = dataclasses.field(default_factory=DoorSettings)
+    timing: TimingSettings = dataclasses.field(default_factory=TimingSettings)
+    # [<door key>]: each door's own settings (DoorInfo.settings), by door
+    doors: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=_door_defaults)
+
+    def door_folder(self, key: str) -> Path:
+        """A door's own folder in the state directory."""
+        return Path(self.paths.state_dir) / key
+
+    def door_settings(self, door: str) -> Mapping[str, Any]:
+        return self.doors.get(door, {})
+
+    def with_tables(self, tables: Tables, source: str = "settings", ranges: bool = True) -> Config:
+        """This Config with ``tables`` applied (see :func:`apply_tables`);
+        ``ranges=False`` lets a test go below a sysop's allowed range (a
+        title screen of one second), never past a type or an unknown key."""
+        return apply_tables(self, tables, source, code=True, ranges=ranges)
+
+
+def _coerce(where: str, value: Any, default: Any, limits: tuple[Any, ...] | None,
+            ranges: bool = True) -> Any:
+    """``value`` as the type of ``default``, or ConfigError naming ``where``."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ConfigError(f"{name} must be true or false")
+            raise ConfigError(f"{where} must be true or false")
         return value
-    if isinstance(default, (int, float)) and not isinstance(default, bool):
+    if isinstance(default, (int, float)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{name} must be a number")
-        return type(default)(value) if isinstance(default, float) else int(value)
-    if isinstance(default, list):
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{name} must be a list of strings")
-        return list(value)
+            raise ConfigError(f"{where} must be a number")
+        if isinstance(default, int) and isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"{where} must be a whole number")
+        value = float(value) if isinstance(default, float) else int(value)
+        if limits is not None and ranges:
+            _check_range(where, value, *limits)
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where} must be a list of strings")
+        return tuple(value)
     if not isinstance(value, str):
-        raise ConfigError(f"{name} must be a string")
+        raise ConfigError(f"{where} must be a string")
     return value
 
 
-_PATHS = ("state_dir", "database", "sysop_socket")
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
+def _check_range(where: str, value: float, low: float, high: float, low_ok: bool) -> None:
+    if not math.isfinite(value) or value > high or value < low or (value == low and not low_ok):
+        bound = f"{'at least' if low_ok else 'more than'} {_num(low)} and at most {_num(high)}"
+        raise ConfigError(f"{where} = {value!r} is out of range: set it to {bound}")
+
+
+def _apply_section(current: Any, section: str, table: Mapping[str, Any], source: str,
+                   ranges: bool) -> Any:
+    fields = {f.name: f for f in dataclasses.fields(current)}
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in fields:
+            hint = _RENAMED.get(f"{section}.{key}", "")
+            raise ConfigError(f"{source}: unknown setting {section}.{key}{hint}")
+        changes[key] = _coerce(f"{source}: {section}.{key}", value, getattr(current, key),
+                               fields[key].metadata.get("range"), ranges)
+    return dataclasses.replace(current, **changes)
+
+
+def _apply_door(settings: Mapping[str, Any], section: str, table: Mapping[str, Any],
+                source: str, ranges: bool) -> dict[str, Any]:
+    from doors import registry
+    specs = {spec.key: spec for spec in registry()[section].settings}
+    new = dict(settings)
+    for key, value in table.items():
+        if key not in new:
+            raise ConfigError(f"{source}: unknown setting {section}.{key}")
+        spec = specs.get(key)
+        limits = None if spec is None or spec.low is None else (spec.low, spec.high, spec.low_ok)
+        new[key] = _coerce(f"{source}: {section}.{key}", value, new[key], limits, ranges)
+    return new
+
+
+def apply_tables(cfg: Config, tables: Tables, source: str, code: bool = False,
+                 ranges: bool = True) -> Config:
+    """``cfg`` with each ``[section] key = value`` of ``tables`` set, checked
+    as a settings file is: an unknown section or key, a value of the wrong
+    type or out of range raises ConfigError naming ``source``, the section
+    and the key. ``code``: also the sections only a program sets (timing);
+    ``ranges``: whether numbers must be in their allowed range."""
+    changes: dict[str, Any] = {}
+    doors = dict(cfg.doors)
+    known = {**_SECTIONS, **(_CODE_ONLY if code else {})}
+    for section, table in tables.items():
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{source}: {section} must be a section ([{section}]), not a value")
+        if section in doors:
+            doors[section] = _apply_door(doors[section], section, table, source, ranges)
+        elif section in known:
+            current = changes.get(section, getattr(cfg, section))
+            changes[section] = _apply_section(current, section, table, source, ranges)
+        else:
+            raise ConfigError(f"{source}: unknown section [{section}]")
+    return dataclasses.replace(cfg, doors=doors, **changes)
+
+
+def _read_file(candidate: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(candidate.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{candidate}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{candidate}: not UTF-8 text (byte {exc.start}): "
+                          "save the settings file as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{candidate}: cannot read the settings file "
+                          f"({exc.strerror or exc}): check its path and permissions") from None
+
+
+def _absolute(path: str, base: Path) -> str:
+    return path if path == ":memory:" else os.path.abspath(base / Path(path).expanduser())
+
+
+def load_config(path: str | Path | None = None, flags: Tables | None = None) -> Config:
     """Defaults, then ``path`` (or ./gatehouse.toml if it exists), then
-    the non-None ``overrides`` (command-line flags); paths made absolute
+    ``flags`` (section tables from the command line); paths made absolute
     as the module doc says."""
     cfg = Config()
     base = Path.cwd()
@@ -180,45 +295,19 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
     if path and not candidate.exists():
         raise ConfigError(f"{candidate}: no such configuration file")
     if candidate.exists():
-        try:
-            data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{candidate}: {exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{candidate}: not UTF-8 text (byte {exc.start}): "
-                              "save the settings file as UTF-8") from None
-        except OSError as exc:
-            raise ConfigError(f"{candidate}: cannot read the settings file "
-                              f"({exc.strerror or exc}): check its path and permissions") from None
-        for section, table in data.items():
-            if section in cfg.doors and isinstance(table, dict):
-                _door_section(cfg.doors[section], section, table, candidate)
-                continue
-            fields = _SECTIONS.get(section)
-            if fields is None or not isinstance(table, dict):
-                raise ConfigError(f"{candidate}: unknown section [{section}]")
-            for key, value in table.items():
-                if key not in fields:
-                    hint = _RENAMED.get(f"{section}.{key}", "")
-                    raise ConfigError(f"{candidate}: unknown setting {section}.{key}{hint}")
-                field = fields[key]
-                setattr(cfg, field, _coerce(f"{section}.{key}", value, getattr(cfg, field)))
+        cfg = apply_tables(cfg, _read_file(candidate), str(candidate))
         base = candidate.resolve().parent
-    state = Path(os.path.abspath(base / Path(cfg.state_dir).expanduser()))
-    cfg.state_dir = str(state)
-    for field in ("database", "sysop_socket"):
-        if getattr(cfg, field) != ":memory:":
-            setattr(cfg, field, os.path.abspath(state / Path(getattr(cfg, field)).expanduser()))
-    for field, value in overrides.items():
-        if value is not None:
-            if field in _PATHS and value != ":memory:":
-                value = os.path.abspath(Path(value).expanduser())
-            cfg.set_flat(field, value)
+    state = Path(_absolute(cfg.paths.state_dir, base))
+    cfg = dataclasses.replace(
+        cfg, paths=PathSettings(str(state)),
+        store=StoreSettings(_absolute(cfg.store.database, state)),
+        sysop=dataclasses.replace(cfg.sysop, socket=_absolute(cfg.sysop.socket, state)))
+    if flags:
+        cfg = apply_tables(cfg, flags, "command line")
+        here = Path.cwd()      # paths given as flags: from the current folder
+        if "database" in flags.get("store", {}):
+            cfg = dataclasses.replace(cfg, store=StoreSettings(_absolute(cfg.store.database, here)))
+        if "socket" in flags.get("sysop", {}):
+            cfg = dataclasses.replace(cfg, sysop=dataclasses.replace(
+                cfg.sysop, socket=_absolute(cfg.sysop.socket, here)))
     return cfg
-
-
-def _door_section(settings: dict[str, Any], section: str, table: dict[str, Any], source: Path) -> None:
-    for key, value in table.items():
-        if key not in settings:
-            raise ConfigError(f"{source}: unknown setting {section}.{key}")
-        settings[key] = _coerce(f"{section}.{key}", value, settings[key])

@@ -27,6 +27,7 @@ import socket
 import struct
 import unicodedata
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -150,7 +151,7 @@ def _networks(allow: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress
     return tuple(nets)
 
 
-def is_allowed(address: str, allow_list: list[str]) -> bool:
+def is_allowed(address: str, allow_list: Sequence[str]) -> bool:
     """True if ``address`` is inside any allow-list entry (addresses or CIDR networks).
 
     IPv4-mapped IPv6 peers (``::ffff:10.0.0.1``) are matched as IPv4; a bad

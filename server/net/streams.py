@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from server.net.rlogin import (
     HANDSHAKE_ACK,
@@ -73,7 +73,7 @@ class StreamConnection:
         self._writer.close()
 
 
-async def start_rlogin(host: str, port: int, allow: list[str],
+async def start_rlogin(host: str, port: int, allow: Sequence[str],
                        admit: Callable[[str, RloginHandshake], Awaitable[str]],
                        on_caller: Callable[[StreamConnection, str], Awaitable[None]],
                        ) -> asyncio.base_events.Server:

@@ -26,7 +26,7 @@ import ipaddress
 import json
 import logging
 import mimetypes
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -175,7 +175,7 @@ class WebConnection:
         self.close()
 
 
-def caller_address(ws: ServerConnection, trusted_proxies: list[str]) -> str:
+def caller_address(ws: ServerConnection, trusted_proxies: Sequence[str]) -> str:
     """The caller's address: the peer, or, when the peer is a trusted proxy,
     the last address the proxy added to X-Forwarded-For."""
     info = ws.remote_address
@@ -252,7 +252,7 @@ class WebListener:
 
 async def start_web(host: str, port: int,
                     on_connect: Callable[[WebConnection], Awaitable[None]],
-                    trusted_proxies: list[str]) -> WebListener:
+                    trusted_proxies: Sequence[str]) -> WebListener:
     """Listen for browsers: the page over HTTP, each seat over a WebSocket."""
     page = _Page()
 

@@ -44,7 +44,7 @@ async def open_console(session: Session) -> Screen:
     console is "Sysop#2", so handles stay unique) and open the console."""
     app = session.services
     session.attach_console()
-    name = app.config.sysop_name
+    name = app.config.sysop.name
     user = await account_for(session, name, AccountKind.SYSOP)
     # the first handle no other session holds, claimed as it is found
     next(h for h in itertools.chain([name], (f"{name}#{n}" for n in itertools.count(2)))
@@ -112,7 +112,7 @@ class SysopScreen(Screen):
 
     def _names(self) -> set[str]:
         """This console's seat names: its handle and the sysop's own name."""
-        return {self.session.handle, self.session.services.config.sysop_name}
+        return {self.session.handle, self.session.services.config.sysop.name}
 
     def _pending(self) -> list[Match]:
         """Unfinished games waiting for the sysop (under either name)."""

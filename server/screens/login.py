@@ -69,7 +69,7 @@ class TitleScreen(Screen):
         self.failures = 0
         self.user: UserRow | None = None
         # time to log in or register before the line is freed
-        self.deadline = time.monotonic() + session.services.config.title_seconds
+        self.deadline = time.monotonic() + session.services.config.limits.title_seconds
 
     def frame_due(self, now: float) -> float | None:
         return self.deadline
@@ -123,7 +123,7 @@ class TitleScreen(Screen):
         store = self.session.services.store
         if self.stage == "handle":
             handle = " ".join(text.split())
-            reason = valid_handle(handle, self.session.services.config.sysop_name)
+            reason = valid_handle(handle, self.session.services.config.sysop.name)
             if reason:
                 self._ask("handle", reason)
                 return None
@@ -155,7 +155,7 @@ class TitleScreen(Screen):
             self.failures += 1
             if self.failures >= MAX_FAILURES:
                 return Quit("Too many failed attempts. Goodbye.")
-            await asyncio.sleep(self.session.services.config.login_fail_delay * 2 ** (self.failures - 1))
+            await asyncio.sleep(self.session.services.config.timing.login_fail_delay * 2 ** (self.failures - 1))
             self._ask("handle", "Wrong password.")
         elif self.stage == "new_password":
             if len(text) < 6:

@@ -160,7 +160,7 @@ class Session:
         self.user: UserRow | None = None
         self.handle = ""
         self.is_sysop = False
-        self.idle_limit = services.config.idle_seconds   # the sysop console: never
+        self.idle_limit = services.config.server.idle_seconds   # the sysop console: never
         charset = charset_for_term(conn.term)
         # A BBS says which charset its caller's terminal takes (the RLogin
         # terminal type; door mode's flag): a choice saved on another call

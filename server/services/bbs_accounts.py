@@ -19,6 +19,7 @@ import hmac
 import ipaddress
 import logging
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from server.net.rlogin import (
@@ -41,7 +42,7 @@ __all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_
 log = logging.getLogger("gatehouse.bbs")
 
 
-def parse_secrets(entries: list[str]) -> list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]]:
+def parse_secrets(entries: Sequence[str]) -> list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]]:
     """``["10.0.0.5=s3cret"]`` -> [(network, secret)]; ValueError (naming the
     entry) if one is malformed."""
     out = []
@@ -56,7 +57,7 @@ def parse_secrets(entries: list[str]) -> list[tuple[ipaddress.IPv4Network | ipad
     return out
 
 
-def secret_for(entries: list[str], address: str) -> str | None:
+def secret_for(entries: Sequence[str], address: str) -> str | None:
     """The secret required from ``address`` (most specific entry), or None."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
@@ -69,7 +70,7 @@ def secret_for(entries: list[str], address: str) -> str | None:
     return max(matches)[1] if matches else None
 
 
-def check_secret(entries: list[str], address: str, hs: RloginHandshake,
+def check_secret(entries: Sequence[str], address: str, hs: RloginHandshake,
                  name_field: str) -> str | None:
     """A reason to refuse if ``address`` must send a secret and did not."""
     wanted = secret_for(entries, address)
@@ -84,8 +85,8 @@ def check_secret(entries: list[str], address: str, hs: RloginHandshake,
 async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHandshake) -> str:
     """The handle of the caller a BBS hands over in ``hs``; RloginError
     (with the reason) if they may not come in."""
-    alias = unquote_alias(hs.caller_name(cfg.rlogin_name_field))
-    reason = check_secret(cfg.rlogin_secrets, address, hs, cfg.rlogin_name_field)
+    alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field))
+    reason = check_secret(cfg.rlogin.secrets, address, hs, cfg.rlogin.name_field)
     if reason:
         raise RloginError(reason)
     return await bbs_account(store, cfg, alias)
@@ -113,12 +114,12 @@ async def bbs_account(store: Store, cfg: Config, alias: str) -> str:
     made on the first call. Two aliases never share an account: when the
     shortened, cleaned handle of a new alias is another BBS caller's, it gets
     a number (``-2``, ``-3``...). RloginError if the alias gives no usable handle."""
-    key = alias_key(alias, cfg.rlogin_tag)
+    key = alias_key(alias, cfg.rlogin.tag)
     for _attempt in range(3):            # another call may take a handle meanwhile
         user = await store.get_bbs_user(key)
         if user is not None:
             return user.handle
-        base = bbs_handle(alias, cfg.rlogin_tag)
+        base = bbs_handle(alias, cfg.rlogin.tag)
         reason = bbs_refusal(cfg, base)
         if reason:
             raise RloginError(reason)
@@ -173,11 +174,11 @@ async def _taken(store: Store, handle: str, first: bool) -> str | bool:
 
 def bbs_refusal(cfg: Config, handle: str) -> str | None:
     """Why ``handle`` (a BBS caller's, already tagged) is no name at all, or None."""
-    reason = valid_handle(handle, cfg.sysop_name)
+    reason = valid_handle(handle, cfg.sysop.name)
     if reason:
         return f"{handle!r}: {reason}"
-    tag = normalize_tag(cfg.rlogin_tag)
+    tag = normalize_tag(cfg.rlogin.tag)
     core = handle[len(tag):] if tag and handle.startswith(tag) else handle
-    if core.strip().casefold() in RESERVED | {cfg.sysop_name.casefold()}:
+    if core.strip().casefold() in RESERVED | {cfg.sysop.name.casefold()}:
         return f"{handle!r}: that name is reserved"
     return None

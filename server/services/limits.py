@@ -82,8 +82,8 @@ class AbuseLimits:
 
     @classmethod
     def from_config(cls, config: Config) -> AbuseLimits:
-        return cls(chat_lines=config.chat_lines_per_10s, address_chat_lines=2 * config.chat_lines_per_10s,
-                   challenges=config.challenges_per_minute, new_accounts=config.new_accounts_per_hour)
+        return cls(chat_lines=config.limits.chat_lines_per_10s, address_chat_lines=2 * config.limits.chat_lines_per_10s,
+                   challenges=config.limits.challenges_per_minute, new_accounts=config.limits.new_accounts_per_hour)
 
     def chat(self, handle: str, address: str) -> str | None:
         """None if ``handle`` at ``address`` may say one more line, else why not."""

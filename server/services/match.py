@@ -369,7 +369,7 @@ class Match:
             return
         seat.left_at = time.monotonic()
         self._bots.cancel()
-        minutes = self.config.forfeit_minutes
+        minutes = self.config.server.forfeit_minutes
         why = "stepped out to the console" if stepped_out else "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
                                  f"(forfeit after {minutes:g} min).")
@@ -389,14 +389,14 @@ class Match:
         absent = self.absent()
         if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
             return None
-        return absent[0].left_at + self.config.forfeit_seconds
+        return absent[0].left_at + self.config.server.forfeit_seconds
 
     async def _forfeit_after(self, seat: Seat) -> None:
         try:
             deadline = seat.left_at or time.monotonic()
-            await asyncio.sleep(max(0.0, deadline + self.config.forfeit_seconds - time.monotonic()))
+            await asyncio.sleep(max(0.0, deadline + self.config.server.forfeit_seconds - time.monotonic()))
             if not seat.present and not self.ended:
-                minutes = self.config.forfeit_minutes
+                minutes = self.config.server.forfeit_minutes
                 await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
                                         f"{seat.name} left and did not return within {minutes:g} minutes"))
         except asyncio.CancelledError:

@@ -88,7 +88,7 @@ class BotDriver:
     async def _forced(self, player: int, action: Any) -> None:
         """Apply a move the rules make for a caller (an automatic pass)."""
         try:
-            await asyncio.sleep(self._match.config.bot_min_delay)
+            await asyncio.sleep(self._match.config.timing.bot_min_delay)
             await self._match.submit(player, action)
         except asyncio.CancelledError:
             pass
@@ -96,7 +96,7 @@ class BotDriver:
     async def _turn(self, player: int, level: int) -> None:
         match = self._match
         try:
-            await asyncio.sleep(match.config.bot_min_delay)
+            await asyncio.sleep(match.config.timing.bot_min_delay)
             for _attempt in range(3):
                 if match.ended or match.suspended or player not in match.state.to_move():
                     return

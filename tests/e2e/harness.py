@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +24,24 @@ _TERMINAL_CONTROLS = FILE_CONTROLS | {0x07}
 ENTER, ESC = "\r", "\x1b"
 
 
-async def start_app(db: Path, wall: Any = None, **settings) -> App:
+async def start_app(db: Path, wall: Any = None, **sections: Mapping[str, Any]) -> App:
     """An App on ``db`` (start one again on the same file: a restart);
-    ``wall``: a fake wall clock for by-turns games."""
-    settings.setdefault("sysop_socket", str(db.parent / "sysop.sock"))   # never the shared default
-    settings.setdefault("state_dir", str(db.parent))
-    settings.setdefault("awari_build_endgame", False)
-    settings.setdefault("new_accounts_per_hour", 1000)    # tests register many callers from 127.0.0.1
-    config = Config(port=0, database=str(db), bot_min_delay=0.02, login_fail_delay=0.01,
-                    connect_maxwait=0.5, **settings)
+    ``wall``: a fake wall clock for by-turns games; ``sections``: settings
+    by TOML section (``rlogin={"enabled": True, "port": 0}``), checked as a
+    settings file is (short delays below a sysop's range allowed), over the
+    harness's own."""
+    tables: dict[str, dict[str, Any]] = {
+        "server": {"port": 0, "connect_maxwait": 0.5},
+        "paths": {"state_dir": str(db.parent)},
+        "store": {"database": str(db)},
+        "sysop": {"socket": str(db.parent / "sysop.sock")},     # never the shared default
+        "limits": {"new_accounts_per_hour": 1000},   # tests register many callers from 127.0.0.1
+        "timing": {"bot_min_delay": 0.02, "login_fail_delay": 0.01},
+        "awari": {"build_endgame": False},
+    }
+    for section, table in sections.items():
+        tables.setdefault(section, {}).update(table)
+    config = Config().with_tables(tables, source="start_app", ranges=False)
     app = App(config) if wall is None else App(config, wall)
     await app.start()
     return app

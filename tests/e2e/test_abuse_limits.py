@@ -7,7 +7,7 @@ from .harness import DOWN, ENTER, Caller, door_digit, session_of, start_app, wai
 
 
 async def test_an_address_registers_only_so_many_accounts_an_hour_but_old_ones_still_log_in(tmp_path):
-    app = await start_app(tmp_path / "g.db", new_accounts_per_hour=2)
+    app = await start_app(tmp_path / "g.db", limits={"new_accounts_per_hour": 2})
     try:
         for name in ("Ann", "Ben"):
             caller = await Caller.connect(app.port)
@@ -55,7 +55,7 @@ async def test_a_second_challenge_to_the_same_caller_waits_for_the_first(app):
 
 async def test_chat_from_one_address_is_limited_whatever_the_accounts(tmp_path):
     # two lines per account, four per address: a third account adds nothing
-    app = await start_app(tmp_path / "g.db", chat_lines_per_10s=2)
+    app = await start_app(tmp_path / "g.db", limits={"chat_lines_per_10s": 2})
     try:
         callers = []
         for name in ("Ann", "Ben", "Cid"):

@@ -24,7 +24,7 @@ async def test_awari_game_to_the_end_against_the_computer(app):
     text = await caller.expect("GAME OVER", timeout=20)
     home = match.outcome.score
     assert f"{home[0]}-{home[1]}" in text
-    rows = sqlite3.connect(app.config.database).execute(
+    rows = sqlite3.connect(app.config.store.database).execute(
         "SELECT COUNT(*) FROM moves WHERE game_id=?", (match.id,)).fetchone()
     assert rows[0] == len(match.state.history)
     await caller.close()

@@ -48,7 +48,7 @@ class Screen:
 
 
 async def test_rlogin_caller_lands_in_the_lobby_under_the_bbs_tag(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
         writer.write(build_handshake("vertrauen", "Bobby", "ansi-bbs/38400"))
@@ -66,8 +66,7 @@ async def test_rlogin_caller_lands_in_the_lobby_under_the_bbs_tag(tmp_path):
 
 
 async def test_rlogin_from_an_address_not_allowed_is_refused(tmp_path, caplog):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0,
-                          rlogin_allow=["10.9.9.9"])
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "allow": ["10.9.9.9"]})
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
         writer.write(build_handshake("bbs", "Mallory", "ansi/9600"))
@@ -80,7 +79,7 @@ async def test_rlogin_from_an_address_not_allowed_is_refused(tmp_path, caplog):
 
 
 async def test_door_mode_bridges_a_bbs_caller_into_the_lobby(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         bbs_side, caller_side = socket.socketpair()
         drop = parse_door32(DROP.format(handle=bbs_side.fileno()))

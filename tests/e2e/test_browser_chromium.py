@@ -30,7 +30,7 @@ SCREEN = """() => {
 
 @pytest.fixture
 async def app(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0})
     yield app
     await app.stop()
 

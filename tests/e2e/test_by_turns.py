@@ -73,7 +73,7 @@ async def move(app, caller: Caller, screen, frm: int, to: int) -> None:
 
 async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capture(tmp_path):
     db, wall = tmp_path / "gatehouse.db", Wall()
-    app = await start_app(db, wall=wall, stratego_reveal_seconds=0.2)
+    app = await start_app(db, wall=wall, stratego={"reveal_seconds": 0.2})
     try:
         bob = await call(app, "Bob", new=True)                # Bob registers and hangs up
         await hang_up(app, bob, "Bob")
@@ -98,7 +98,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
     finally:
         await app.stop()
 
-    app = await start_app(db, wall=wall, stratego_reveal_seconds=0.2)     # restart
+    app = await start_app(db, wall=wall, stratego={"reveal_seconds": 0.2})     # restart
     try:
         # Call 2, Bob: the challenge waited; he accepts, sets up, writes, leaves
         bob = await call(app, "Bob")
@@ -144,7 +144,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
         await app.stop()
 
     wall.t += DAY
-    app = await start_app(db, wall=wall, stratego_reveal_seconds=0.2)     # restart
+    app = await start_app(db, wall=wall, stratego={"reveal_seconds": 0.2})     # restart
     try:
         # Call 4: Alice is on in the lobby when Bob calls and moves
         alice = await call(app, "Alice")
@@ -187,7 +187,7 @@ async def test_the_sysop_pauses_every_by_turns_clock_from_the_console(tmp_path):
     db, wall = tmp_path / "gatehouse.db", Wall()
     config = tmp_path / "gatehouse.toml"
     config.write_text(f'[sysop]\nsocket = "{tmp_path / "sysop.sock"}"\n')
-    app = await start_app(db, wall=wall, sysop_socket=str(tmp_path / "sysop.sock"))
+    app = await start_app(db, wall=wall, sysop={"socket": str(tmp_path / "sysop.sock")})
     console = None
     try:
         bob = await call(app, "Bob", new=True)

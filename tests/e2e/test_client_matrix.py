@@ -98,7 +98,7 @@ async def play_stratego(app, client, handle: str):
 
 @pytest.fixture
 async def app(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", stratego_reveal_seconds=0.3)
+    app = await start_app(tmp_path / "gatehouse.db", stratego={"reveal_seconds": 0.3})
     yield app
     await app.stop()
 

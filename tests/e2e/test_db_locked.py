@@ -29,7 +29,7 @@ async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
     match = session.screens[-1].match
     await wait_until(lambda: 0 in match.state.to_move(), what="my turn")
     await app.store.db.execute("PRAGMA busy_timeout=50")     # give up on a lock quickly
-    other = sqlite3.connect(app.config.database, isolation_level=None)
+    other = sqlite3.connect(app.config.store.database, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")           # another program holds the write lock
     try:
         before = len(match.state.history)
@@ -47,7 +47,7 @@ async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
         other.close()
     await wait_until(lambda: len(match.state.history) > before, what="the move made once stored")
     await caller.expect("Saved.")
-    con = sqlite3.connect(app.config.database)
+    con = sqlite3.connect(app.config.store.database)
     assert stored(con, match.id) >= before + 1
     await wait_until(lambda: stored(con, match.id) == len(match.state.history), what="disk == game")
     con.close()

@@ -82,7 +82,7 @@ async def bbs_users(app) -> list[str]:
 
 
 async def test_aliases_sharing_their_first_14_characters_stay_two_accounts(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         first = await DoorCaller(app, "Thunderstruck Alpha1").start()
         second = await DoorCaller(app, "Thunderstruck Alpha2").start()
@@ -103,7 +103,7 @@ async def test_aliases_sharing_their_first_14_characters_stay_two_accounts(tmp_p
 async def test_aliases_that_clean_up_to_one_handle_stay_two_accounts(tmp_path):
     """``bad\\x01name<>`` and ``badname??`` both show as ``badname__``: the
     full alias (sent escaped by door mode) keeps them apart."""
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         one = await DoorCaller(app, "bad\x01name<>").start()
         await one.expect("[VRT]badname__")
@@ -123,7 +123,7 @@ async def test_aliases_that_clean_up_to_one_handle_stay_two_accounts(tmp_path):
 
 
 async def test_rlogin_and_door_mode_share_one_account_per_alias(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
         writer.write(build_handshake("vrt", "Thunderstruck Alpha1", "ansi-bbs/38400"))
@@ -141,7 +141,7 @@ async def test_rlogin_and_door_mode_share_one_account_per_alias(tmp_path):
 async def test_a_saved_utf8_choice_does_not_reach_a_door_caller(tmp_path):
     """Under ENiGMA½ (abracadabra decodes door output as CP437) a UTF-8 frame
     would be double-encoded: the door's CP437 holds, whatever the caller saved."""
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         caller = await DoorCaller(app, "Bobby").start()
         await caller.expect("Who's online")
@@ -167,7 +167,7 @@ async def test_a_saved_utf8_choice_does_not_reach_a_door_caller(tmp_path):
 
 
 async def test_door_charset_flag_locks_utf8(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         caller = await DoorCaller(app, "Bobby", charset="utf8").start()
         await caller.expect("Who's online")
@@ -202,7 +202,7 @@ def _controlling_tty() -> None:
 async def test_stdio_door_on_a_pty_is_drawn_at_the_callers_size(tmp_path):
     """ENiGMA½ runs a stdio door in a pseudo-terminal of the caller's size:
     a 132x37 caller is drawn at 132x37, and a resize (SIGWINCH) follows."""
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     master, slave = pty.openpty()
     _set_size(slave, 37, 132)
     proc = subprocess.Popen(

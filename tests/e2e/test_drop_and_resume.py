@@ -41,7 +41,7 @@ async def test_drop_suspends_and_login_offers_resume(app):
 
 
 async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_path):
-    app = await start_app(tmp_path / "g.db", forfeit_minutes=0.02)   # 1.2 seconds
+    app = await start_app(tmp_path / "g.db", server={"forfeit_minutes": 0.02})   # 1.2 seconds
     try:
         alice, bob = await two_in_lobby(app)
         match = await alice_challenges_bob(app, alice, bob)
@@ -49,7 +49,7 @@ async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_pat
         await alice.expect("Bob left")
         text = await alice.expect("GAME OVER", timeout=10)
         assert "Alice wins" in text and "did not return" in text
-        (outcome,), = sqlite3.connect(app.config.database).execute(
+        (outcome,), = sqlite3.connect(app.config.store.database).execute(
             "SELECT outcome FROM games WHERE id=?", (match.id,))
         data = json.loads(outcome)
         assert data["termination"] == "forfeit" and data["winner"] == 0

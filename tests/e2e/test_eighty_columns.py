@@ -90,9 +90,9 @@ def test_the_stratego_strike_with_the_longest_rank_names_wraps_instead_of_being_
 
 
 async def test_every_screen_fits_80_columns(tmp_path, cuts):
-    app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "run" / "s.sock"))
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "run" / "s.sock")})
     config = tmp_path / "gatehouse.toml"
-    config.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+    config.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
     tour = Tour(cuts)
     try:
         alice = await Caller.connect(app.port)

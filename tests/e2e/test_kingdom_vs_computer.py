@@ -45,7 +45,7 @@ async def test_board_editor_loads_a_board_and_saves_the_change_in_the_state_dire
     await caller.expect("fortress comes with Gatehouse: save the board under another name.")
     caller.send("\x7f" * 8 + "holes" + ENTER)
     await caller.expect("Saved as holes.")
-    saved = Path(app.config.state_dir) / "kingdom" / "boards" / "holes.txt"
+    saved = Path(app.config.paths.state_dir) / "kingdom" / "boards" / "holes.txt"
     assert saved.is_file()
     caller.send(ENTER + "1")                           # Kingdom, against the computer
     await caller.expect("Kingdom against The computer: options")
@@ -59,7 +59,7 @@ async def test_board_editor_loads_a_board_and_saves_the_change_in_the_state_dire
 async def test_a_caller_cannot_save_over_another_callers_board(app):
     """Edna's saved board is hers: Vandal may open it and save a copy under
     a new name, never save over it."""
-    boards = Path(app.config.state_dir) / "kingdom" / "boards"
+    boards = Path(app.config.paths.state_dir) / "kingdom" / "boards"
     edna = await Caller.connect(app.port)
     await edna.login("Edna")
     await board_editor(edna)

@@ -81,7 +81,7 @@ async def fail(caller: Caller, handle: str, password: str = "wrong-one") -> None
 
 async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
     caplog.set_level(logging.WARNING, logger="gatehouse.login")
-    app = await start_app(tmp_path / "g.db", sysop_socket=str(tmp_path / "sysop.sock"))
+    app = await start_app(tmp_path / "g.db", sysop={"socket": str(tmp_path / "sysop.sock")})
     clock = Clock()
     app.login_guard.clock = clock
     app.login_guard.BASE = 1.0       # as in production (the harness makes it 0.01)
@@ -117,7 +117,7 @@ async def test_reconnecting_does_not_reset_the_backoff(tmp_path, caplog):
         assert len(failures) == 2
         assert all("'Alice'" in m and "127.0.0.1" in m for m in failures)
         config = tmp_path / "gatehouse.toml"
-        config.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+        config.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
         console = Console(config)
         try:
             await console.expect("Failed logins: 2 (2 in the last hour)")
@@ -162,8 +162,8 @@ async def test_the_title_screen_is_not_a_place_to_stay(tmp_path):
     """A connection that never logs in is let go (it holds a node and one of
     its address's connections): [limits] title_seconds, 60 by default."""
     from server.config import Config
-    assert Config().title_seconds == 60
-    app = await start_app(tmp_path / "g.db", title_seconds=1.0)
+    assert Config().limits.title_seconds == 60
+    app = await start_app(tmp_path / "g.db", limits={"title_seconds": 1.0})
     try:
         idle = await Caller.connect(app.port)
         await idle.expect("Handle")

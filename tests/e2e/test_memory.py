@@ -53,7 +53,7 @@ async def bbs_caller(app, n: int, rng: random.Random) -> None:
 
 
 async def test_dropped_sessions_are_freed(tmp_path):
-    app = await start_app(tmp_path / "g.db", max_per_ip=50, rlogin_enabled=True, rlogin_port=0)
+    app = await start_app(tmp_path / "g.db", server={"max_per_ip": 50}, rlogin={"enabled": True, "port": 0})
     try:
         await churn(app)
     finally:

@@ -114,7 +114,7 @@ async def test_logging_in_again_ends_a_silent_session_and_its_game_waits(app):
 
 
 async def test_a_bbs_caller_handed_over_again_may_end_the_old_session(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         seats = []
         for _ in range(2):

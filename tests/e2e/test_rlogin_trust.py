@@ -28,7 +28,7 @@ async def refused(app, name: str, client_user: str = "bbs") -> str:
 
 
 async def test_rlogin_cannot_impersonate_telnet_callers_sysop_or_computer(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0)  # no tag
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0})  # no tag
     try:
         alice = await Caller.connect(app.port)
         await alice.login("Alice")
@@ -47,7 +47,7 @@ async def test_rlogin_cannot_impersonate_telnet_callers_sysop_or_computer(tmp_pa
 
 
 async def test_tagged_reserved_name_refused(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         assert "reserved" in await refused(app, "Sysop")
         assert "reserved" in await refused(app, "computer")
@@ -56,7 +56,7 @@ async def test_tagged_reserved_name_refused(tmp_path):
 
 
 async def test_a_bbs_callers_name_is_never_a_telnet_account(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT")
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
         screen, writer = await rlogin_lobby(app, "Bob")
         await screen.expect("Who's online")
@@ -75,8 +75,8 @@ async def test_a_bbs_callers_name_is_never_a_telnet_account(tmp_path):
 
 
 async def test_bbs_must_send_its_shared_secret(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT",
-                          rlogin_secrets=["127.0.0.0/8=door-s3cret"])
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT",
+                                                                   "secrets": ["127.0.0.0/8=door-s3cret"]})
     try:
         assert "secret" in await refused(app, "Bob", client_user="wrong")
         assert "secret" in await refused(app, "Bob", client_user="")
@@ -89,7 +89,7 @@ async def test_bbs_must_send_its_shared_secret(tmp_path):
 
 
 async def test_lookalike_handles_refused(tmp_path):
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0)
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0})
     try:
         alice = await Caller.connect(app.port)
         await alice.login("Alice")
@@ -115,8 +115,8 @@ async def test_door_mode_sends_the_secret(tmp_path):
     from server.net.door_bridge import run_door
 
     from .test_bbs_handover import DROP
-    app = await start_app(tmp_path / "g.db", rlogin_enabled=True, rlogin_port=0, rlogin_tag="VRT",
-                          rlogin_secrets=["127.0.0.1=door-s3cret"])
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT",
+                                                                   "secrets": ["127.0.0.1=door-s3cret"]})
     try:
         for secret, expected in ((None, "secret"), ("door-s3cret", "Who's online")):
             bbs_side, caller_side = socket.socketpair()

@@ -102,7 +102,7 @@ async def test_setup_play_flag_capture_and_hidden_ranks_never_reach_the_other_ca
     second game then goes on to the flag capture."""
     runs = []
     for blue_setup in (BLUE_PERMUTED, BLUE):
-        app = await start_app(tmp_path / f"g{len(runs)}.db", stratego_reveal_seconds=0.5)
+        app = await start_app(tmp_path / f"g{len(runs)}.db", stratego={"reveal_seconds": 0.5})
         try:
             seen, match, red, blue = await play_scripted_game(app, blue_setup)
             runs.append(seen)

@@ -83,7 +83,7 @@ async def test_a_resignation_reveals_both_armies_on_both_screens(tmp_path):
 
 async def test_refusals_say_why_and_a_returning_caller_gets_play_moves_and_no_old_strike(tmp_path):
     # a long reveal: replayed on return, the strike would still be on screen
-    app = await start_app(tmp_path / "g.db", stratego_reveal_seconds=60.0)
+    app = await start_app(tmp_path / "g.db", stratego={"reveal_seconds": 60.0})
     try:
         match, red, blue = await stratego_in_play(app)
         ui = session_of(app, "Alice").screens[-1].ui

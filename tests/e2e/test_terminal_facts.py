@@ -50,7 +50,7 @@ async def test_a_small_window_gets_a_clear_message_and_a_resize_brings_the_scree
 
 
 async def test_idle_callers_are_warned_then_logged_off(tmp_path):
-    app = await start_app(tmp_path / "g.db", idle_minutes=1.05)     # 63 s: warned at 3 s
+    app = await start_app(tmp_path / "g.db", server={"idle_minutes": 1.05})     # 63 s: warned at 3 s
     try:
         caller = await Caller.connect(app.port)
         await caller.login("Idler")
@@ -67,7 +67,7 @@ async def test_idle_callers_are_warned_then_logged_off(tmp_path):
 
 
 async def test_connections_per_address_are_capped(tmp_path):
-    app = await start_app(tmp_path / "g.db", max_per_ip=2)
+    app = await start_app(tmp_path / "g.db", server={"max_per_ip": 2})
     try:
         first = await Caller.connect(app.port)
         second = await Caller.connect(app.port)

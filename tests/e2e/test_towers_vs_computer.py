@@ -30,7 +30,7 @@ async def test_full_game_against_the_computer_is_played_and_recorded(app):
     score = match.outcome.score
     assert f"{score[0]}-{score[1]}" in text
     await caller.close()
-    db = sqlite3.connect(app.config.database)
+    db = sqlite3.connect(app.config.store.database)
     (status, outcome), = db.execute("SELECT status, outcome FROM games WHERE id=?", (match.id,))
     assert status == "finished" and '"termination": "rules"' in outcome
     moves = db.execute("SELECT COUNT(*) FROM moves WHERE game_id=?", (match.id,)).fetchone()[0]

@@ -130,7 +130,7 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
         text = await caller.expect("GAME OVER")
         score = match.outcome.score
         assert f"{score[0]}-{score[1]}" in text
-    db = sqlite3.connect(app.config.database)
+    db = sqlite3.connect(app.config.store.database)
     rows = db.execute("SELECT player0, player1, status FROM games").fetchall()
     assert rows == [("Alice", "Bob", "finished")]
     assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == len(match.state.history)

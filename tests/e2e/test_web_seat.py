@@ -17,7 +17,7 @@ from .web_harness import WebCaller
 
 @pytest.fixture
 async def app(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0})
     yield app
     await app.stop()
 
@@ -88,7 +88,7 @@ async def test_browser_caller_registers_chats_with_telnet_and_plays_towers_to_th
     text = await web.expect("GAME OVER")
     assert f"{match.outcome.score[0]}-{match.outcome.score[1]}" in text
     await web.close()
-    db = sqlite3.connect(app.config.database)
+    db = sqlite3.connect(app.config.store.database)
     (status,), = db.execute("SELECT status FROM games WHERE id=?", (match.id,))
     assert status == "finished"
 
@@ -197,7 +197,8 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
 
 
 async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0, max_per_ip=2)
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0},
+                          server={"max_per_ip": 2})
     try:
         via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
         first = await WebCaller.connect_web(app.web_port, headers=via_proxy)
@@ -213,19 +214,21 @@ async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path
         for caller in (first, second, third, other):
             await caller.close()
         await wait_until(lambda: not app.sessions, what="every call to end")
-        # a proxy that is not trusted cannot choose the address it is counted as
-        app.config.web_trusted_proxies.clear()
+    finally:
+        await app.stop()
+    # a proxy that is not trusted cannot choose the address it is counted as
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0, "trusted_proxies": []})
+    try:
         direct = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "192.0.2.1"})
         await direct.expect("Handle")
         assert [s.conn.peer for s in app.sessions.values()] == ["127.0.0.1"]
         await direct.close()
-
     finally:
         await app.stop()
 
 
 async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web_enabled=True, web_port=0)
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0})
     web = await WebCaller.connect_web(app.web_port)
     await web.login("Late")
     await app.stop()

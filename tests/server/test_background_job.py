@@ -16,8 +16,8 @@ def described(app) -> list[str]:
 
 async def test_the_awari_table_is_built_in_the_state_directory(tmp_path):
     state = tmp_path / "state"
-    app = await start_app(tmp_path / "gatehouse.db", state_dir=str(state),
-                          awari_build_endgame=True, awari_endgame_stones=6)
+    app = await start_app(tmp_path / "gatehouse.db", paths={"state_dir": str(state)},
+                          awari={"build_endgame": True, "endgame_stones": 6})
     try:
         await wait_until(lambda: described(app) == ["Awari endgame table: ready"], timeout=60,
                          what="the table to be built")
@@ -31,8 +31,8 @@ async def test_a_failed_build_is_logged_with_its_reason(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="gatehouse")
     state = tmp_path / "state"
     (state / "awari" / "endgame.bin").mkdir(parents=True)    # nothing can be written there
-    app = await start_app(tmp_path / "gatehouse.db", state_dir=str(state),
-                          awari_build_endgame=True, awari_endgame_stones=5)
+    app = await start_app(tmp_path / "gatehouse.db", paths={"state_dir": str(state)},
+                          awari={"build_endgame": True, "endgame_stones": 5})
     try:
         def failed() -> list[str]:
             return [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
@@ -45,8 +45,7 @@ async def test_a_failed_build_is_logged_with_its_reason(tmp_path, caplog):
 
 
 async def test_no_build_when_switched_off(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", state_dir=str(tmp_path),
-                          awari_build_endgame=False)
+    app = await start_app(tmp_path / "gatehouse.db", paths={"state_dir": str(tmp_path)}, awari={"build_endgame": False})
     try:
         assert described(app) == []
         assert endgame.table_path() == tmp_path / "awari" / "endgame.bin"

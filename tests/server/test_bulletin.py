@@ -15,7 +15,7 @@ from ansi.cp437 import decode_cp437
 from doors._core.game import Outcome, Termination
 from server.cli import main
 from server.cli_records import bulletin_command
-from server.config import Config
+from server.config import Config, StoreSettings
 from server.services.ratings import RatingBook
 from server.services.store import Store
 
@@ -54,7 +54,7 @@ def run_bulletin(db, *args) -> bytes:
     out = io.BytesIO()
     door = args[0] if args else None
     fmt = args[1] if len(args) > 1 else "ans"
-    assert asyncio.run(bulletin_command(Config(database=str(db)), door, fmt, out)) == 0
+    assert asyncio.run(bulletin_command(Config(store=StoreSettings(database=str(db))), door, fmt, out)) == 0
     return out.getvalue()
 
 
@@ -154,5 +154,5 @@ async def test_bulletin_refuses_a_database_not_yet_upgraded_and_leaves_it_as_it_
     out = io.BytesIO()
     from server.services.store import StoreError
     with pytest.raises(StoreError, match="older Gatehouse .*start the server once"):
-        await bulletin_command(Config(database=str(db)), None, "ans", out)
+        await bulletin_command(Config(store=StoreSettings(database=str(db))), None, "ans", out)
     assert out.getvalue() == b"" and db.read_bytes() == before

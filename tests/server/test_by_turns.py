@@ -12,7 +12,7 @@ from pathlib import Path
 
 from doors import registry
 from doors._core.game import Termination
-from server.config import Config
+from server.config import Config, TimingSettings
 from server.services import events as E
 from server.services.matches import MatchManager
 from server.services.schema import MIGRATIONS
@@ -110,7 +110,7 @@ async def towers_by_turns(tmp_path, wall: Wall, days: int = 1, heard: list | Non
     clock = TurnClock(store, wall)
     await clock.load()
     tell = (lambda handle, event: heard.append((handle, event))) if heard is not None else None
-    matches = MatchManager(store, Config(bot_min_delay=0), clock=clock, tell=tell)
+    matches = MatchManager(store, Config(timing=TimingSettings(bot_min_delay=0)), clock=clock, tell=tell)
     await matches.restore()
     if matches.live:
         return store, clock, matches, next(iter(matches.live.values()))
@@ -196,7 +196,7 @@ async def test_nobody_wins_when_neither_side_sets_up_in_time(tmp_path):
     wall = Wall()
     store = await Store(tmp_path / "g.db").open()
     clock = TurnClock(store, wall)
-    matches = MatchManager(store, Config(bot_min_delay=0), clock=clock)
+    matches = MatchManager(store, Config(timing=TimingSettings(bot_min_delay=0)), clock=clock)
     info = registry()["stratego"]
     seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
     match = await matches.create(info, info.resolve_options({}), seats, 7 * DAY)
@@ -274,7 +274,7 @@ async def test_several_games_by_turns_at_once_each_with_its_own_turn_and_clock(t
     wall = Wall()
     store = await Store(tmp_path / "g.db").open()
     clock = TurnClock(store, wall)
-    matches = MatchManager(store, Config(bot_min_delay=0), clock=clock)
+    matches = MatchManager(store, Config(timing=TimingSettings(bot_min_delay=0)), clock=clock)
     info = registry()["towers"]
     games = []
     for other, days in (("Bob", 1), ("Carol", 3), ("Dave", 7)):
@@ -335,7 +335,7 @@ async def test_a_by_turns_result_is_rated_like_any_game_between_two_callers(tmp_
     clock = TurnClock(store, wall)
     book = RatingBook(store)
     await book.load()
-    matches = MatchManager(store, Config(bot_min_delay=0), book, clock=clock)
+    matches = MatchManager(store, Config(timing=TimingSettings(bot_min_delay=0)), book, clock=clock)
     info = registry()["towers"]
     seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
     match = await matches.create(info, info.resolve_options({"first": 0}), seats, DAY)

@@ -7,7 +7,7 @@ import pyte
 from doors import registry
 from doors._core.conformance import random_playout
 from server.cli import _replay, main
-from server.config import Config
+from server.config import Config, StoreSettings
 from server.services.store import Store
 
 
@@ -38,7 +38,7 @@ def test_replay_draws_every_move_and_the_result(tmp_path):
     db = tmp_path / "g.db"
     gid, moves = asyncio.run(record_a_game(db))
     out = io.BytesIO()
-    assert asyncio.run(_replay(Config(database=str(db)), gid, 0.0, "utf8", out)) == 0
+    assert asyncio.run(_replay(Config(store=StoreSettings(database=str(db))), gid, 0.0, "utf8", out)) == 0
     screen = pyte.Screen(80, 24)
     pyte.ByteStream(screen).feed(out.getvalue())
     text = "\n".join(screen.display)
@@ -131,7 +131,7 @@ def test_replay_counts_game_moves_and_reveals_both_armies_at_the_end(tmp_path):
     db = tmp_path / "g.db"
     gid, _ = asyncio.run(record_a_stratego_game(db, moves=6))
     out = io.BytesIO()
-    assert asyncio.run(_replay(Config(database=str(db)), gid, 0.0, "utf8", out)) == 0
+    assert asyncio.run(_replay(Config(store=StoreSettings(database=str(db))), gid, 0.0, "utf8", out)) == 0
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     frames = out.getvalue()

@@ -17,7 +17,7 @@ import pytest
 
 from doors import registry
 from doors.awari import endgame
-from server.config import Config
+from server.config import Config, TimingSettings
 from server.services.ids import GameId
 from server.services.match import Match
 from server.services.nodes import NodeRegistry
@@ -56,7 +56,7 @@ async def test_a_killed_worker_mid_think_the_game_goes_on(tmp_path: Path, monkey
     store = GatedStore()
     seats = [Seat(0, SeatKind.HUMAN, "Alice", session=alice),
              Seat(1, SeatKind.BOT, "Computer (3)", level=3)]
-    match = Match(store, Config(bot_min_delay=0), lambda m: None, GameId(1), info, state,  # type: ignore[arg-type]
+    match = Match(store, Config(timing=TimingSettings(bot_min_delay=0)), lambda m: None, GameId(1), info, state,  # type: ignore[arg-type]
                   seats, computer)
     try:
         with caplog.at_level(logging.ERROR, logger="gatehouse.match"):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from doors import registry
-from server.config import Config
+from server.config import Config, PathSettings
 from server.services.jobs import build_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def test_the_unit_allows_the_builds_own_priority_change_and_kills_for_nothing():
 def test_the_awari_build_is_python_itself_lowering_its_own_priority(tmp_path):
     awari = registry()["awari"]
     assert awari.state_folder is not None and len(awari.tables) == 1
-    awari.state_folder(Config(state_dir=str(tmp_path)).door_folder("awari"),
+    awari.state_folder(Config(paths=PathSettings(state_dir=str(tmp_path))).door_folder("awari"),
                        {"build_endgame": True, "endgame_stones": 12})
     argv = build_command(awari.tables[0])
     assert argv[0] == sys.executable and not any("nice" in word for word in argv)

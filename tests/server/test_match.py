@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from doors import registry
-from server.config import Config
+from server.config import Config, TimingSettings
 from server.services.ids import GameId
 from server.services.match import Match, MatchEvent, News
 from server.services.nodes import NodeRegistry
@@ -62,7 +62,7 @@ def new_match() -> tuple[Match, GatedStore, FakeSeat, FakeSeat]:
     state = info.state_class.from_options(info.resolve_options({"first": 0}))
     store = GatedStore()
     seats = [Seat(0, SeatKind.HUMAN, "Alice", session=alice), Seat(1, SeatKind.HUMAN, "Bob", session=bob)]
-    match = Match(store, Config(bot_min_delay=0), lambda m: None, GameId(1), info, state,  # type: ignore[arg-type]
+    match = Match(store, Config(timing=TimingSettings(bot_min_delay=0)), lambda m: None, GameId(1), info, state,  # type: ignore[arg-type]
                   seats, ComputerPlayers(workers=1))
     return match, store, alice, bob
 

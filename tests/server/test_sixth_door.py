@@ -39,7 +39,7 @@ def test_its_settings_section_is_read_and_checked(sixth_door, tmp_path):
 
 
 async def test_it_is_offered_and_played_like_any_other(sixth_door, tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", sixth_glow_seconds=5.0)
+    app = await start_app(tmp_path / "gatehouse.db", sixth={"glow_seconds": 5.0})
     try:
         alice = await Caller.connect(app.port)
         await alice.login("Alice")
@@ -66,9 +66,9 @@ async def test_the_console_shows_its_table_being_built_then_ready(tmp_path):
     doors = registry()
     doors["sixth"] = dataclasses.replace(SIXTH, settings=(DoorSetting("build_table", True),), tables=(table,))
     try:
-        app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "sysop.sock"))
+        app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")})
         config = tmp_path / "gatehouse.toml"
-        config.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+        config.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
         console = Console(config)
         try:
             await console.expect("Sysop console")

@@ -156,6 +156,8 @@ async def test_web_port_in_use(tmp_path):
     ('[web]\nport = 70000\n', ["web.port", "70000", "out of range"]),
     ('[web]\nenabled = "yes"\n', ["web.enabled", "true or false"]),
     ('[web]\ntrusted_proxies = ["my-proxy"]\n', ["web.trusted_proxies", "my-proxy", "not an IP address"]),
+    ("[rlogin]\ntga = \"VRT\"\n", ["gatehouse.toml", "unknown setting rlogin.tga"]),
+    ("[server]\nport = \"2323\"\n", ["gatehouse.toml", "server.port must be a number"]),
 ])
 async def test_bad_setting(tmp_path, setting, words):
     code, lines = await serve(tmp_path, "--db", str(tmp_path / "g.db"), settings=setting)

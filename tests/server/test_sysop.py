@@ -27,7 +27,7 @@ from .sysop_harness import Console
 
 @pytest.fixture
 async def app(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "run" / "sysop.sock"))
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "run" / "sysop.sock")})
     yield app
     await app.stop()
 
@@ -35,7 +35,7 @@ async def app(tmp_path):
 @pytest.fixture
 def config(tmp_path, app):
     path = tmp_path / "gatehouse.toml"
-    path.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+    path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
     return path
 
 
@@ -57,7 +57,7 @@ def masked(text: str) -> str:
 
 
 async def test_socket_is_owner_only_and_a_missing_server_is_explained(app, tmp_path, capsys):
-    mode = os.stat(app.config.sysop_socket).st_mode
+    mode = os.stat(app.config.sysop.socket).st_mode
     assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o600
     assert sysop_client.main(str(tmp_path / "nowhere.sock")) == 1
     assert "no sysop socket at" in capsys.readouterr().err

@@ -27,7 +27,7 @@ SYNCTERM_PGUP, SYNCTERM_PGDN = "\x1b[V", "\x1b[U"
 
 @pytest.fixture
 async def app(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", sysop_socket=str(tmp_path / "run" / "sysop.sock"))
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "run" / "sysop.sock")})
     yield app
     await app.stop()
 
@@ -35,7 +35,7 @@ async def app(tmp_path):
 @pytest.fixture
 def config(tmp_path, app):
     path = tmp_path / "gatehouse.toml"
-    path.write_text(f'[sysop]\nsocket = "{app.config.sysop_socket}"\n')
+    path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
     return path
 
 
