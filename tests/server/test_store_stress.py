@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doors import registry
-from server.config import Config
+from server.config import Config, TimingSettings
 from server.services.ids import GameId
 from server.services.match import Match
 from server.services.nodes import NodeRegistry
@@ -81,7 +81,7 @@ async def _run(tmp: Any, plan: list[int], seed: int, games: int = 6, moves: int 
         gid = await store.create_game("towers", {"first": 0}, (f"A{n}", f"B{n}"))
         state = info.state_class.from_options(info.resolve_options({"first": 0}))
         seats = [Seat(0, SeatKind.HUMAN, f"A{n}", session=a), Seat(1, SeatKind.HUMAN, f"B{n}", session=b)]
-        matches.append(Match(store, Config(bot_min_delay=0), lambda m: None, GameId(gid), info,
+        matches.append(Match(store, Config(timing=TimingSettings(bot_min_delay=0)), lambda m: None, GameId(gid), info,
                              state, seats, ComputerPlayers(workers=1)))
     try:
         acked = await asyncio.gather(*(_play(store, m, moves, rng) for m in matches))
