@@ -20,7 +20,7 @@ from server.screens.resume import ResumeScreen
 from server.screens.session import Replace, Screen, Transition
 from server.screens.turns import turns_line
 from server.services.addresses import address_key
-from server.services.store import AccountKind
+from server.services.store import AccountKind, WriteFailed
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -40,7 +40,10 @@ async def after_login(session: Session, user: UserRow, back: Back) -> Transition
         return Replace(TakeoverScreen(session, user, holder, back))
     # a password caller's address counts for the rating rules (a BBS's is the BBS's own)
     address = address_key(session.conn.peer) if user.kind == AccountKind.TELNET else None
-    await session.services.store.touch_login(user.id, address)
+    try:
+        await session.services.store.touch_login(user.id, address)
+    except WriteFailed:
+        pass          # (logged by the store, shown on the console) the caller still comes in
     waiting = turns_line(session.services.matches.turns_waiting(user.handle))
     if waiting:
         session.show_notice(f"{waiting}: press t in the lobby.")

@@ -322,7 +322,7 @@ class Match:
                 self.rating = await self._ratings.finish(self.facts(outcome, state), write)
         except BaseException:
             self._ending = False
-            if not self.ended:
+            if not self.ended and not self._bots.running():    # (a computer's turn retries itself)
                 self._bots.drive()
             raise
         saving.done()
