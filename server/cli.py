@@ -89,8 +89,6 @@ async def _replay(config: Config, game_id: int, delay: float, charset: str, out:
         out.write(data)
         out.flush()
         time.sleep(delay)
-    out.write(b"\r\n")
-    out.flush()
     return 0
 
 
