@@ -46,6 +46,8 @@ __all__ = ["App"]
 
 log = logging.getLogger("gatehouse")
 
+SHUTDOWN_MESSAGE = "Gatehouse is shutting down for maintenance: your game is saved and waits for you"
+
 FirstScreen = Callable[[Session], Awaitable[Screen]]
 
 
@@ -55,7 +57,7 @@ class App:
         self.config = config
         self.store = Store(config.store.database)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
-        self.login_guard = LoginGuard(base=config.timing.login_fail_delay)
+        self.login_guard = LoginGuard(base=config.timing.login_fail_delay, store=self.store)
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
@@ -69,12 +71,16 @@ class App:
             config=config, store=self.store, nodes=self.nodes,
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
-            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits)
+            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
+            shutdown=self.request_stop)
         self.started = time.time()
         self._servers: list[Any] = []
         self._rlogin: asyncio.base_events.Server | None = None
         self._sysop: asyncio.base_events.Server | None = None
         self._web: Any = None
+        self._calls: set[asyncio.Task[Any]] = set()     # every caller's connection task
+        self.stopping: asyncio.Event = asyncio.Event()  # set by the console's shutdown (or a signal)
+        self.stop_message = ""                          # the sysop's own shutdown line, if any
 
     # ----- what tests and the command line read --------------------------------
     @property
@@ -135,6 +141,7 @@ class App:
     async def _start(self) -> None:
         cfg = self.config
         await self.clock.load()
+        await self.login_guard.load()
         await self.board.restore()
         await self.matches.restore()
         await self.ratings.load()            # and rate games finished before ratings
@@ -154,7 +161,7 @@ class App:
         if cfg.web.enabled:
             async with listening("browsers", "web", cfg.web.host, cfg.web.port):
                 self._web = await start_web(cfg.web.host, cfg.web.port, self._browser_caller,
-                                            cfg.web.trusted_proxies)
+                                            cfg.web.trusted_proxies, cfg.web.origins)
             log.info("Browser seat on http://%s:%s/", cfg.web.host, self.web_port)
         try:
             self._sysop = await start_sysop_listener(cfg.sysop.socket, self._console)
@@ -175,17 +182,53 @@ class App:
         finally:
             await self.store.close()
 
-    async def stop(self) -> None:
-        self._close_listeners()
+    def request_stop(self, message: str = "") -> None:
+        """Stop the server (the sysop console's shutdown; ``message`` for the callers)."""
+        self.stop_message = message
+        self.stopping.set()
+
+    async def stop(self, message: str = "") -> None:
+        """Stop listening; tell every caller (and console) ``message`` or
+        ``SHUTDOWN_MESSAGE``; give them ``shutdown_grace_seconds`` to read it
+        while their sessions end as on a dropped line (live games suspended);
+        then close the store."""
+        text = message or self.stop_message or SHUTDOWN_MESSAGE
+        grace = self.config.server.shutdown_grace_seconds
+        for server in self._servers:                  # the listening socket only: the
+            getattr(server, "_server", server).close()   # callers hear the goodbye first
+        for listener in (self._rlogin, self._web):
+            if listener is not None:
+                listener.close()
         if self._sysop is not None:
             stop_sysop_listener(self._sysop, self.config.sysop.socket)
-        for session in list(self.nodes.sessions.values()):
-            session.send(E.Kick("the server is shutting down"))
-        await asyncio.sleep(0.1)
+        sessions = list(self.nodes.sessions.values())
+        log.info("shutting down: %d on%s", len(sessions), ": " + ", ".join(
+            f"{s.handle or '(logging in)'} from {s.conn.peer} ({s.origin.value})" for s in sessions)
+            if sessions else "")
+        for session in sessions:
+            session.send(E.Shutdown(text, grace))
+        await self._calls_end(grace + 5.0)
+        self._close_listeners()
         await self.services.jobs.stop()
         await self.matches.stop()
         await self.computer.close()
+        try:
+            await self.clock.beat()           # down from now on: nobody's time
+        except Exception as exc:
+            log.warning("could not record the time of the stop: %s", exc)
         await self.store.close()
+        log.info("Gatehouse stopped cleanly")
+
+    async def _calls_end(self, timeout: float) -> None:
+        """Wait for every call to end; one still on after ``timeout`` is cut."""
+        calls = {t for t in self._calls if not t.done()}
+        if calls:
+            _done, late = await asyncio.wait(calls, timeout=timeout)
+            for task in late:
+                task.cancel()
+            if late:
+                log.warning("shutting down: %d calls did not end in time and were cut", len(late))
+                await asyncio.gather(*late, return_exceptions=True)
 
     # ----- the fronts hand over connections ------------------------------------
     async def _telnet_caller(self, conn: Connection) -> None:
@@ -216,6 +259,10 @@ class App:
             await conn.drain()
             return
         session = self.nodes.admit(conn.peer, lambda node: Session(self.services, conn, node, origin))
+        call = asyncio.current_task()
+        if call is not None:
+            self._calls.add(call)
+            call.add_done_callback(self._calls.discard)
         try:
             if first_screen is not None:
                 first = await first_screen(session)
@@ -226,3 +273,6 @@ class App:
             self.nodes.release(session, conn.peer)
             if session.handle:
                 await self.services.board.leave(session.handle)
+        linger = getattr(conn, "linger", None)      # telnet, RLogin: see TelnetConnection.linger
+        if linger is not None and not self.stopping.is_set():   # (stopping: the grace was given)
+            await linger()

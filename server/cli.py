@@ -44,11 +44,10 @@ async def _serve(config: Config) -> None:
           f"socket {config.sysop.socket}). CTRL-C stops it.", flush=True)
     if app.web_port:
         print(f"Browser seat: http://{config.web.host}:{app.web_port}/", flush=True)
-    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+        loop.add_signal_handler(sig, app.stopping.set)
+    await app.stopping.wait()
     await app.stop()
 
 

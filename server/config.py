@@ -57,6 +57,7 @@ class ServerSettings:
     telnet_timeout_minutes: float = _setting(60.0, 0, 100_000, low_ok=False)
     connect_maxwait: float = _setting(2.0, 0, 60)
     computer_workers: int = _setting(2, 1, 64)   # worker processes the computer players think in
+    shutdown_grace_seconds: float = _setting(3.0, 0, 60)   # to read the shutdown line before the line closes
 
     @property
     def idle_seconds(self) -> float:
@@ -104,7 +105,8 @@ class WebSettings:
     enabled: bool = False
     host: str = "127.0.0.1"
     port: int = _setting(8023, 0, 65535)
-    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed: none
+    origins: tuple[str, ...] = ()            # pages that may open a seat (none: only its own)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -38,11 +38,20 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         except ValueError:
             raise ConfigError(f"{where}web.trusted_proxies: {entry!r} is not an IP address or network "
                               "(write \"127.0.0.1\" or \"10.0.0.0/24\")") from None
-    from server.services.bbs_accounts import parse_secrets
+    for entry in cfg.web.origins:
+        if not entry.strip().lower().startswith(("http://", "https://")):
+            raise ConfigError(f"{where}web.origins: {entry!r} is not a page's origin "
+                              "(write \"https://bbs.example.org\")")
+    from server.services.bbs_accounts import open_without_secret, parse_secrets
     try:
         parse_secrets(cfg.rlogin.secrets)
     except ValueError as exc:
         raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\")") from None
+    open_entries = open_without_secret(cfg.rlogin.allow, cfg.rlogin.secrets) if cfg.rlogin.enabled else []
+    if open_entries:
+        raise ConfigError(f"{where}rlogin.allow: {', '.join(open_entries)} holds addresses that no "
+                          "rlogin.secrets entry covers, and they would be handed over with no "
+                          "secret: add a secret for each, or narrow rlogin.allow")
     if cfg.rlogin.name_field not in ("server_user", "client_user"):
         raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin.name_field!r}: "
                           "use \"server_user\" or \"client_user\"")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -56,11 +57,31 @@ def _factory(path: str) -> Any:
     return getattr(importlib.import_module(module), name or "make_bot")
 
 
+def _time_cap(make: Any, time_scale: float | None) -> dict[str, float]:
+    """What tells a factory to think shorter (a busy pool): ``time_scale=``
+    itself if it takes that, else ``time_cap=`` as ``time_scale`` of its
+    default; nothing for a factory that takes neither."""
+    if time_scale is None:
+        return {}
+    try:
+        params = inspect.signature(make).parameters
+    except (TypeError, ValueError):
+        return {}
+    if "time_scale" in params:
+        return {"time_scale": time_scale}
+    param = params.get("time_cap")
+    if param is None or not isinstance(param.default, (int, float)):
+        return {}
+    return {"time_cap": param.default * time_scale}
+
+
 def think(factory: str, level: int, seed: int | None, observation: Any, player: Any,
-          options: Mapping[str, Any] | None = None) -> Any:
-    """Build the bot and choose (runs in the worker; also callable in-process)."""
+          options: Mapping[str, Any] | None = None, time_scale: float | None = None) -> Any:
+    """Build the bot and choose (runs in the worker; also callable in-process).
+    ``time_scale``: the share of the bot's own time cap it may use."""
     make = _factory(factory)
-    bot = make(level, seed) if options is None else make(level, seed, dict(options))
+    cap = _time_cap(make, time_scale)
+    bot = make(level, seed, **cap) if options is None else make(level, seed, dict(options), **cap)
     return bot.choose(observation, player)
 
 
@@ -117,9 +138,10 @@ class WorkerSeat:
         raise AssertionError("unreachable")
 
     async def choose_async(self, factory: str, level: int, seed: int | None, observation: Any,
-                           player: Any, options: Mapping[str, Any] | None = None) -> Any:
+                           player: Any, options: Mapping[str, Any] | None = None,
+                           time_scale: float | None = None) -> Any:
         """The bot's action, awaited without blocking the event loop."""
-        args = (factory, level, seed, observation, player, options)
+        args = (factory, level, seed, observation, player, options, time_scale)
         for attempt in range(self.retries + 1):
             pool, future = self.submit(*args)
             try:

@@ -214,5 +214,10 @@ class KingdomBot:
         return best
 
 
-def make_bot(level: int = 3, seed: int | None = None) -> KingdomBot:
-    return KingdomBot(level, seed)
+def make_bot(level: int = 3, seed: int | None = None, time_scale: float = 1.0) -> KingdomBot:
+    """``time_scale``: the share of the level's time cap a move may use (a
+    busy server thinks shorter; the node budget still binds first if sooner)."""
+    bot = KingdomBot(level, seed)
+    if bot.max_time is not None:
+        bot.max_time *= time_scale
+    return bot

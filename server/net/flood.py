@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["InputRate", "TypingRate", "FLOOD_GOODBYE"]
+__all__ = ["InputRate", "TypingRate", "ResizeRate", "FLOOD_GOODBYE"]
 
 FLOOD_GOODBYE = b"\r\nToo much input. Goodbye.\r\n"
 
@@ -58,3 +58,25 @@ class TypingRate:
         granted = min(wanted, int(self.tokens))
         self.tokens -= granted
         return granted
+
+
+class ResizeRate:
+    """Window-size changes one connection may report: a burst of ``BURST``
+    (dragging a window's corner sends a few dozen), refilled at ``RATE`` a
+    second. Each change redraws the caller's screen; a connection that
+    changes its size faster than that for long is flooding the server and
+    is ended like any other flood."""
+
+    __slots__ = ("tokens", "stamp")
+    RATE = 4.0
+    BURST = 40.0
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        self.tokens -= 1
+        return self.tokens >= 0

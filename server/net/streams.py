@@ -3,6 +3,7 @@ BBS, and the sysop console's local socket. Both become ordinary sessions."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -15,6 +16,7 @@ from server.net.rlogin import (
     read_handshake,
 )
 from server.net.telnet import LISTEN_BACKLOG
+from server.net.terminal import clamp_size, clean_term
 
 __all__ = ["StreamConnection", "start_rlogin"]
 
@@ -29,9 +31,8 @@ class StreamConnection:
                  input_filter: RloginInputFilter | None = None):
         self._reader = reader
         self._writer = writer
-        self.term = term
-        self.cols = cols
-        self.rows = rows
+        self.term = clean_term(term)
+        self.cols, self.rows = clamp_size(cols, rows)
         info = writer.get_extra_info("peername")
         self.peer = peer or (str(info[0]) if isinstance(info, tuple) else "local")
         self.on_resize: Callable[[], None] | None = None
@@ -47,7 +48,7 @@ class StreamConnection:
                 return data
             clean, size = self._filter.feed(data)
             if size is not None and size.cols and size.rows:
-                self.cols, self.rows = size.cols, size.rows
+                self.cols, self.rows = clamp_size(size.cols, size.rows)
                 if self.on_resize is not None:
                     self.on_resize()
             if clean:
@@ -68,6 +69,19 @@ class StreamConnection:
 
     def is_closing(self) -> bool:
         return self._writer.is_closing()
+
+    async def linger(self, seconds: float = 2.0) -> None:
+        """Before ``close``, when the server ends the call: FIN after what is
+        queued, and the caller's input ignored until they hang up or
+        ``seconds`` pass (closing with unread input resets the socket, and
+        the reset drops a goodbye not yet sent)."""
+        if self._writer.is_closing() or not self._writer.can_write_eof():
+            return
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self._writer.write_eof()
+            async with asyncio.timeout(seconds):
+                while await self._reader.read(4096):
+                    pass
 
     def close(self) -> None:
         self._writer.close()

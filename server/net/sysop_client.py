@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import selectors
 import signal
 import socket
@@ -18,7 +19,18 @@ import sys
 
 from server.net.rlogin import WindowSize, window_message
 
-__all__ = ["main", "connect"]
+__all__ = ["main", "connect", "goodbye_in"]
+
+# The server's last words to a console (a DCS string: a terminal ignores it),
+# printed after the full screen is left: the reason the console closed.
+_GOODBYE = re.compile(rb"\x1bPgatehouse-goodbye;(.*?)\x1b\\", re.S)
+
+
+def goodbye_in(data: bytes) -> str:
+    """The server's goodbye line in ``data`` ("" if none), as printable text."""
+    found = _GOODBYE.search(data)
+    text = found.group(1).decode("utf-8", "replace") if found else ""
+    return "".join(c for c in text if c.isprintable())[:200]
 
 
 def connect(socket_path: str) -> tuple[socket.socket | None, str]:
@@ -71,6 +83,7 @@ def main(socket_path: str) -> int:
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     resized = False
+    tail = b""                      # the last bytes from the server (its goodbye)
 
     def on_winch(signum: int, frame: object) -> None:
         nonlocal resized
@@ -96,7 +109,8 @@ def main(socket_path: str) -> int:
                         if not data:
                             running = False
                             break
-                        _write_all(stdout, data)
+                        tail = (tail + data)[-4096:]
+                        _write_all(stdout, _GOODBYE.sub(b"", data))
                     elif key.data == "keys":
                         data = os.read(stdin, 4096)
                         if not data:
@@ -119,5 +133,6 @@ def main(socket_path: str) -> int:
         sock.close()
         os.close(wake_r)
         os.close(wake_w)
-    print("Sysop console closed.")
+    why = goodbye_in(tail)
+    print(f"Sysop console closed: {why}" if why else "Sysop console closed.")
     return 0

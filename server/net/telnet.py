@@ -14,12 +14,14 @@ nothing; and the resize hook is unhooked when the session ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import telnetlib3
+import telnetlib3.stream_writer
 from telnetlib3.server import TelnetServer
 from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.stream_writer import TelnetWriter
@@ -27,12 +29,29 @@ from telnetlib3.telopt import NAWS
 
 from server.net.flood import FLOOD_GOODBYE, InputRate
 from server.net.telnet_complaints import BAD_COMMANDS_GOODBYE, ComplaintLog, LogBudget
+from server.net.terminal import clamp_size, clean_term
 
 __all__ = ["LISTEN_BACKLOG", "TelnetConnection", "TelnetInputFilter", "start_telnet"]
 
 log = logging.getLogger("gatehouse.telnet")
 
 LISTEN_BACKLOG = 1024    # connections the kernel holds before they are accepted
+
+
+SUBNEGOTIATION_MAX = 1024   # bytes of one IAC SB ... IAC SE kept (a terminal type, a size or
+                            # NEW-ENVIRON's few names fit; telnetlib3 keeps up to 1 MiB, a
+                            # deque of one-byte objects: tens of MB a connection)
+
+
+def _bound_subnegotiation() -> None:
+    """Hold telnetlib3's (5.0.1, pinned) sub-negotiation buffer to
+    ``SUBNEGOTIATION_MAX``: a longer one is discarded whole, as telnetlib3
+    does past its own bound. Every value a caller sends in one (terminal
+    type, NEW-ENVIRON values) is bounded by it."""
+    telnetlib3.stream_writer._MAX_SUBNEGOTIATION = SUBNEGOTIATION_MAX
+
+
+LINGER_SECONDS = 2.0   # after the goodbye: how long a caller still sending is read (and ignored)
 
 
 READ_SIZE = 256   # bytes read from one caller per turn of the event loop (1024: a key beside
@@ -129,13 +148,18 @@ class _Protocol(TelnetServer):
         kwargs.setdefault("writer_factory", _ComplainingWriter)
         super().__init__(*args, **kwargs)
 
+    discarding = False      # the call is ending: input is read and ignored
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if hasattr(transport, "max_size"):
             transport.max_size = READ_SIZE      # (asyncio's socket transport reads this much per recv)
         self._flood = InputRate()
+        self.gone = asyncio.Event()
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
+        if self.discarding:
+            return
         if not self._flood.allow(len(data)):
             log.info("closing a telnet connection that floods the server")
             self._goodbye(FLOOD_GOODBYE)
@@ -150,9 +174,30 @@ class _Protocol(TelnetServer):
         transport = self._transport
         if transport is not None and not transport.is_closing():
             transport.write(line)
-            transport.close()                  # (what it had sent is dropped with the socket)
+            if self.end_gently():
+                asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
+            else:
+                transport.close()
+
+    def end_gently(self) -> bool:
+        """Send what is queued, then FIN, and read and ignore whatever the
+        caller still sends: closing a socket with unread input resets it,
+        and the reset drops a goodbye not yet sent. False if it can't."""
+        transport = self._transport
+        if transport is None or transport.is_closing() or not transport.can_write_eof():
+            return False
+        self.discarding = True
+        try:
+            transport.write_eof()
+            transport.resume_reading()
+        except (OSError, RuntimeError):
+            return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        gone = getattr(self, "gone", None)
+        if gone is not None:
+            gone.set()
         super().connection_lost(exc)
         complaints = getattr(self.writer, "complaints", None)
         if isinstance(complaints, ComplaintLog):
@@ -181,25 +226,28 @@ class TelnetConnection:
         peer = writer.get_extra_info("peername") or ("?", 0)
         self.peer = str(peer[0])
         self.on_resize: Callable[[], None] | None = None
+        self._size = (self.cols, self.rows)
         protocol = getattr(writer, "protocol", None)
         if protocol is not None:
             protocol.resize_hook = self._resized
 
     def _resized(self) -> None:
-        if self.on_resize is not None:
+        size = (self.cols, self.rows)
+        if size != self._size and self.on_resize is not None:   # (within the bounds: a change)
+            self._size = size
             self.on_resize()
 
     @property
     def term(self) -> str:
-        return str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or "")
+        return clean_term(str(self._writer.get_extra_info("TERM") or self._writer.get_extra_info("term") or ""))
 
     @property
     def cols(self) -> int:
-        return int(self._writer.get_extra_info("cols") or 0)
+        return clamp_size(int(self._writer.get_extra_info("cols") or 0), 0)[0]
 
     @property
     def rows(self) -> int:
-        return int(self._writer.get_extra_info("rows") or 0)
+        return clamp_size(0, int(self._writer.get_extra_info("rows") or 0))[1]
 
     async def read(self) -> bytes:
         try:
@@ -245,6 +293,15 @@ class TelnetConnection:
         transport = self._transport()
         return transport is None or bool(transport.is_closing())
 
+    async def linger(self, seconds: float = LINGER_SECONDS) -> None:
+        """Before ``close``, when the server ends the call: the goodbye and
+        FIN go out, and the caller's input is ignored until they hang up or
+        ``seconds`` pass (see ``_Protocol.end_gently``)."""
+        protocol = getattr(self._writer, "protocol", None)
+        if isinstance(protocol, _Protocol) and protocol.end_gently():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(protocol.gone.wait(), seconds)
+
     def close(self) -> None:
         self.on_resize = None
         if isinstance(self._reader, _PushReader):
@@ -264,6 +321,7 @@ async def start_telnet(host: str, port: int,
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
     LogBudget.install()
+    _bound_subnegotiation()
 
     server: Any = None
 
@@ -326,13 +384,14 @@ class TelnetInputFilter:
     CR NUL becomes CR."""
 
     def __init__(self) -> None:
+        _bound_subnegotiation()
         self._interpreter = TelnetWriter(_Discard(), None, server=True)  # type: ignore[arg-type]
         self._interpreter.set_ext_callback(NAWS, self._on_naws)
         self._size: tuple[int, int] | None = None
         self._after_cr = False
 
     def _on_naws(self, rows: int, cols: int) -> None:
-        self._size = (cols, rows)
+        self._size = clamp_size(cols, rows)
 
     def feed(self, data: bytes) -> tuple[bytes, tuple[int, int] | None]:
         out = bytearray()

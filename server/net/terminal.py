@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -22,10 +23,39 @@ from ansi.canvas import Canvas
 from ansi.render import DiffRenderer
 
 __all__ = ["KeyDecoder", "Terminal", "Connection", "Pushes", "charset_for_term", "charset_is_sure",
-           "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS"]
+           "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS", "SIZE_MIN", "SIZE_MAX", "TERM_MAX",
+           "clamp_size", "clean_term", "small_canvas_size"]
 
 PAUSE, RESUME = "PAUSE", "RESUME"
 MIN_COLS, MIN_ROWS = 80, 24
+# The one range of window sizes a caller may report, whatever the way in
+# (telnet NAWS, RLogin window messages, door mode's forwarded NAWS, the
+# browser seat): a size sets the cost of every frame drawn for the caller,
+# so it is bounded before anything is drawn at it.
+SIZE_MIN = (20, 10)      # (cols, rows)
+SIZE_MAX = (255, 255)
+TERM_MAX = 40            # characters of a terminal type kept (a type is a short name)
+
+
+def clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """A reported window size within ``SIZE_MIN``..``SIZE_MAX``; 0 (no
+    size reported) stays 0."""
+    def one(n: int, low: int, high: int) -> int:
+        return 0 if n <= 0 else max(low, min(high, n))
+    return one(cols, SIZE_MIN[0], SIZE_MAX[0]), one(rows, SIZE_MIN[1], SIZE_MAX[1])
+
+
+def clean_term(term: str | None) -> str:
+    """A terminal type as the caller sent it, cut to ``TERM_MAX`` printable
+    ASCII characters (it is logged and shown to the sysop)."""
+    return "".join(c for c in (term or "") if " " < c <= "~")[:TERM_MAX]
+
+
+def small_canvas_size(cols: int, rows: int) -> tuple[int, int]:
+    """The canvas of the "window too small" screen: the caller's size, but
+    never more than ``MIN_COLS`` x ``MIN_ROWS`` (a window only too small one
+    way is drawn no bigger than a normal screen)."""
+    return max(1, min(cols, MIN_COLS)), max(1, min(rows, MIN_ROWS))
 
 _BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "ansi-256color-bbs")
 
@@ -251,6 +281,19 @@ class Terminal:
             except (asyncio.CancelledError, Exception):
                 pass
 
+    async def finish(self, tail: bytes, timeout: float = 2.0) -> None:
+        """The last frame (sent even while paused), then ``tail``; waits at
+        most ``timeout`` for the line to take them."""
+        self.paused = False
+        self._flush()
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            async with asyncio.timeout(timeout):
+                while self._draining is not None:     # (the drain sends the waiting frame next)
+                    await asyncio.shield(self._draining)
+                if not self.conn.is_closing():
+                    self.conn.write(tail)
+                    await self.conn.drain()
+
     def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
         """Send ``canvas`` now (unless paused, or the line is still draining
         the last frame: then it waits, and only the latest is sent)."""
@@ -301,7 +344,7 @@ class Terminal:
             return
         canvas, cursor = self._latest
         self._latest = None
-        self.renderer.set_screen_width(self.conn.cols)   # wider than 80: no wrap to lean on
+        self.renderer.set_screen_width(clamp_size(self.conn.cols, 0)[0])   # wider than 80: no wrap to lean on
         data = self.renderer.render(canvas, cursor)
         if data:
             self.conn.write(data)

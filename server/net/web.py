@@ -38,6 +38,7 @@ from websockets.protocol import State
 
 from .flood import FLOOD_GOODBYE, InputRate
 from .rlogin import is_allowed
+from .terminal import clamp_size
 
 __all__ = ["WebConnection", "WebListener", "start_web", "MAX_MESSAGE", "WS_PATH"]
 
@@ -49,7 +50,6 @@ WS_PATH = "/ws"
 MAX_MESSAGE = 64 * 1024    # bytes in one browser message; the page sends at most 4 KiB
 READ_CHUNK = 4096          # bytes handed to the session per read, as telnet does
 HELLO_WAIT = 5.0           # seconds to wait for the first size report
-MAX_SIZE = 1000            # columns or rows beyond this are not a terminal size
 TERM = "xterm-256color"
 
 _HEADERS = {
@@ -112,8 +112,9 @@ class WebConnection:
             cols, rows = report["cols"], report["rows"]
         except (ValueError, TypeError, KeyError):
             return
-        if not all(type(n) is int and 1 <= n <= MAX_SIZE for n in (cols, rows)):
+        if not all(type(n) is int and n >= 1 for n in (cols, rows)):
             return
+        cols, rows = clamp_size(cols, rows)
         if (cols, rows) != (self.cols, self.rows):
             self.cols, self.rows = cols, rows
             if self.on_resize is not None:
@@ -231,7 +232,7 @@ def _response(status: int, kind: str, body: bytes) -> Response:
     headers["Content-Type"] = kind
     if status != 304:
         headers["Content-Length"] = str(len(body))
-    reason = {200: "OK", 304: "Not Modified", 404: "Not Found"}.get(status, "")
+    reason = {200: "OK", 304: "Not Modified", 403: "Forbidden", 404: "Not Found"}.get(status, "")
     return Response(status, reason, headers, body)
 
 
@@ -250,15 +251,36 @@ class WebListener:
         self._server.close(close_connections=False)
 
 
+def origin_allowed(origin: str | None, host: str | None, origins: Sequence[str]) -> bool:
+    """Whether a page from ``origin`` may open a seat: one of ``origins``
+    when the sysop listed any, else only the seat's own page (its origin's
+    host and port are the request's ``Host``). No Origin at all is no
+    browser (a browser always sends one), so no other site's page."""
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if origins:
+        return origin in {o.strip().lower().rstrip("/") for o in origins}
+    scheme, _, netloc = origin.partition("://")
+    return scheme in ("http", "https") and bool(host) and netloc == (host or "").strip().lower()
+
+
 async def start_web(host: str, port: int,
                     on_connect: Callable[[WebConnection], Awaitable[None]],
-                    trusted_proxies: Sequence[str]) -> WebListener:
-    """Listen for browsers: the page over HTTP, each seat over a WebSocket."""
+                    trusted_proxies: Sequence[str], origins: Sequence[str] = ()) -> WebListener:
+    """Listen for browsers: the page over HTTP, each seat over a WebSocket
+    (only from the pages ``origin_allowed`` lets in)."""
     page = _Page()
 
     def route(ws: ServerConnection, request: Request) -> Response | None:
         if request.path.split("?", 1)[0] == WS_PATH and "websocket" in \
                 request.headers.get("Upgrade", "").lower():
+            origin = request.headers.get("Origin")
+            if not origin_allowed(origin, request.headers.get("Host"), origins):
+                log.warning("browser seat: refused a WebSocket opened by a page from %r",
+                            (origin or "")[:100])
+                return _response(403, "text/plain; charset=utf-8",
+                                 b"This page may not open a Gatehouse seat.\n")
             return None                       # go on with the WebSocket handshake
         return page.respond(request)
 

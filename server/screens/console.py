@@ -81,7 +81,7 @@ class SysopScreen(Screen):
         super().__init__(session)
         self.selected = ""                 # handle of the selected node
         self.input: LineInput | None = None
-        self.mode = ""                     # what the input line is for: message/all/kick
+        self.mode = ""                     # what the input line is for: message/all/kick/shutdown
         self.message = ""
 
     # ----- nodes ----------------------------------------------------------------
@@ -169,6 +169,8 @@ class SysopScreen(Screen):
                 self.message = await app.board.withdraw(ch.id, by=self.session.handle)
         elif key == "M":
             self.input, self.mode = LineInput(70), "all"
+        elif key == "S":
+            self.input, self.mode = LineInput(60), "shutdown"
         elif key in ("g", "G"):
             return Push(ChallengeScreen(self.session))
         elif key in ("y", "Y", "n", "N"):
@@ -207,6 +209,11 @@ class SysopScreen(Screen):
             return None
         self.input = None
         text = clean_chat(text)
+        if self.mode == "shutdown":
+            log.info("%s shuts the server down: %s", self.session.handle, text or "(no reason)")
+            self.session.services.shutdown(text)
+            self.message = "Shutting down..."
+            return None
         if self.mode == "all":
             if text:
                 self.session.services.lobby.message(self.session.handle, text, but=self.session)
@@ -328,7 +335,8 @@ class SysopScreen(Screen):
         canvas.text(1, 22, shorten(self.message, 78), BRIGHT_RED)
         if self.input is not None:
             label = {"all": "Message to all: ", "message": "Message: ",
-                     "kick": "Kick, reason: "}[self.mode]
+                     "kick": "Kick, reason: ",
+                     "shutdown": "Shut down, line for callers: "}[self.mode]
             canvas.text(0, 23, label, YELLOW)
             return self.input.draw(canvas, len(label), 23, 79 - len(label), WHITE, 0)
         canvas.text(1, 23, HINTS, DARK_GREY)

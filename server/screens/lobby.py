@@ -11,6 +11,7 @@ from ansi.canvas import (
     BLACK,
     BLUE,
     BOX_DOUBLE,
+    BOX_SINGLE,
     BRIGHT_BLUE,
     BRIGHT_CYAN,
     BRIGHT_GREEN,
@@ -400,13 +401,14 @@ class LobbyScreen(Screen):
             canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
             canvas.text(11, 0, "· Lobby", WHITE, BLUE)
             canvas.text(79 - len(parts.header), 0, parts.header, BRIGHT_CYAN, BLUE)
-        if changed("who", "online"):
+        if changed("who"):
             canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
             canvas.text(2, 2, "Node Handle               Where        Rtg  Idle", DARK_GREY)
             for i, (line, colour) in enumerate(parts.who):
                 canvas.text(2, 3 + i, line, colour)
-            if parts.online > self.WHO_ROWS:
-                canvas.text(2, 11, f" and {parts.online - self.WHO_ROWS} more ", DARK_GREY)
+            self._draw_count(canvas, parts.online)
+        elif changed("online"):          # only how many more: that line alone
+            self._draw_count(canvas, parts.online)
         if changed("turns", "sysop"):
             canvas.box(50, 1, 30, 11, CYAN, title="Doors")
             for i, info in enumerate(registry().values()):
@@ -429,8 +431,14 @@ class LobbyScreen(Screen):
             canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
             self.chat.draw(canvas.region(2, 15, 76, 7))
 
+    def _draw_count(self, canvas: Canvas, online: int) -> None:
+        """The who-list's bottom edge, with how many more are on than it names."""
+        canvas.text(0, 11, BOX_SINGLE[2] + BOX_SINGLE[4] * 48 + BOX_SINGLE[3], CYAN)
+        if online > self.WHO_ROWS:
+            canvas.text(2, 11, f" and {online - self.WHO_ROWS} more ", DARK_GREY)
+
     # where each part of the backdrop is drawn (x, y, width, height), cleared before it is drawn again
-    _AREAS = {"header": (0, 0, 80, 1), "who": (0, 1, 50, 11), "turns": (50, 1, 30, 11),
+    _AREAS = {"header": (0, 0, 80, 1), "who": (0, 1, 50, 11), "online": (0, 11, 50, 1), "turns": (50, 1, 30, 11),
               "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

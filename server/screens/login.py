@@ -189,7 +189,7 @@ class TitleScreen(Screen):
         """The password was right, or the account was just made: the guard
         clears the account's count and knows this address (``LoginGuard``)."""
         assert self.user is not None
-        self.session.services.login_guard.succeeded(self.session.conn.peer, self.user.handle)
+        await self.session.services.login_guard.logged_in(self.session.conn.peer, self.user.handle)
         return await after_login(self.session, self.user, self._back)
 
     def _back(self, message: str) -> Transition:

@@ -211,6 +211,8 @@ class MatchScreen(Screen):
     def _leave(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
+            if self.match.computers_only and not self.match.spectators:
+                return Pop("You stopped watching: that game is over (no result).")
         if self.match.outcome:
             return Pop(self.match.outcome.reason)
         if self.match.turns is not None:

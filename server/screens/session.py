@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import logging
 import random
+import textwrap
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,7 @@ from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
-from server.net.flood import TypingRate
+from server.net.flood import FLOOD_GOODBYE, ResizeRate, TypingRate
 from server.net.terminal import (
     MIN_COLS,
     MIN_ROWS,
@@ -32,6 +33,8 @@ from server.net.terminal import (
     Terminal,
     charset_for_term,
     charset_is_sure,
+    clamp_size,
+    small_canvas_size,
 )
 from server.services import events as E
 from server.services.board import ChallengeBoard
@@ -58,6 +61,8 @@ READ_SECONDS = 3.0      # a sysop message stays until a key comes at least this 
 PROBE_SECONDS = 1.5     # the most a silent terminal makes a caller wait for the title screen
 BATCH = 64            # inbox items handled before the screen is drawn again
 KEY_BACKLOG = 256     # queued items beyond which the caller's bytes are not read
+LINGER_SECONDS = 0.3  # after the goodbye line, before the connection closes
+GOODBYE_MARK = b"\x1bPgatehouse-goodbye;%s\x1b\\"   # (DCS, ignored by terminals) the console client prints it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +79,7 @@ class Services:
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits
+    shutdown: Callable[[str], None] = lambda message: None   # stop the server (the console's S)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,7 +155,7 @@ class Session:
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
-                 "_pushes")
+                 "_pushes", "_resizes", "_linger")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -187,6 +193,8 @@ class Session:
         self._room.set()
         self._typing = TypingRate()
         self._pushes: Pushes | None = None  # a connection that hands its input over (no reading task)
+        self._resizes = ResizeRate()
+        self._linger = LINGER_SECONDS     # the line stays open this long after the goodbye
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
@@ -284,8 +292,7 @@ class Session:
                     if self._pushes is not None:
                         self._pushes.resume_reading()
             if self._quit_message and not self.conn.is_closing():
-                self._draw(self._quit_message)
-                await asyncio.sleep(0.3)
+                await self._say_goodbye(self._quit_message)
         finally:
             self.closed = True
             if reader is not None:
@@ -297,6 +304,17 @@ class Session:
                     log.exception("closing screen %r", screen)
             self.screens.clear()
             await self.terminal.stop()
+
+    async def _say_goodbye(self, text: str) -> None:
+        """The goodbye on the bottom line, then CR LF (the client's own
+        "Connection closed" starts a line of its own), and the line kept
+        open a moment (``_linger``) to be read."""
+        self._draw(text)
+        tail = b"\x1b[0m\x1b[?25h\x1b[%d;1H\r\n" % self.terminal.renderer.height
+        if self.is_sysop:
+            tail += GOODBYE_MARK % text.encode("utf-8", "replace")
+        await self.terminal.finish(tail)
+        await asyncio.sleep(self._linger)
 
     def _received(self, data: bytes) -> None:
         """Bytes from the caller: keys into the inbox; CTRL-S/CTRL-Q act at
@@ -411,9 +429,19 @@ class Session:
         elif isinstance(item, E.Closed):
             self.closed = True
         elif isinstance(item, E.Resized):
-            self.terminal.redraw()
+            if self._resizes.allow():
+                self.terminal.redraw()
+            elif not self.closed:
+                log.info("closing node %s (%s): its window size changes faster than anyone resizes",
+                         self.node, self.conn.peer)
+                self._quit_message = FLOOD_GOODBYE.decode().strip()
+                self.closed = True
         elif isinstance(item, E.Kick):
             self._quit_message = f"Disconnected by the sysop: {item.reason}"
+            self.closed = True
+        elif isinstance(item, E.Shutdown):
+            self._quit_message = item.text
+            self._linger = item.grace
             self.closed = True
         elif isinstance(item, E.TakenOver):
             self._quit_message = (f"You logged in again on node {item.node}: this connection "
@@ -457,14 +485,16 @@ class Session:
     def _draw(self, farewell: str = "") -> None:
         now = time.monotonic()
         if self.terminal.too_small():
-            cols, rows = max(1, self.conn.cols), max(1, self.conn.rows)
-            if (self.terminal.renderer.width, self.terminal.renderer.height) != (cols, rows):
-                self.terminal.renderer.resize(cols, rows)
-            canvas = Canvas(cols, rows)
-            msg = (f"Your window is {cols}x{rows}. Gatehouse needs at least "
-                   f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
-            for i in range(0, len(msg), max(1, cols - 1)):
-                canvas.text(0, i // max(1, cols - 1), msg[i:i + cols - 1], YELLOW)
+            cols, rows = clamp_size(self.conn.cols, self.conn.rows)
+            width, height = small_canvas_size(cols, rows)
+            if (self.terminal.renderer.width, self.terminal.renderer.height) != (width, height):
+                self.terminal.renderer.resize(width, height)
+            canvas = Canvas(width, height)
+            msg = farewell or (f"Your window is {cols}x{rows}. Gatehouse needs at least "
+                               f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
+            step = max(1, width - 1)
+            for i in range(0, len(msg), step):
+                canvas.text(0, i // step, msg[i:i + step], YELLOW)
             self.terminal.show(canvas, None)
             return
         if (self.terminal.renderer.width, self.terminal.renderer.height) != (MIN_COLS, MIN_ROWS):
@@ -479,8 +509,11 @@ class Session:
                 canvas.clear()
                 canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
         if farewell:
-            canvas.fill(0, 23, 80, 1)
-            canvas.text(1, 23, shorten(farewell, 78), WHITE)
+            lines = textwrap.wrap(farewell, 78)[:2] or [""]
+            for i, line in enumerate(lines):
+                y = MIN_ROWS - len(lines) + i
+                canvas.fill(0, y, MIN_COLS, 1)
+                canvas.text(1, y, line, WHITE)
             cursor = None
         elif self.notice or self.pinned:
             text = self.notice[0] if self.notice else self.pinned[0] if self.pinned else ""

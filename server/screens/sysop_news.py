@@ -34,6 +34,8 @@ THE SYSOP CONSOLE
   h         hold every by-turns clock (holidays), or let them run again:
             while held nobody loses on time and the held time is never
             charged; callers are told, and it survives a restart
+  S         shut the server down, with a line for the callers (ENTER
+            alone: "Gatehouse is shutting down for maintenance...")
   ?         this help
   q         detach the console (the server keeps running)
 

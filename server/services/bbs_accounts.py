@@ -36,7 +36,7 @@ from server.services.store import AccountKind, Store, UserRow
 if TYPE_CHECKING:
     from server.config import Config
 
-__all__ = ["parse_secrets", "secret_for", "check_secret", "bbs_refusal", "admit_bbs_caller",
+__all__ = ["parse_secrets", "secret_for", "open_without_secret", "check_secret", "bbs_refusal", "admit_bbs_caller",
            "alias_key", "bbs_account"]
 
 log = logging.getLogger("gatehouse.bbs")
@@ -54,6 +54,30 @@ def parse_secrets(entries: Sequence[str]) -> list[tuple[ipaddress.IPv4Network | 
             out.append((ipaddress.ip_network(where.strip(), strict=False), secret))
         except ValueError:
             raise ValueError(f"rlogin.secrets: {where!r} is not an IP address or network") from None
+    return out
+
+
+def open_without_secret(allow: Sequence[str], entries: Sequence[str]) -> list[str]:
+    """The ``allow`` entries holding addresses that no secret in
+    ``entries`` covers (each as written), when any secret is set: such an
+    address is handed over with no secret at all. [] when there are no
+    secrets, or every allowed address has one."""
+    secrets = [net for net, _secret in parse_secrets(entries)]
+    if not secrets:
+        return []
+    out = []
+    for entry in allow:
+        left = [ipaddress.ip_network(entry.strip(), strict=False)]
+        for net in secrets:
+            rest: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+            for part in left:
+                if part.version != net.version or not part.overlaps(net):
+                    rest.append(part)
+                elif not part.subnet_of(net):      # type: ignore[arg-type]
+                    rest.extend(part.address_exclude(net))   # type: ignore[arg-type]
+            left = rest
+        if left:
+            out.append(entry.strip())
     return out
 
 

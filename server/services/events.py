@@ -9,7 +9,7 @@ from typing import Any
 from server.services.ids import NodeId, WallTime
 
 __all__ = ["Key", "Resized", "Closed", "Chat",
-           "Notice", "SysopMessage", "NodesChanged", "Kick", "TakenOver", "Tick", "Page", "PushScreen"]
+           "Notice", "SysopMessage", "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "PushScreen"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +78,14 @@ class PushScreen:
 @dataclasses.dataclass(frozen=True)
 class Kick:
     reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Shutdown:
+    """The server is stopping: the session says ``text`` and ends (its game
+    suspended as after a dropped line); the line stays open ``grace`` seconds."""
+    text: str
+    grace: float
 
 
 @dataclasses.dataclass(frozen=True)

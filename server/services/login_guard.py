@@ -14,14 +14,21 @@ address the account has logged in from before (up to KNOWN_PER_ACCOUNT of
 them, the newest kept): the real user at home gets in at once, while that
 address's own back-off still slows anyone guessing from it. Addresses are
 counted as ``addresses.address_key`` says (an IPv6 caller by its /64).
+The known addresses are kept in the store (``load`` at start,
+``logged_in``), so a restart does not lock a regular caller behind a
+stranger's guesses; the back-off counts live in memory only.
 """
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .addresses import address_key
+
+if TYPE_CHECKING:
+    from .store import Store
 
 __all__ = ["LoginGuard"]
 
@@ -44,8 +51,10 @@ class LoginGuard:
     MAX_ENTRIES = 50_000
     KNOWN_PER_ACCOUNT = 8  # addresses remembered per account where it logged in
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, base: float | None = None):
+    def __init__(self, clock: Callable[[], float] = time.monotonic, base: float | None = None,
+                 store: Store | None = None):
         self.clock = clock
+        self._store = store
         if base is not None:
             self.BASE = base
         self._accounts: dict[str, _Record] = {}
@@ -107,6 +116,20 @@ class LoginGuard:
             known.remove(address)
         known.append(address)
         del known[:-self.KNOWN_PER_ACCOUNT]
+
+    async def load(self) -> None:
+        """The known addresses kept in the store (at start)."""
+        if self._store is not None:
+            known = await self._store.known_addresses()
+            self._known = {account: addresses[-self.KNOWN_PER_ACCOUNT:]
+                           for account, addresses in list(known.items())[-self.MAX_ENTRIES:]}
+
+    async def logged_in(self, address: str, handle: str) -> None:
+        """``succeeded``, and the address kept in the store."""
+        self.succeeded(address, handle)
+        if self._store is not None:
+            await self._store.remember_address(handle.casefold(), address_key(address),
+                                               self.KNOWN_PER_ACCOUNT)
 
     def _prune(self, table: dict[str, _Record], now: float) -> None:
         for key in [k for k, r in table.items() if now - r.last >= self.FORGET]:

@@ -93,6 +93,7 @@ class Match:
         self._lock = asyncio.Lock()
         self._bots = BotDriver(self)
         self._forfeit_task: asyncio.Task[None] | None = None
+        self._unwatched: asyncio.Task[None] | None = None
         for seat in seats:
             if seat.kind == SeatKind.BOT:
                 seat.seed = random.randrange(1 << 30)
@@ -356,10 +357,21 @@ class Match:
         else:
             self._arm_forfeit()
 
+    @property
+    def computers_only(self) -> bool:
+        """The computer against itself: it goes on only while watched."""
+        return self.turns is None and all(seat.kind == SeatKind.BOT for seat in self.seats)
+
     def detach(self, session: Node, stepped_out: bool = False) -> None:
         """``session`` leaves its seat (dropped, or the sysop ``stepped_out``
-        to the console): the game waits for it until the forfeit time."""
+        to the console): the game waits for it until the forfeit time. The
+        last watcher of the computer against itself leaving stops that game
+        (aborted: no result, no worker thinking for nobody)."""
         self.spectators.discard(session)
+        if self.computers_only and not self.spectators and not self.ended and self._unwatched is None:
+            self._bots.cancel()
+            self._unwatched = asyncio.create_task(self._abort_unwatched())
+            return
         player = self.seat_of(session)
         if player is None or self.ended:
             return
@@ -374,6 +386,13 @@ class Match:
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
                                  f"(forfeit after {minutes:g} min).")
         self._arm_forfeit()
+
+    async def _abort_unwatched(self) -> None:
+        try:
+            async with self._lock:
+                await self._end(Outcome(None, Termination.ABORTED, "nobody was watching"))
+        except Exception:
+            log.exception("stopping game %s, which nobody watches", self.id)
 
     def _arm_forfeit(self) -> None:
         """Start the grace timer for the absent human while the other is here."""

@@ -106,9 +106,13 @@ class BotDriver:
             pass
 
     async def _turn(self, player: int, level: int) -> None:
+        """Think (the match's turn in the computer's queue), and play no
+        sooner than ``bot_min_delay`` after the turn began: the delay that
+        lets a caller see the move runs while the computer thinks."""
         match = self._match
+        loop = asyncio.get_running_loop()
         try:
-            await asyncio.sleep(match.config.timing.bot_min_delay)
+            began = loop.time()
             refused = 0
             while refused < 3:
                 if match.ended or match.suspended or player not in match.state.to_move():
@@ -116,10 +120,14 @@ class BotDriver:
                 obs = match.state.observation(player)
                 seed = (match.seats[player].seed or 0) + len(match.state.history)
                 try:
-                    action = await match.computer.choose(match.info.make_bot, level, seed, obs, player)
+                    action = await match.computer.choose(match.info.make_bot, level, seed, obs, player,
+                                                         game=match.id)
                 except Exception:
                     log.exception("bot for %s in game %s failed", match.info.key, match.id)
                     action = None
+                await asyncio.sleep(max(0.0, began + match.config.timing.bot_min_delay - loop.time()))
+                if match.ended or match.suspended or player not in match.state.to_move():
+                    return
                 if action is None or match.state.why_illegal(player, action) is not None:
                     legal = match.state.legal_actions(player)
                     if not legal:

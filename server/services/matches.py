@@ -17,7 +17,7 @@ from server.services.limits import AbuseLimits
 from server.services.match import Match, News, Tell
 from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
-from server.services.store import Store
+from server.services.store import Store, WriteFailed
 from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnClock, TurnTimes
 
@@ -98,7 +98,10 @@ class MatchManager:
             while True:
                 await asyncio.sleep(every)
                 try:
+                    await self.clock.beat()
                     await self.check_clocks()
+                except WriteFailed:
+                    pass        # the store logs it once a minute; the next check tries again
                 except Exception:
                     log.exception("checking the by-turns clocks")
         self._watch = asyncio.create_task(loop())
@@ -133,6 +136,10 @@ class MatchManager:
                 match.chat.lines.extend(await self.store.chat_thread(row.id))
             if match.ended:          # its last move stored, not its end (an older release)
                 await match.settle()
+                continue
+            if match.computers_only:  # its watcher is gone with the restart: nobody watches
+                await self.store.finish_game(row.id, Outcome(
+                    None, Termination.ABORTED, "nobody was watching").to_json())
                 continue
             self.live[GameId(row.id)] = match
             if turns is not None:

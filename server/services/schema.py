@@ -119,7 +119,25 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO turn_clock(id, paused_since, paused_total) VALUES (1, NULL, 0);
     """,
-    # 6: why a game was not rated, and the addresses each password account
+    # 6: when the server was last alive (a heartbeat): the time it was down
+    # is nobody's time on a by-turns clock
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        alive REAL NOT NULL
+    );
+    """,
+    # 7: the addresses each account logged in from (the login guard's known
+    # addresses, newest kept), so a restart does not forget them
+    """
+    CREATE TABLE known_addresses (
+        account TEXT NOT NULL,
+        address TEXT NOT NULL,
+        last REAL NOT NULL,
+        PRIMARY KEY (account, address)
+    );
+    """,
+    # 8: why a game was not rated, and the addresses each password account
     # logged in from, with the last time (a caller's address key: IPv4 as
     # is, IPv6 by /64), so that games between accounts that share an
     # address are not rated

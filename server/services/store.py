@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from server.services.store_core import StoreCore, StoreError, WriteFailed
 from server.services.store_games import GameRow, GamesRecord
+from server.services.store_known import KnownAddressesRecord
 from server.services.store_ratings import NewRating, RatingsRecord, RatingWrite
 from server.services.store_records import RecordsQueries
 from server.services.store_turns import ByTurnsRecord, Turns, WaitingChallengeRow
@@ -29,5 +30,6 @@ __all__ = ["Store", "StoreCore", "StoreError", "WriteFailed", "UserRow", "GameRo
            "check_password", "handle_key", "handle_skeleton"]
 
 
-class Store(UsersRecord, GamesRecord, ByTurnsRecord, RatingsRecord, RecordsQueries):
+class Store(UsersRecord, GamesRecord, ByTurnsRecord, RatingsRecord, RecordsQueries,
+            KnownAddressesRecord):
     """The record: every part's methods on one connection."""

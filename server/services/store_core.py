@@ -23,6 +23,7 @@ from typing import Any, Self
 import aiosqlite
 
 from server.services.schema import MIGRATIONS
+from server.services.store_schema import schema_gap
 
 __all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements"]
 
@@ -130,6 +131,10 @@ class StoreCore:
             await self.db.execute("PRAGMA foreign_keys=ON")
             await self._check()
             await self._migrate()
+            gap = await schema_gap(self.db)
+            if gap is not None:
+                raise StoreError(f"{self.path}: the database is damaged ({gap}): restore it "
+                                 "from a backup")
         except BaseException as exc:
             await self.close()
             if isinstance(exc, sqlite3.Error):

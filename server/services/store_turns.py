@@ -66,6 +66,22 @@ class ByTurnsRecord(StoreCore):
         row = await self._row("SELECT paused_since, paused_total FROM turn_clock WHERE id=1")
         return (None, 0.0) if row is None else (row[0], float(row[1]))
 
+    async def last_alive(self) -> float | None:
+        """When the server was last known to be running (wall time), if ever."""
+        row = await self._row("SELECT alive FROM heartbeat WHERE id=1")
+        return None if row is None else float(row[0])
+
+    async def set_alive(self, at: float) -> None:
+        await self._write("INSERT OR REPLACE INTO heartbeat(id, alive) VALUES (1,?)", (at,))
+
+    async def forgive_downtime(self, paused_total: float, alive: float) -> None:
+        """The by-turns clocks' paused total grown by the time the server was
+        down, and the heartbeat moved to now, together (never forgiven twice)."""
+        await self.transaction([
+            ("INSERT OR REPLACE INTO turn_clock(id, paused_since, paused_total) VALUES (1,NULL,?)",
+             (paused_total,)),
+            ("INSERT OR REPLACE INTO heartbeat(id, alive) VALUES (1,?)", (alive,))])
+
     async def set_turn_clock(self, paused_since: float | None, paused_total: float) -> None:
         await self._write("INSERT OR REPLACE INTO turn_clock(id, paused_since, paused_total)"
                           " VALUES (1,?,?)", (paused_since, paused_total))

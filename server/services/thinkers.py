@@ -11,17 +11,26 @@ Workers run at a lower priority (``nice``) than the server, so a game
 against the computer does not take the CPU from callers' keys. Workers
 live as long as the server: what a bot loads once per process
 (a door's prepared table) is loaded once per worker, not per move.
+
+Many games at once take turns (``FairQueue``): a question goes to a worker
+only when one is free, and the games waiting are served one question each,
+in turn, so a game that asks several at once (or again at once) does not
+hold up the others. When questions wait, each one is given less time: its
+think budget is the door's own (a bot's ``time_cap``) times
+``workers / (questions being thought out or waiting)``, never less than
+``MIN_SCALE`` of it; with no queue it is the door's own.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from doors._ai.worker import WorkerSeat
 
-__all__ = ["ComputerPlayers", "factory_path"]
+__all__ = ["ComputerPlayers", "FairQueue", "factory_path"]
 
 
 def factory_path(make_bot: Callable[..., Any]) -> str:
@@ -36,10 +45,76 @@ def factory_path(make_bot: Callable[..., Any]) -> str:
     return f"{module}:{name}"
 
 
+class FairQueue:
+    """Turns at ``slots`` workers for many games: a game's questions wait in
+    its own line, and the games with one waiting are served in turn (the
+    game served longest ago first). ``behind`` keeps, per question served,
+    how many other questions were started while it waited."""
+
+    def __init__(self, slots: int):
+        self.slots = max(1, slots)
+        self.running = 0
+        self.started = 0
+        self._lines: collections.OrderedDict[Hashable, collections.deque[
+            tuple[asyncio.Future[None], int]]] = collections.OrderedDict()
+        self.behind: collections.deque[int] = collections.deque(maxlen=10000)
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(line) for line in self._lines.values())
+
+    def load(self) -> int:
+        """Questions being thought out or waiting."""
+        return self.running + self.waiting
+
+    async def acquire(self, game: Hashable) -> None:
+        """Wait for ``game``'s turn at a worker (then call ``release``)."""
+        if self.running < self.slots and not self._lines:
+            self._start(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._lines.setdefault(game, collections.deque()).append((future, self.started))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()            # the turn came as the asker gave up: pass it on
+            else:
+                self._forget(game, future)
+            raise
+
+    def release(self) -> None:
+        self.running -= 1
+        while self.running < self.slots and self._lines:
+            game, line = next(iter(self._lines.items()))
+            future, since = line.popleft()
+            if line:
+                self._lines.move_to_end(game)      # its next question waits for the others
+            else:
+                del self._lines[game]
+            if not future.done():
+                self._start(self.started - since)
+                future.set_result(None)
+
+    def _start(self, behind: int) -> None:
+        self.running += 1
+        self.started += 1
+        self.behind.append(behind)
+
+    def _forget(self, game: Hashable, future: asyncio.Future[None]) -> None:
+        line = self._lines.get(game)
+        if line is not None:
+            for item in [item for item in line if item[0] is future]:
+                line.remove(item)
+            if not line:
+                del self._lines[game]
+
+
 class ComputerPlayers:
     """Owns the worker processes every computer seat thinks in."""
 
     NICE = 10       # workers think at a lower priority than the server's callers
+    MIN_SCALE = 0.25  # the least share of a bot's own time budget a busy pool gives a question
 
     def __init__(self, workers: int = 2, retries: int = 5,
                  prepare: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]] = ()):
@@ -49,6 +124,7 @@ class ComputerPlayers:
         so a worker's computer finds the door's files (a prepared table)."""
         self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE,
                                 prepare=tuple((factory_path(fn), tuple(args)) for fn, args in prepare))
+        self.queue = FairQueue(max(1, workers))
 
     @property
     def restarts(self) -> int:
@@ -58,11 +134,22 @@ class ComputerPlayers:
     def worker_pids(self) -> list[int]:
         return self._seat.pids()
 
+    def time_scale(self) -> float:
+        """The share of a bot's own time budget the next question gets."""
+        return max(self.MIN_SCALE, min(1.0, self.queue.slots / max(1, self.queue.load())))
+
     async def choose(self, make_bot: Callable[..., Any], level: int, seed: int,
-                     observation: Any, player: int) -> Any:
-        """The action ``make_bot(level, seed)`` chooses, thought out in a worker."""
-        return await self._seat.choose_async(factory_path(make_bot), level, seed,
-                                             observation, player)
+                     observation: Any, player: int, game: Hashable = None) -> Any:
+        """The action ``make_bot(level, seed)`` chooses, thought out in a
+        worker when ``game``'s turn in the queue comes."""
+        path = factory_path(make_bot)
+        await self.queue.acquire(game)
+        try:
+            scale = self.time_scale()
+            return await self._seat.choose_async(path, level, seed, observation, player,
+                                                 time_scale=scale if scale < 1.0 else None)
+        finally:
+            self.queue.release()
 
     async def close(self) -> None:
         """Stop the workers (waits for a move being thought out, off the loop)."""

@@ -1,5 +1,6 @@
 """The clock of by-turns games: wall time less every pause the sysop made
-(holidays), so paused time is never charged to anybody's time per move.
+(holidays) and every time the server was down, so neither is ever charged
+to anybody's time per move.
 
 It owns the pause (kept in the store, so it survives restarts). The wall
 clock is injected (tests pass a fake one). A by-turns game's clock state
@@ -9,6 +10,7 @@ time, and whose time per move has run out.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Sequence
 
@@ -17,6 +19,8 @@ from server.services.store import Store
 from server.services.store_turns import Turns
 
 __all__ = ["TurnClock", "TurnTimes", "MOVE_DAYS", "DAY", "span_text"]
+
+log = logging.getLogger("gatehouse.clock")
 
 DAY = 86400.0
 MOVE_DAYS = (1, 3, 7)        # the times per move a challenger may choose
@@ -43,7 +47,24 @@ class TurnClock:
         self._paused_total = 0.0                  # seconds of earlier pauses
 
     async def load(self) -> None:
+        """The pause from the store; and the time since the last heartbeat
+        (the server was down) is added to the paused total, so every clock
+        stands still over it. While held (holidays) the clock stood still
+        anyway, and the hold's own account covers the time."""
         self.paused_since, self._paused_total = await self._store.turn_clock()
+        now = self._wall()
+        alive = await self._store.last_alive()
+        down = 0.0 if alive is None else max(0.0, now - alive)
+        if down > 0 and self.paused_since is None:
+            self._paused_total += down
+            await self._store.forgive_downtime(self._paused_total, now)
+            log.info("the server was down for %s: not charged to any by-turns clock", span_text(down))
+        else:
+            await self._store.set_alive(now)
+
+    async def beat(self) -> None:
+        """The server is alive now (called every clock check and at a stop)."""
+        await self._store.set_alive(self._wall())
 
     @property
     def paused(self) -> bool:

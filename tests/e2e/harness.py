@@ -31,7 +31,8 @@ async def start_app(db: Path, wall: Any = None, **sections: Mapping[str, Any]) -
     settings file is (short delays below a sysop's range allowed), over the
     harness's own."""
     tables: dict[str, dict[str, Any]] = {
-        "server": {"port": 0, "connect_maxwait": 0.5},
+        "server": {"port": 0, "connect_maxwait": 0.5,
+                   "shutdown_grace_seconds": 0},    # a test's stop does not wait for readers
         "paths": {"state_dir": str(db.parent)},
         "store": {"database": str(db)},
         "sysop": {"socket": str(db.parent / "sysop.sock")},     # never the shared default

@@ -9,7 +9,7 @@ from __future__ import annotations
 from server.screens.challenge import BY_NAME
 from server.screens.session import NOTICE_SECONDS
 
-from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, session_of, start_app, wait_until
+from .harness import DOWN, ENTER, ESC, RIGHT, UP, Caller, door_digit, session_of, start_app, wait_until
 from .test_stratego import BLUE, RED, arrows, counts
 
 
@@ -143,8 +143,8 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
     finally:
         await app.stop()
 
-    wall.t += DAY
     app = await start_app(db, wall=wall, stratego={"reveal_seconds": 0.2})     # restart
+    wall.t += DAY                                       # a day passes (while the server is up)
     try:
         # Call 4: Alice is on in the lobby when Bob calls and moves
         alice = await call(app, "Alice")
@@ -227,4 +227,42 @@ async def test_the_sysop_pauses_every_by_turns_clock_from_the_console(tmp_path):
     finally:
         if console is not None:
             await console.close()
+        await app.stop()
+
+
+async def test_a_clock_that_would_have_run_out_while_the_server_was_stopped_is_still_on(tmp_path):
+    """Downtime is nobody's time: Bob's three days a move stand still for
+    the five days the server is stopped; after the restart the game is on
+    and his time left is what it was."""
+    db, wall = tmp_path / "gatehouse.db", Wall()
+    app = await start_app(db, wall=wall)
+    try:
+        bob = await call(app, "Bob", new=True)
+        await hang_up(app, bob, "Bob")
+        alice = await call(app, "Alice", new=True)
+        alice.send("p" + door_digit("Stratego"))
+        await alice.expect(BY_NAME)
+        alice.send(UP * 2 + ENTER + "Bob" + ENTER)          # (second to last, above the watching)
+        await alice.expect("3 days a move")
+        alice.send(DOWN * 3 + ENTER)
+        await alice.expect("Challenge sent to Bob")
+        await hang_up(app, alice, "Alice")
+        bob = await call(app, "Bob")
+        bob.send("y")
+        await bob.expect("Your move (3d 0h left)")
+        wall.t += DAY                                       # a day of his time, the server up
+        bob.send(ESC)
+        await bob.expect("Game 1 waits")
+        await hang_up(app, bob, "Bob")
+    finally:
+        await app.stop()
+    wall.t += 5 * DAY                                       # stopped for five days
+    app = await start_app(db, wall=wall)
+    try:
+        bob = await call(app, "Bob")
+        assert "Your turn in 1 game" in bob.text()
+        bob.send("t")
+        await bob.expect("YOUR TURN, 2d 0h left", timeout=NOTICE_WAIT)
+        await hang_up(app, bob, "Bob")
+    finally:
         await app.stop()

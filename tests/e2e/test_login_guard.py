@@ -174,3 +174,34 @@ async def test_the_title_screen_is_not_a_place_to_stay(tmp_path):
         await idle.close()
     finally:
         await app.stop()
+
+
+async def test_a_restart_keeps_where_a_caller_logged_in_from(tmp_path, caplog):
+    """Known addresses are in the database: after a restart a stranger's
+    wrong guess makes the account wait, but not its owner at home."""
+    db = tmp_path / "g.db"
+    app = await start_app(db)
+    try:
+        home = await Caller.connect(app.port, source="127.0.0.2")
+        await home.login("Hank", "right-pw")
+        await home.close()
+        await wait_until(lambda: app.find_session("Hank") is None, what="Hank gone")
+    finally:
+        await app.stop()
+    app = await start_app(db, timing={"login_fail_delay": 60.0})      # as long as production's cap
+    try:
+        caplog.set_level(logging.WARNING, logger="gatehouse.login")
+        stranger = await Caller.connect(app.port, source="127.0.0.9")
+        await fail(stranger, "Hank")                                # (then waits out the delay)
+        await wait_until(lambda: any("failed login for 'Hank' from 127.0.0.9" in r.getMessage()
+                                     for r in caplog.records), what="the guess logged")
+        elsewhere = await Caller.connect(app.port, source="127.0.0.3")
+        await fail(elsewhere, "Hank", "right-pw")
+        await elsewhere.expect("Too many failed logins")           # a new address waits
+        await elsewhere.close()
+        home = await Caller.connect(app.port, source="127.0.0.2")
+        await home.login("Hank", "right-pw", new=False)            # home gets in at once
+        await home.close()
+        await stranger.close()
+    finally:
+        await app.stop()

@@ -10,6 +10,7 @@ import sqlite3
 import urllib.request
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from .harness import DOWN, ENTER, ESC, RIGHT, Caller, door_digit, play_towers_move, session_of, start_app, wait_until
 from .web_harness import WebCaller
@@ -162,8 +163,6 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
     await bystander.expect("Say:")
     bystander.send("after the junk" + ENTER)
     await web.expect("Calm: after the junk")           # Rough's screen goes on (not held, not broken)
-    session = session_of(app, "Rough")
-    assert (session.conn.cols, session.conn.rows) == (80, 24)
     web.send_raw(b"y" * (64 * 1024 + 1))               # over the message limit
     await wait_until(lambda: web.closed, what="the oversized call to end")
     assert web.close_code == 1009                      # "message too big"
@@ -197,7 +196,8 @@ async def test_bad_messages_hurt_nobody_and_oversized_ones_end_only_their_own_ca
 
 
 async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path):
-    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0},
+    app = await start_app(tmp_path / "gatehouse.db",
+                          web={"enabled": True, "port": 0, "trusted_proxies": ["127.0.0.1"]},
                           server={"max_per_ip": 2})
     try:
         via_proxy = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
@@ -216,8 +216,8 @@ async def test_per_address_cap_counts_the_caller_behind_a_trusted_proxy(tmp_path
         await wait_until(lambda: not app.sessions, what="every call to end")
     finally:
         await app.stop()
-    # a proxy that is not trusted cannot choose the address it is counted as
-    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0, "trusted_proxies": []})
+    # a proxy that is not trusted (none is, by default) cannot choose the address it is counted as
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0})
     try:
         direct = await WebCaller.connect_web(app.web_port, headers={"X-Forwarded-For": "192.0.2.1"})
         await direct.expect("Handle")
@@ -232,6 +232,33 @@ async def test_a_server_shutdown_says_goodbye_in_the_browser_too(tmp_path):
     web = await WebCaller.connect_web(app.web_port)
     await web.login("Late")
     await app.stop()
-    await web.expect("the server is shutting down")
+    await web.expect("Gatehouse is shutting down for maintenance")
     await wait_until(lambda: web.closed, what="the call to end")
     await web.close()
+
+
+async def test_a_page_from_another_site_cannot_open_a_seat_and_the_seats_own_page_can(tmp_path):
+    app = await start_app(tmp_path / "gatehouse.db", web={"enabled": True, "port": 0})
+    own = f"http://127.0.0.1:{app.web_port}"
+    try:
+        for origin in ("https://evil.example", "null", f"http://127.0.0.1:{app.web_port + 1}"):
+            with pytest.raises(InvalidStatus) as refused:
+                await WebCaller.connect_web(app.web_port, headers={"Origin": origin})
+            assert refused.value.response.status_code == 403
+        web = await WebCaller.connect_web(app.web_port, headers={"Origin": own})
+        await web.expect("Handle")
+        await web.close()
+    finally:
+        await app.stop()
+    # the sysop lists the pages (the seat behind a proxy with its own name): only those
+    app = await start_app(tmp_path / "gatehouse.db",
+                          web={"enabled": True, "port": 0, "origins": ["https://bbs.example.org"]})
+    try:
+        listed = await WebCaller.connect_web(app.web_port, headers={"Origin": "https://bbs.example.org"})
+        await listed.expect("Handle")
+        await listed.close()
+        for origin in ("https://evil.example", f"http://127.0.0.1:{app.web_port}"):
+            with pytest.raises(InvalidStatus):
+                await WebCaller.connect_web(app.web_port, headers={"Origin": origin})
+    finally:
+        await app.stop()

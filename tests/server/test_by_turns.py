@@ -151,23 +151,47 @@ async def test_a_side_that_lets_its_time_per_move_run_out_loses_on_time(tmp_path
     await store.close()
 
 
-async def test_time_runs_out_while_the_server_is_down_and_the_start_check_ends_the_game(tmp_path):
+async def test_time_the_server_is_down_is_nobodys_and_the_start_check_ends_only_time_run_out_before(
+        tmp_path):
     wall = Wall()
     store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=3)
     await move(match, 0)
+    wall.advance(DAY)                                          # a day of Bob's time, the server up
+    await clock.beat()
     await matches.stop()
     await store.close()
-    wall.advance(3 * DAY - 60)                                 # down for nearly three days
+    wall.advance(5 * DAY)                                      # down for five days: more than his time
     store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=3)
     assert match.turns is not None and len(match.state.history) == 1
-    assert match.time_left_text(1) == "1m left"                # the turn start was kept
-    assert await matches.check_clocks() == []
+    assert match.time_left_text(1) == "2d 0h left"             # the downtime is nobody's
+    assert await matches.check_clocks() == [] and not match.ended
+    wall.advance(2 * DAY - 60)                                 # up again: his time runs
+    await clock.beat()
     await matches.stop()
     await store.close()
-    wall.advance(120)
+    wall.advance(10 * DAY)                                     # down ten days: his last minute waits...
     store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=3)
+    assert match.time_left_text(1) == "1m left"
+    wall.advance(120)                                          # ...and runs out once the server is up
     assert [m.id for m in await matches.check_clocks()] == [match.id]
     assert match.outcome is not None and match.outcome.reason == "Bob lost on time (3 days a move)"
+    await store.close()
+
+
+async def test_downtime_during_the_holidays_is_not_forgiven_twice(tmp_path):
+    wall = Wall()
+    store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=1)
+    await clock.pause()
+    await matches.stop()
+    await store.close()
+    wall.advance(3 * DAY)                                      # down during the holidays
+    store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=1)
+    assert clock.paused and match.time_left_text(0) == "1d 0h left"
+    wall.advance(DAY)
+    await clock.resume()
+    wall.advance(DAY - 60)                                     # the day after the holidays counts
+    assert match.time_left_text(0) == "1m left"
+    await matches.stop()
     await store.close()
 
 

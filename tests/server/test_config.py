@@ -90,7 +90,7 @@ def test_web_seat_settings_and_the_flag_that_turns_it_on(tmp_path, capsys):
     assert cfg.web.trusted_proxies == ("10.0.0.0/8",)
     assert load_config(tmp_path / "g.toml", {"web": {"port": 9000}}).web.port == 9000
     default = Config()
-    assert default.web.enabled is False and default.web.trusted_proxies == ("127.0.0.1", "::1")
+    assert default.web.enabled is False and default.web.trusted_proxies == () and default.web.origins == ()
 
 
 

@@ -44,6 +44,7 @@ async def test_lobby_chat_is_cleaned_rate_limited_and_reaches_everybody():
     a, b = seat(nodes, "Alice"), seat(nodes, "Bob")
     chat = LobbyChat(nodes, limits=AbuseLimits(chat_lines=2, chat_seconds=60))
     assert chat.post("Alice", "hi \x1b[2Jthere\x07", "10.0.0.1") is None
+    nodes.deliver()                           # with the next coalesced delivery
     said = [e for e in b.inbox if isinstance(e, E.Chat)]
     assert len(said) == 1 and "\x1b" not in said[0].text and "\x07" not in said[0].text
     assert "there" in said[0].text and [e for e in a.inbox if isinstance(e, E.Chat)] == said

@@ -253,3 +253,12 @@ def test_request_window_size_without_socket():
         def get_extra_info(self, name):
             return None
     assert request_window_size(NoSock()) is False
+
+
+def test_allowed_addresses_without_a_secret_are_named_when_any_secret_is_set():
+    from server.services.bbs_accounts import open_without_secret
+    assert open_without_secret(["127.0.0.0/8"], ["127.0.0.1=s"]) == ["127.0.0.0/8"]
+    assert open_without_secret(["127.0.0.1", "::1"], ["127.0.0.1=s"]) == ["::1"]
+    assert open_without_secret(["127.0.0.0/8"], ["127.0.0.0/9=a", "127.128.0.0/9=b"]) == []
+    assert open_without_secret(["10.0.0.5", "10.0.0.0/24"], ["10.0.0.0/16=s"]) == []
+    assert open_without_secret(["10.0.0.0/8"], []) == []          # no secrets: nothing to cover

@@ -95,6 +95,26 @@ async def test_newer_schema(tmp_path):
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 99
 
 
+async def test_a_missing_table_is_one_line_that_names_it(tmp_path):
+    db = await make_db(tmp_path / "g.db")
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE moves")
+    con.commit()
+    con.close()
+    code, lines = await serve(tmp_path, "--db", str(db))
+    one_line(code, lines, str(db), "damaged", "no table moves", "backup")
+
+
+async def test_a_missing_column_is_one_line_that_names_it(tmp_path):
+    db = await make_db(tmp_path / "g.db")
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE users DROP COLUMN charset")
+    con.commit()
+    con.close()
+    code, lines = await serve(tmp_path, "--db", str(db))
+    one_line(code, lines, str(db), "damaged", "no column charset in table users")
+
+
 async def test_read_only_database(tmp_path):
     db = await make_db(tmp_path / "g.db")
     db.chmod(0o444)
@@ -156,6 +176,12 @@ async def test_web_port_in_use(tmp_path):
     ('[web]\nport = 70000\n', ["web.port", "70000", "out of range"]),
     ('[web]\nenabled = "yes"\n', ["web.enabled", "true or false"]),
     ('[web]\ntrusted_proxies = ["my-proxy"]\n', ["web.trusted_proxies", "my-proxy", "not an IP address"]),
+    ('[web]\norigins = ["bbs.example.org"]\n', ["web.origins", "bbs.example.org", "not a page's origin"]),
+    ('[rlogin]\nenabled = true\nallow = ["127.0.0.0/8"]\nsecrets = ["127.0.0.1=s3cret"]\n',
+     ["rlogin.allow", "127.0.0.0/8", "no rlogin.secrets entry covers"]),
+    ('[rlogin]\nenabled = true\nsecrets = ["127.0.0.1=s3cret"]\n',        # the default allow has ::1
+     ["rlogin.allow", "::1", "no rlogin.secrets entry covers"]),
+    ("[server]\nshutdown_grace_seconds = 600\n", ["server.shutdown_grace_seconds", "out of range"]),
     ("[rlogin]\ntga = \"VRT\"\n", ["gatehouse.toml", "unknown setting rlogin.tga"]),
     ("[server]\nport = \"2323\"\n", ["gatehouse.toml", "server.port must be a number"]),
 ])
