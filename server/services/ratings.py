@@ -8,7 +8,12 @@ records its result, from the match's own facts, in the same transaction
 Which games count: a finished game between two callers, or between a caller
 and the computer at a fixed level. A resignation or a forfeit counts as the
 loss it is; an aborted game, a game of the computer against itself and a
-game of a caller against themselves do not.
+game of a caller against themselves do not. Nor, so that a rating cannot
+be farmed, does a game in which a side made fewer than ``MIN_MOVES``
+moves, a game between two accounts that logged in from one address
+(``addresses.address_key``) in the last ``SHARED_ADDRESS_DAYS`` days, or
+the same two callers' game after ``PAIR_PER_DAY`` rated ones in 24 hours.
+The reason is kept with the game and told at game over.
 
 The computer's anchors: the computer at a given level does not learn, so it
 is not rated from its games but holds a fixed rating, and the callers'
