@@ -6,16 +6,22 @@ PY     := $(VENV)/bin/python
 
 .PHONY: setup serve lint test bench screenshots clean
 
-$(VENV)/.installed: pyproject.toml
+# the server alone (what `make serve` needs), then the test extras on top
+$(VENV)/.server: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.server
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
 setup: $(VENV)/.installed
 
-serve: setup
-	$(VENV)/bin/gatehouse serve
+# a try-out: everything it writes goes to ./data; `make serve PORT=2424`
+serve: $(VENV)/.server
+	$(VENV)/bin/gatehouse serve $(if $(PORT),--port $(PORT))
 
 # the architecture's checks: import contracts (pyproject [tool.importlinter]),
 # types (mypy: strict on server/, ansi/, doors/_core), lint (ruff); 0 findings

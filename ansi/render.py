@@ -157,6 +157,11 @@ class DiffRenderer:
         self.width, self.height = width, height
         self.invalidate()
 
+    def release(self) -> bytes:
+        """What hands the terminal back at the end of a call: colours reset,
+        the cursor shown, on a line of its own below the last row."""
+        return b"\x1b[0m" + SHOW.encode("ascii") + b"\x1b[%d;1H\r\n" % self.height
+
     def full(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
         """A complete repaint of ``canvas`` (the renderer's state follows)."""
         self.invalidate()

@@ -1,5 +1,8 @@
 """Our Stratego computer against an outside bot, through the UCC 2012 referee.
 
+(For the whole pool of outside bots and the scripted opponents, one table:
+``bench/stratego_pool.py``, which plays each game through this file.)
+
 Plays our level (default 5) against an outside program (the UCC 2012 contest
 winner ``peternlewis``) through the contest referee's line protocol, colours
 alternated, and prints ``name: value unit`` lines: games, wins, losses,
@@ -176,6 +179,12 @@ class Adapter:
             d, n = ("DOWN" if diff > 0 else "UP"), abs(diff) // 10
         return f"{x} {y} {d} {n}"
 
+    def choose(self, obs: StrategoObservation) -> Move:
+        """Our side's move (a scripted opponent lays its plan over it)."""
+        move = self.bot.choose(obs, self.me)
+        assert isinstance(move, Move)
+        return move
+
     def run(self, inp: TextIO, out: TextIO) -> None:
         header = inp.readline().split()
         self.me = 0 if header[0] == "RED" else 1
@@ -197,7 +206,7 @@ class Adapter:
                 out.flush()
                 return
             t = time.perf_counter()
-            move = self.bot.choose(obs, self.me)
+            move = self.choose(obs)
             took = time.perf_counter() - t
             if self.times_path:
                 with open(self.times_path, "a") as fh:

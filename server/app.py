@@ -149,7 +149,7 @@ class App:
         self.matches.watch_clocks(cfg.timing.clock_check_seconds)
         async with listening("telnet", "server", cfg.server.host, cfg.server.port):
             server = await start_telnet(cfg.server.host, cfg.server.port, self._telnet_caller,
-                                        cfg.server.telnet_timeout_minutes, cfg.server.connect_maxwait)
+                                        cfg.server.connect_maxwait)
         self._servers.append(server)
         log.info("Gatehouse listening on %s port %s", cfg.server.host, self.port)
         self.services.jobs.start()
@@ -241,16 +241,19 @@ class App:
         return await admit_bbs_caller(self.store, self.config, address, handshake)
 
     async def _bbs_caller(self, conn: StreamConnection, handle: str) -> None:
-        await self.handle_connection(conn, origin=Origin.RLOGIN, handle=handle)
+        await self.handle_connection(conn, origin=Origin.RLOGIN, handle=handle,
+                                     time_left=conn.minutes_left)
 
     async def _console(self, conn: StreamConnection) -> None:
         await self.handle_connection(conn, origin=Origin.SYSOP, first_screen=open_console)
 
     async def handle_connection(self, conn: Connection, origin: Origin = Origin.TELNET,
                                 handle: str | None = None,
-                                first_screen: FirstScreen | None = None) -> None:
+                                first_screen: FirstScreen | None = None,
+                                time_left: float | None = None) -> None:
         """Run one caller's session from connect to goodbye. ``first_screen``
-        (the sysop console) builds the first screen instead of the login."""
+        (the sysop console) builds the first screen instead of the login;
+        ``time_left``: minutes the caller has left on their BBS (door mode)."""
         # (a BBS hands over many callers from one address: RLogin is
         # limited by its allow-list instead)
         refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin in (Origin.TELNET, Origin.WEB))
@@ -259,6 +262,8 @@ class App:
             await conn.drain()
             return
         session = self.nodes.admit(conn.peer, lambda node: Session(self.services, conn, node, origin))
+        if time_left is not None:
+            session.clock.limit_bbs(session.connected_at, time_left)
         call = asyncio.current_task()
         if call is not None:
             self._calls.add(call)

@@ -6,10 +6,9 @@ import asyncio
 import logging
 import signal
 import sys
-import time
 from typing import Any
 
-from server.config import Config, ConfigError, load_config
+from server.config import Config, ConfigError, load_config, settings_file
 
 __all__ = ["main"]
 
@@ -87,7 +86,7 @@ async def _replay(config: Config, game_id: int, delay: float, charset: str, out:
     for data in replay_frames(game, moves, charset):
         out.write(data)
         out.flush()
-        time.sleep(delay)
+        await asyncio.sleep(delay)      # (CTRL-C stops it here)
     return 0
 
 
@@ -122,6 +121,31 @@ def _check(config: Config) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A closed pipe (``| head``) or CTRL-C ends it quietly
+    with the shell's usual status (141, 130), never a traceback."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt:
+        _quiet_stdout()
+        return 128 + signal.SIGINT
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of what the closed pipe did not take raises nothing."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="gatehouse", description="Gatehouse telnet door server")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the server")
@@ -144,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     bulletin = sub.add_parser("bulletin", help="write the hall of fame and games in progress "
                                                "for the host BBS to show (to standard output)")
     bulletin.add_argument("--door", help="one door only (its key, as in gatehouse games)")
+    bulletin.add_argument("--bbs", metavar="TAG", help="only the callers of the BBS with this tag "
+                                                       "(a hub serving many BBSes)")
     bulletin.add_argument("--format", choices=["ans", "asc", "utf8"], default="ans",
                           help="ans: CP437 ANSI with SAUCE; asc: plain ASCII; utf8: UTF-8 text")
     bulletin.add_argument("--output", metavar="FILE",
@@ -173,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 2
+    from server.startup import exposed_secrets
+    warning = exposed_secrets(settings_file(getattr(args, "config", None)), config)
+    if warning and args.command in ("serve", "door"):
+        logging.getLogger("gatehouse").warning("%s", warning)
     from server.services.store import StoreError
     from server.startup import StartupError
     try:
@@ -199,7 +229,7 @@ def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "bulletin":
         from server.cli_records import bulletin_command
         return asyncio.run(bulletin_command(config, args.door, args.format, sys.stdout.buffer,
-                                            args.output))
+                                            args.output, args.bbs))
     if args.command == "door":
         from server.net.door_bridge import main as door_main
         from server.services.bbs_accounts import secret_for
@@ -207,7 +237,8 @@ def _run(args: argparse.Namespace, config: Config) -> int:
                          tag=config.rlogin.tag or None,
                          max_age_minutes=config.door.max_drop_age_minutes, stdio=args.stdio,
                          secret=secret_for(config.rlogin.secrets, config.door.server_host),
-                         charset=args.charset or config.door.charset or None)
+                         charset=args.charset or config.door.charset or None,
+                         time_left=config.door.honour_time_left)
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop.socket)

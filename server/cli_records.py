@@ -66,20 +66,26 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
 
 
 async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
-                           output: str | None = None) -> int:
+                           output: str | None = None, bbs: str | None = None) -> int:
     """Write the bulletin to ``out`` (bytes), or to the file ``output``
     (replaced at once: a caller never sees half a file); a message and a
     non-zero exit if it cannot."""
     from doors import registry
+    from server.net.rlogin import normalize_tag
     from server.screens.bulletin import build_bulletin, encode_bulletin
     from server.services.records import open_readonly
     if door is not None and door not in registry():
         print(f"gatehouse: there is no door {door!r} (doors: {', '.join(registry())})",
               file=sys.stderr)
         return 2
+    tag = normalize_tag(bbs) if bbs is not None else None
+    if bbs is not None and not tag:
+        print(f"gatehouse: --bbs {bbs!r} is no tag (write the tag its callers carry, e.g. MYS)",
+              file=sys.stderr)
+        return 2
     store = await open_readonly(config.store.database)
     try:
-        canvas = await build_bulletin(store, door)
+        canvas = await build_bulletin(store, door, bbs=tag)
     finally:
         await store.close()
     data = encode_bulletin(canvas, fmt)

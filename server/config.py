@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Config", "load_config", "ConfigError", "Tables", "ServerSettings", "PathSettings",
+__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "ServerSettings", "PathSettings",
            "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
            "DoorSettings", "TimingSettings"]
 
@@ -125,6 +125,7 @@ class DoorSettings:
     rlogin_port: int = _setting(2513, 1, 65535)
     max_drop_age_minutes: float = _setting(2.0, 0, 60, low_ok=False)  # older: a past caller's file
     charset: str = ""                       # "" = from the drop file (CP437); "cp437" / "utf8"
+    honour_time_left: bool = True           # the call ends when DOOR32.SYS's minutes left run out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +134,7 @@ class TimingSettings:
     bot_min_delay: float = 0.4        # seconds a computer move is held back so it can be seen
     login_fail_delay: float = 1.0     # base delay after a failed login (doubles)
     clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
+    minute_seconds: float = 60.0      # a minute of a caller's time left on their BBS
 
 
 # section name -> its dataclass (the Config field of the same name)
@@ -285,6 +287,12 @@ def _read_file(candidate: Path) -> dict[str, Any]:
 
 def _absolute(path: str, base: Path) -> str:
     return path if path == ":memory:" else os.path.abspath(base / Path(path).expanduser())
+
+
+def settings_file(path: str | Path | None = None) -> Path | None:
+    """The settings file ``load_config(path)`` reads, if there is one."""
+    candidate = Path(path) if path else Path("gatehouse.toml")
+    return candidate if candidate.exists() else None
 
 
 def load_config(path: str | Path | None = None, flags: Tables | None = None) -> Config:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import stat
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from server.config import Config, ConfigError
 
-__all__ = ["StartupError", "check_settings", "listening"]
+__all__ = ["StartupError", "check_settings", "exposed_secrets", "listening"]
 
 
 class StartupError(Exception):
@@ -28,10 +30,10 @@ def check_settings(cfg: Config, source: str = "") -> Config:
                           "use RLogin (for example [\"127.0.0.1\"])")
     for entry in cfg.rlogin.allow:
         try:
-            ipaddress.ip_network(entry.strip(), strict=False)
+            ipaddress.ip_network(entry.partition("=")[0].strip(), strict=False)
         except ValueError:
             raise ConfigError(f"{where}rlogin.allow: {entry!r} is not an IP address or network "
-                              "(write \"10.0.0.5\" or \"10.0.0.0/24\")") from None
+                              "(write \"10.0.0.5\", \"10.0.0.0/24\" or \"10.0.0.5=TAG\")") from None
     for entry in cfg.web.trusted_proxies:
         try:
             ipaddress.ip_network(entry.strip(), strict=False)
@@ -46,7 +48,8 @@ def check_settings(cfg: Config, source: str = "") -> Config:
     try:
         parse_secrets(cfg.rlogin.secrets)
     except ValueError as exc:
-        raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\")") from None
+        raise ConfigError(f"{where}{exc} (write \"10.0.0.5=the-secret\" or "
+                          "\"10.0.0.5=the-secret=TAG\")") from None
     open_entries = open_without_secret(cfg.rlogin.allow, cfg.rlogin.secrets) if cfg.rlogin.enabled else []
     if open_entries:
         raise ConfigError(f"{where}rlogin.allow: {', '.join(open_entries)} holds addresses that no "
@@ -56,6 +59,23 @@ def check_settings(cfg: Config, source: str = "") -> Config:
         raise ConfigError(f"{where}rlogin.name_field = {cfg.rlogin.name_field!r}: "
                           "use \"server_user\" or \"client_user\"")
     return cfg
+
+
+def exposed_secrets(path: Path | None, cfg: Config) -> str | None:
+    """A warning when the settings file at ``path`` holds a secret (the
+    BBSes' RLogin secrets) and every local user may read it: any of them
+    could then hand a caller over under any BBS caller's name."""
+    if path is None or not cfg.rlogin.secrets:
+        return None
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if not mode & stat.S_IROTH:
+        return None
+    return (f"{path} holds [rlogin] secrets and every local user can read it (mode "
+            f"{stat.S_IMODE(mode):04o}): give it to a group of the server's and the BBS's users "
+            "and chmod 0640 (deploy/README.md, Install)")
 
 
 @contextlib.asynccontextmanager

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from .game import GameState, Player
 
 __all__ = ["DOOR_ROWS", "RESERVED_KEYS", "OptionSpec", "Submit", "RequestKind", "Request",
-           "DoorUI", "Bot", "DoorSetting", "PreparedTable", "DoorInfo"]
+           "DoorUI", "Bot", "DoorSetting", "PreparedTable", "DoorInfo", "TextCommand"]
 
 DOOR_ROWS = 20
 RESERVED_KEYS = frozenset({"c", "r", "?", "Q", "=", "CTRL_L"})
@@ -181,6 +181,17 @@ class PreparedTable:
 
 
 @dataclasses.dataclass(frozen=True)
+class TextCommand:
+    """A move typed as a line (plain text: screen readers, terminals
+    without ANSI): ``word`` and what follows it, given to the state's
+    ``parse_action`` (``sow 3`` -> ``parse_action("3")``), or else the
+    whole line (``place d4 M``, the record's own notation)."""
+    word: str                                  # "sow"
+    usage: str                                 # "sow N"
+    meaning: str                               # "sow hole N (1-6, as numbered on your row)"
+
+
+@dataclasses.dataclass(frozen=True)
 class DoorInfo:
     key: str                                   # "towers"
     title: str                                 # "Towers"
@@ -214,6 +225,8 @@ class DoorInfo:
     # once at start, before any table is checked (Kingdom keeps saved boards
     # there, Awari its endgame table). Read-only data ships as package data.
     state_folder: Callable[[Path, Mapping[str, Any]], None] | None = None
+    # moves typed as lines in plain text (a move's record text works too)
+    text_commands: tuple[TextCommand, ...] = ()
 
     def setting_defaults(self) -> dict[str, Any]:
         return {spec.key: spec.default for spec in self.settings}

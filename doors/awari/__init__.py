@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from doors._core.door import DoorInfo, DoorSetting, OptionSpec, PreparedTable
+from doors._core.door import DoorInfo, DoorSetting, OptionSpec, PreparedTable, TextCommand
 
 from . import endgame
 from .ai import make_bot
@@ -96,4 +96,5 @@ INFO = DoorInfo(
                           high=endgame.DEFAULT_STONES)),
     tables=(ENDGAME_TABLE,),
     state_folder=use_state_folder,
+    text_commands=(TextCommand("sow", "sow N", "sow hole N (1-6, as numbered under your row)"),),
 )

@@ -1,7 +1,7 @@
 """Stratego: the headline door (two players, hidden armies)."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, DoorSetting, OptionSpec
+from doors._core.door import DoorInfo, DoorSetting, OptionSpec, TextCommand
 
 from .ai import make_bot
 from .keys import StrategoUI
@@ -100,5 +100,9 @@ INFO = DoorInfo(
     hidden_information=True,
     # capabilities: a strike shows both ranks for a while; named setups
     saved_setups=True,
+    text_commands=(TextCommand("move", "move a4 a5", "move (or strike) from a4 to a5; a4-a5 too"),
+                   TextCommand("place", "place d4 B", "set up: put a piece of that rank (1-9, S, B, F) on d4"),
+                   TextCommand("remove", "remove d4", "set up: take the piece off d4"),
+                   TextCommand("ready", "ready", "set up: done, when all 40 pieces stand")),
     settings=(DoorSetting("reveal_seconds", 3.0, low=0, high=60, ui_attribute="REVEAL_SECONDS"),),
 )

@@ -25,15 +25,20 @@ around it, then the other bombs, then the movable ranks.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
-  officers (``APPROACH``: who attacks the unknown is usually strong); one
+  officers (``APPROACH``: who attacks the unknown is usually strong), and
+  if that hidden piece is one of our bombs, towards the Miner too
+  (``MINER_AT_BOMB``: a piece that walks up to our bomb wall may be coming
+  to open it, and our defenders should start before the first bomb falls); one
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
-  next to it). Not for our Marshal: the Spy waits, it does not walk up.
-  Counted against ``peternlewis`` over 80 games, of the pieces whose step
-  came to two squares of our revealed General 17 % were their Marshal (at
-  a Colonel, 34 % their General or Marshal; at our Marshal, 0 of 100 its
-  Spy), and of those that stepped next to one, 94 % or more beat it. A
+  next to it); at our Marshal, towards the Spy, less strongly
+  (``CLOSING_SPY``: most Spies wait, but one may walk up). These are
+  priors; what this opponent does in this game corrects them: a hidden
+  piece that had its turn next to a revealed piece of ours and did not
+  strike it is hardly one that beats it (``PASSED``; at our Marshal,
+  ``SPY_PASSED``), whatever its walk looked like, so a piece that charges
+  like a Marshal and never strikes stops being feared. A
   piece that has stayed put for a long game is likelier a bomb (the count
   already does this: every piece that moves leaves the bombs among fewer
   squares).
@@ -65,8 +70,12 @@ RING = 0.72                         # odds that an unmoved flag neighbour is a b
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
 THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
 CLOSING = 8.0                       # ... that stepped to two steps of one: likely beats it
+CLOSING_SPY = 3.0                   # ... of our revealed Marshal: likelier the Spy
+PASSED = 0.15                       # ... had its turn next to one and did not strike: hardly beats it
+OFFICERS = ("2", "3", "4", "5")     # ... one of these (a piece worth taking whenever one can)
 # ... next to a hidden one: likelier an officer, the likelier the higher
 APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
+MINER_AT_BOMB = 5.0                 # ... one of our bombs (we know it is one): also likelier a Miner
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
 SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
 MARGINAL_SAMPLES = 300
@@ -105,14 +114,6 @@ def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
 def _beaters(rank: str) -> set[str]:
     """The movable ranks that strike a piece of ``rank`` and survive it."""
     return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
-
-
-def _hunters(rank: str) -> set[str]:
-    """The ranks that walk up to a revealed piece of ``rank`` to take it;
-    none for our Marshal: the Spy waits, it does not walk up (over 100
-    pieces that came to two steps of our revealed Marshal in 80 games
-    against ``peternlewis``, not one was its Spy)."""
-    return set() if rank == "1" else _beaters(rank)
 
 
 class Belief:
@@ -168,25 +169,36 @@ class Belief:
             if sq not in recent:
                 continue
             best: set[str] | None = None
-            near_hidden = False
+            near_hidden = near_bomb = False
             for n in NEIGHBOURS[sq]:
-                mine = squares[n]
-                if mine is None or mine.owner != me or mine.rank is None:
+                piece = squares[n]
+                if piece is None or piece.owner != me or piece.rank is None:
                     continue
-                if not mine.revealed:
+                if not piece.revealed:
                     near_hidden = True
+                    near_bomb = near_bomb or piece.rank in ("B", "F")
                     continue
-                beats = _beaters(mine.rank)
+                beats = _beaters(piece.rank)
                 if beats and (best is None or len(beats) < len(best)):
                     best = beats
             if best:
                 self.threat[sq] = dict.fromkeys(best, THREAT)
             elif near_hidden:
-                self.threat[sq] = dict(APPROACH)
+                self.threat[sq] = {**APPROACH, "8": MINER_AT_BOMB} if near_bomb else dict(APPROACH)
             else:
                 closing = self._closing(sq, recent[sq], shown)
                 if closing:
-                    self.threat[sq] = dict.fromkeys(closing, CLOSING)
+                    self.threat[sq] = dict.fromkeys(closing, CLOSING_SPY if closing == {"S"} else CLOSING)
+        # pieces that had their turn next to a revealed piece of ours and let it be
+        last_theirs = theirs[-1] if theirs else None
+        for n, rank in shown:
+            if rank not in OFFICERS or (mine and mine[-1] == n):
+                continue        # an officer, not the Marshal (``SPY_PASSED``), that has not just come
+            beats = _beaters(rank)
+            for x in NEIGHBOURS[n]:
+                if x in self.spy_w and x != last_theirs:
+                    odds = self.threat.setdefault(x, {})     # its walk no longer counts
+                    odds.update(dict.fromkeys(beats, PASSED))
 
     @staticmethod
     def _closing(sq: int, frm: int, shown: list[tuple[int, str]]) -> set[str] | None:
@@ -198,7 +210,7 @@ class Belief:
         best: set[str] | None = None
         for n, rank in shown:
             if far(sq, n) == 2 and far(frm, n) > 2:
-                beats = _hunters(rank)
+                beats = _beaters(rank)
                 if beats and (best is None or len(beats) < len(best)):
                     best = beats
         return best

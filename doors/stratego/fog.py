@@ -20,9 +20,8 @@ The fog is an assumption about the opponent, so it is checked against the
 game: once their side has made a strike the fog forbids (an officer on a
 hidden piece of ours, ``gambled``), it is off for the rest of the game.
 A careful opponent is searched as careful; one that gambles, as one that
-sees every rank, as before. (Tried without that check, as (u) in
-``docs/STRATEGO-AI.md``: it won more against a careful outside bot and
-lost the ladder to level 4, which gambles.)
+sees every rank: without that check the fog loses to a side that gambles
+(level 4 is one).
 """
 from __future__ import annotations
 

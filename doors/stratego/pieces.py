@@ -199,6 +199,8 @@ def parse_action(text: str) -> Any:
     if len(words) == 1 and "-" in head:
         a, _, b = words[0].partition("-")
         return Move(parse_square(a), parse_square(b))
+    if len(words) == 2 and "-" not in text:          # typed: "a4 a5"
+        return Move(parse_square(words[0]), parse_square(words[1]))
     raise InvalidNotation(f"not a Stratego action: {text!r}")
 
 

@@ -103,10 +103,7 @@ def make_setup(player: int, rng: random.Random) -> Fill:
 
 def _apart(grid: dict[int, str]) -> bool:
     """The Marshal and the General two columns apart or more, so that one
-    flank does not hold both. (Against ``peternlewis``, 162 setups of ours
-    over 501 games: the 24 with the two within a column of each other won
-    71 % of their games, the others 85 %. Redrawn, those games of six seeds
-    were won 37 of 42 times, against 31: ``docs/STRATEGO-AI.md``, (jj).)"""
+    flank does not hold both."""
     col = {r: s % 10 for s, r in grid.items() if r in ("1", "2")}
     return abs(col["1"] - col["2"]) >= 2
 
@@ -133,14 +130,14 @@ def _all_free(player: int, grid: dict[int, str]) -> bool:
 def _one_setup(player: int, rng: random.Random) -> Fill:
     grid: dict[int, str] = {}
     back = board_row(player, 3)
-    fcol = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    # a corner flag needs only two bombs to ring, and a Miner that walks up
+    # the edge column opens it in two strikes: corners are drawn less often
+    fcol = rng.choices(range(10), (0.4, 1, 1, 1, 1, 1, 1, 1, 1, 0.4))[0]
     flag = back * 10 + fcol
     grid[flag] = "F"
     bombs = 6
     guard = [s for s in NEIGHBOURS[flag] if s // 10 in [board_row(player, k) for k in range(4)]]
-    # always ringed: against peternlewis, the 18 of 160 setups whose flag was
-    # left open (15 % then) lost 26 % of their games, the ringed ones 13 %
-    rng.random()        # the draw that once chose, kept: the other setups stay as they were
+    # always ringed: an open flag falls to the first piece that finds it
     for s in guard:
         grid[s] = "B"
         bombs -= 1

@@ -48,6 +48,7 @@ from server.net.door32 import (
 )
 from server.net.pty_window import PtyWindow
 from server.net.rlogin import (
+    REFUSAL,
     WindowSize,
     build_handshake,
     normalize_tag,
@@ -78,10 +79,14 @@ def charset_for(drop: DropFile, wanted: str | None = None) -> str:
     return "cp437"
 
 
-def terminal_for(drop: DropFile, charset: str = "cp437") -> str:
+def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False) -> str:
     """RLogin terminal/speed naming the locked charset: ``ansi-bbs/38400`` (CP437)
-    or ``ansi-utf8/38400``."""
-    return f"{_TERMINALS[charset]}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+    or ``ansi-utf8/38400``; ``time_left``: with the caller's minutes left on
+    the BBS (``ansi-bbs;minutes=12/38400``), which the server counts down
+    (0, as some BBSes write for the sysop, is sent as no limit)."""
+    minutes = f";minutes={drop.minutes_left}" if time_left and drop.minutes_left > 0 else ""
+    term = "dumb" if drop.emulation == 0 else _TERMINALS[charset]    # emulation 0: ASCII, no ANSI
+    return f"{term}{minutes}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
 
 
 def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
@@ -103,11 +108,13 @@ async def run_door(drop: DropFile, host: str, port: int,
                    caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                    *, tag: str | None = None, timeout: float = 10.0,
                    telnet: bool | None = None, secret: str | None = None,
-                   charset: str = "cp437", window: PtyWindow | None = None) -> int:
+                   charset: str = "cp437", window: PtyWindow | None = None,
+                   time_left: bool = True) -> int:
     """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
 
     ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
     ``window`` (a pseudo-terminal's size) is sent after the handshake and on each change.
+    ``time_left``: the server ends the call when the drop file's minutes left run out.
     The caller's writer is left open for the caller of this function to close.
     """
     telnet = drop.comm_type == COMM_TELNET if telnet is None else telnet
@@ -121,7 +128,8 @@ async def run_door(drop: DropFile, host: str, port: int,
         return EXIT_SERVER
     try:
         srv_writer.write(build_handshake(client_user_for(drop, tag, secret),
-                                         quote_alias(drop.caller_name), terminal_for(drop, charset)))
+                                         quote_alias(drop.caller_name),
+                                         terminal_for(drop, charset, time_left)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)
@@ -131,7 +139,11 @@ async def run_door(drop: DropFile, host: str, port: int,
         log.info("door: %s (node %d) connected to %s:%s", drop.caller_name, drop.node, host, port)
         if window is not None:
             window.watch(lambda size: srv_writer.write(window_message(size)))
-        server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
+        try:
+            server_closed = await _pipe(caller_reader, caller_writer, srv_reader, srv_writer, telnet)
+        except _Refused as refusal:
+            await _refused(refusal.words, srv_reader, caller_writer, host, port)
+            return EXIT_SERVER
     except (OSError, TimeoutError) as exc:
         log.warning("door: RLogin handshake with %s:%s failed: %s", host, port, exc or "timed out")
         await _say(caller_writer, "\r\nSorry, the Gatehouse game server did not answer.\r\n"
@@ -148,6 +160,15 @@ async def run_door(drop: DropFile, host: str, port: int,
     return EXIT_OK
 
 
+class _Refused(Exception):
+    """The server accepted the handshake, then refused the caller (a
+    reserved name, a wrong secret): ``REFUSAL`` and a reason follow the NUL."""
+
+    def __init__(self, words: bytes):
+        super().__init__()
+        self.words = words
+
+
 async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
                    caller_writer: asyncio.StreamWriter, host: str, port: int) -> None:
     reason = first
@@ -155,6 +176,7 @@ async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
         async with asyncio.timeout(1):
             while first and len(reason) < 200 and (more := await srv_reader.read(200)):
                 reason += more
+    reason = reason.removeprefix(REFUSAL)
     text = "".join(c for c in reason.decode("ascii", "replace") if " " <= c <= "~")[:200].strip()
     log.warning("door: Gatehouse at %s:%s refused the RLogin connection: %s", host, port,
                 text or "closed without a reply")
@@ -165,7 +187,8 @@ async def _refused(first: bytes, srv_reader: asyncio.StreamReader,
 async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.StreamWriter,
                 srv_reader: asyncio.StreamReader, srv_writer: asyncio.StreamWriter,
                 telnet: bool) -> bool:
-    """Copy both ways until one side closes; True if the server side ended first."""
+    """Copy both ways until one side closes; True if the server side ended
+    first. _Refused if the server's first words refuse the caller."""
     tfilter = TelnetFilter() if telnet else None
 
     async def up() -> None:
@@ -180,17 +203,28 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
             await srv_writer.drain()
 
     async def down() -> None:
-        while data := await srv_reader.read(CHUNK):
+        data = await srv_reader.read(CHUNK)
+        while data and len(data) < len(REFUSAL) and REFUSAL.startswith(data):
+            data += (more := await srv_reader.read(CHUNK))
+            if not more:
+                break
+        if data.startswith(REFUSAL):
+            raise _Refused(data)
+        while data:
             caller_writer.write(data.replace(b"\xff", b"\xff\xff") if telnet else data)
             await caller_writer.drain()
+            data = await srv_reader.read(CHUNK)
 
     up_task, down_task = asyncio.ensure_future(up()), asyncio.ensure_future(down())
     done, pending = await asyncio.wait({up_task, down_task}, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     for task in pending | done:
-        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError, _Refused):
             await task
+    refusal = down_task.exception() if down_task in done and not down_task.cancelled() else None
+    if isinstance(refusal, _Refused):
+        raise refusal
     return down_task in done and up_task not in done
 
 
@@ -198,7 +232,7 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
 
 def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
          max_age_minutes: float | None = None, stdio: bool = False,
-         secret: str | None = None, charset: str | None = None) -> int:
+         secret: str | None = None, charset: str | None = None, time_left: bool = True) -> int:
     """Run door mode for one caller; returns the process exit status.
 
     ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
@@ -218,7 +252,8 @@ def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | Non
         if problem:
             print(f"gatehouse door: {problem}", file=sys.stderr)
             return EXIT_SETUP
-    return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset)))
+    return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset),
+                             time_left))
 
 
 def stdio_problem(stdin: int = 0, stdout: int = 1) -> str | None:
@@ -262,9 +297,9 @@ def _report_drop_error(path: str, exc: DropFileError, stdio: bool) -> None:
 
 
 async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
-                secret: str | None = None, charset: str = "cp437") -> int:
+                secret: str | None = None, charset: str = "cp437", time_left: bool = True) -> int:
     if stdio or drop.comm_type == COMM_LOCAL:
-        return await _run_stdio(drop, host, port, tag, secret, charset)
+        return await _run_stdio(drop, host, port, tag, secret, charset, time_left)
     handle = drop.comm_handle
     try:
         was_blocking = os.get_blocking(handle)
@@ -277,7 +312,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret,
-                                  charset=charset)
+                                  charset=charset, time_left=time_left)
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -290,7 +325,8 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
 
 
 async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
-                     secret: str | None = None, charset: str = "cp437") -> int:
+                     secret: str | None = None, charset: str = "cp437",
+                     time_left: bool = True) -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
@@ -306,7 +342,7 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
     window = PtyWindow.open(fd, loop)
     with _raw_tty(fd):
         return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
-                              secret=secret, charset=charset, window=window)
+                              secret=secret, charset=charset, window=window, time_left=time_left)
 
 
 @contextlib.contextmanager

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 HANDSHAKE_ACK = b"\0"
+REFUSAL = b"Gatehouse: "     # after the NUL, then a reason and CR LF: the caller is refused
 WINDOW_REQUEST = b"\x80"  # sent by the server as TCP urgent data
 WINDOW_COOKIE = b"\xff\xffss"
 MAX_FIELD = 64
@@ -54,6 +55,21 @@ class RloginHandshake:
     server_user: str
     terminal: str
     speed: int
+
+    @property
+    def minutes_left(self) -> int | None:
+        """The caller's minutes left on their BBS, when door mode sends them
+        (``ansi-bbs;minutes=12/38400``: DOOR32.SYS line 9), else None."""
+        for param in self.terminal.split(";")[1:]:
+            name, _, value = param.partition("=")
+            if name == "minutes" and value.isdigit() and len(value) <= 6:
+                return int(value)
+        return None
+
+    @property
+    def terminal_type(self) -> str:
+        """The terminal type without door mode's parameters."""
+        return self.terminal.split(";")[0]
 
     def caller_name(self, name_field: str = "server_user") -> str:
         """The raw caller name from the configured field (not sanitised)."""
@@ -145,14 +161,15 @@ def _networks(allow: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress
     nets = []
     for entry in allow:
         try:
-            nets.append(ipaddress.ip_network(entry.strip(), strict=False))
+            nets.append(ipaddress.ip_network(entry.partition("=")[0].strip(), strict=False))
         except ValueError:
             raise ValueError(f"rlogin.allow: {entry!r} is not an IP address or network") from None
     return tuple(nets)
 
 
 def is_allowed(address: str, allow_list: Sequence[str]) -> bool:
-    """True if ``address`` is inside any allow-list entry (addresses or CIDR networks).
+    """True if ``address`` is inside any allow-list entry (addresses or CIDR
+    networks, each perhaps with ``=TAG``, its BBS's tag).
 
     IPv4-mapped IPv6 peers (``::ffff:10.0.0.1``) are matched as IPv4; a bad
     entry raises ValueError (a config error), a bad address is simply refused.

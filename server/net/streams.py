@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from server.net.rlogin import (
     HANDSHAKE_ACK,
+    REFUSAL,
     RloginError,
     RloginHandshake,
     RloginInputFilter,
@@ -37,6 +38,7 @@ class StreamConnection:
         self.peer = peer or (str(info[0]) if isinstance(info, tuple) else "local")
         self.on_resize: Callable[[], None] | None = None
         self._filter = input_filter
+        self.minutes_left: int | None = None     # the caller's time on their BBS (door mode)
 
     async def read(self) -> bytes:
         while True:
@@ -101,7 +103,7 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
         try:
             if not is_allowed(address, allow):
                 log.warning("rlogin from %s refused: not in rlogin.allow", address)
-                writer.write(b"\0Gatehouse: this address may not use RLogin.\r\n")
+                writer.write(HANDSHAKE_ACK + REFUSAL + b"this address may not use RLogin.\r\n")
                 await writer.drain()
                 return
             try:
@@ -109,14 +111,15 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
                 handle = await admit(address, hs)
             except RloginError as exc:
                 log.warning("rlogin from %s refused: %s", address, exc)
-                writer.write(f"\0Gatehouse: {exc}\r\n".encode("ascii", "replace"))
+                writer.write(HANDSHAKE_ACK + REFUSAL + f"{exc}\r\n".encode("ascii", "replace"))
                 await writer.drain()
                 return
             writer.write(HANDSHAKE_ACK)
             await writer.drain()
-            term = hs.terminal.split("/")[0] or "ansi-bbs"
+            term = hs.terminal_type or "ansi-bbs"
             conn = StreamConnection(reader, writer, term, peer=address,
                                     input_filter=RloginInputFilter())
+            conn.minutes_left = hs.minutes_left
             log.info("rlogin caller %s from %s", handle, address)
             await on_caller(conn, handle)
         except Exception:

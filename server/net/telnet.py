@@ -2,8 +2,9 @@
 
 ``encoding=False``: the streams carry bytes and each caller's charset is
 ours (CP437 for BBS terminals, UTF-8 for the rest). telnetlib3's own idle
-timeout is set larger than ours, because it is reset only by input and would
-kill a caller who is just watching. A NAWS change mid-session reaches the
+timeout is off: it is reset only by input, would kill a caller who is just
+watching, and says a bare "Timeout."; the session's idle logoff ("Are you
+there?") and its cap on a call's length (``CallClock``) say goodbye. A NAWS change mid-session reaches the
 session through ``Connection.on_resize``.
 
 Nothing outlives its caller: telnetlib3's ``Server`` keeps every negotiated
@@ -317,7 +318,7 @@ class TelnetConnection:
 
 async def start_telnet(host: str, port: int,
                        on_connect: Callable[[TelnetConnection], Awaitable[None]],
-                       timeout_minutes: float, connect_maxwait: float) -> Any:
+                       connect_maxwait: float) -> Any:
     """Listen for telnet callers; ``on_connect`` runs one session."""
 
     LogBudget.install()
@@ -345,7 +346,7 @@ async def start_telnet(host: str, port: int,
     server = await telnetlib3.create_server(
         host=host, port=port, shell=shell, protocol_factory=Protocol,
         encoding=False, connect_maxwait=connect_maxwait,
-        timeout=int(timeout_minutes * 60), term="unknown", cols=0, rows=0)
+        timeout=0, term="unknown", cols=0, rows=0)
     if hasattr(server, "_new_client"):
         server._new_client = _KeepNothing()
     # telnetlib3 listens with asyncio's default backlog of 100: in a rush of

@@ -20,9 +20,11 @@ from typing import Protocol, runtime_checkable
 
 from ansi import keys as K
 from ansi.canvas import Canvas
+from ansi.plain import PlainRenderer
 from ansi.render import DiffRenderer
 
 __all__ = ["KeyDecoder", "Terminal", "Connection", "Pushes", "charset_for_term", "charset_is_sure",
+           "is_plain_term",
            "PAUSE", "RESUME", "MIN_COLS", "MIN_ROWS", "SIZE_MIN", "SIZE_MAX", "TERM_MAX",
            "clamp_size", "clean_term", "small_canvas_size"]
 
@@ -69,6 +71,12 @@ def charset_for_term(term: str | None) -> str:
     if term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner")):
         return "cp437"
     return "utf8"
+
+
+def is_plain_term(term: str | None) -> bool:
+    """A terminal type that takes no ANSI at all (``dumb``; door mode sends
+    it for DOOR32.SYS emulation 0): such a caller gets plain text only."""
+    return (term or "").strip().lower().split("/")[0] in ("dumb", "plain", "tty", "ascii")
 
 
 _UTF8_TERMS = ("xterm", "rxvt", "linux", "putty", "konsole", "gnome", "alacritty", "kitty", "foot",
@@ -248,9 +256,10 @@ class Terminal:
 
     __slots__ = ("conn", "renderer", "paused", "bytes_sent", "_latest", "_flush_due", "_draining")
 
-    def __init__(self, conn: Connection, charset: str):
+    def __init__(self, conn: Connection, charset: str, plain: bool = False):
         self.conn = conn
-        self.renderer = DiffRenderer(MIN_COLS, MIN_ROWS, charset)
+        self.renderer: DiffRenderer | PlainRenderer = (PlainRenderer(MIN_COLS, MIN_ROWS, charset) if plain
+                                                       else DiffRenderer(MIN_COLS, MIN_ROWS, charset))
         self.paused = False
         self.bytes_sent = 0
         self._latest: tuple[Canvas, tuple[int, int] | None] | None = None
@@ -266,6 +275,19 @@ class Terminal:
         if value != self.renderer.charset:
             self._keep_shown()
             self.renderer.charset = value
+
+    @property
+    def plain(self) -> bool:
+        """Line by line, no escape byte ever (``ansi.plain``)."""
+        return isinstance(self.renderer, PlainRenderer)
+
+    def set_plain(self, plain: bool) -> None:
+        """Change to plain text (or back to ANSI) from the next frame."""
+        if plain != self.plain:
+            charset = self.renderer.charset
+            self.renderer = (PlainRenderer(MIN_COLS, MIN_ROWS, charset) if plain
+                             else DiffRenderer(MIN_COLS, MIN_ROWS, charset))
+            self.redraw()
 
     def too_small(self) -> bool:
         cols, rows = self.conn.cols, self.conn.rows

@@ -12,7 +12,7 @@ from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, 
 from ansi.render import flowing
 from doors import registry
 from server.screens.hall_screen import LEADERS_RULE, draw_leaders
-from server.services.records import Hall, hall_of_fame
+from server.services.records import Hall, bbs_members, hall_of_fame
 from server.services.seats import parse_seat_label
 from server.services.store import Store, handle_key
 
@@ -30,8 +30,10 @@ async def _ratings(store: Store) -> dict[tuple[str, str], float]:
 
 
 async def build_bulletin(store: Store, door: str | None = None,
-                         now: float | None = None) -> Canvas:
-    """The bulletin as a canvas, 80 columns wide and as tall as it needs."""
+                         now: float | None = None, bbs: str | None = None) -> Canvas:
+    """The bulletin as a canvas, 80 columns wide and as tall as it needs;
+    ``bbs`` (a tag, ``[MYS]``): only the callers that BBS sent."""
+    only = await bbs_members(store, bbs) if bbs else None
     doors = [registry()[door]] if door else list(registry().values())
     leaders = 10 if door else 5
     rows = 3 + len(doors) * (leaders + 3) + 3 + IN_PROGRESS_ROWS + 3
@@ -39,11 +41,12 @@ async def build_bulletin(store: Store, door: str | None = None,
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now if now is not None else time.time()))
     canvas.fill(0, 0, WIDTH, 1, " ", WHITE, BLUE)
     canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
-    canvas.text(11, 0, "· Hall of Fame and games in progress", WHITE, BLUE)
+    heading = f"· {bbs} Hall of Fame and games" if bbs else "· Hall of Fame and games in progress"
+    canvas.text(11, 0, heading, WHITE, BLUE)
     canvas.text(WIDTH - 1 - len(stamp), 0, stamp, BRIGHT_CYAN, BLUE)
     y = 2
     for info in doors:
-        hall = await hall_of_fame(store, info.key, top=leaders)
+        hall = await hall_of_fame(store, info.key, top=leaders, only=only)
         canvas.text(1, y, info.title, BRIGHT_GREEN)
         canvas.fill(2 + len(info.title), y, WIDTH - 3 - len(info.title), 1, "─", DARK_GREY)
         y = _leaders(canvas, y + 1, hall, leaders) + 1
@@ -53,7 +56,8 @@ async def build_bulletin(store: Store, door: str | None = None,
     ratings = await _ratings(store)
     paces = await store.by_turns()
     live = [g for g in await store.list_games("active", limit=200)
-            if g.door in registry() and (door is None or g.door == door)]
+            if g.door in registry() and (door is None or g.door == door)
+            and (only is None or any(handle_key(label) in only for label in g.players))]
     for game in live[:IN_PROGRESS_ROWS]:
         names = []
         for label in game.players:

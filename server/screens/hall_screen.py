@@ -21,7 +21,7 @@ from ansi.canvas import (
 from doors import registry
 from server.screens.history_screen import MyGamesScreen
 from server.screens.session import Pop, Push, Screen, Transition
-from server.services.records import MIN_RATED_GAMES, Hall, Tally, hall_of_fame
+from server.services.records import MIN_RATED_GAMES, Hall, LeagueRow, Tally, bbs_league, hall_of_fame
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -74,12 +74,17 @@ class HallOfFameScreen(Screen):
         self.doors = list(registry().values())
         self.index = min(max(0, door_index), len(self.doors) - 1)
         self.hall: Hall | None = None
+        self.league: list[LeagueRow] = []
+        self.pages = len(self.doors) + 1         # and BBS against BBS
 
     async def on_start(self) -> Transition:
         await self._load()
         return None
 
     async def _load(self) -> None:
+        if self.index == len(self.doors):
+            self.league = await bbs_league(self.session.services.store, [d.key for d in self.doors])
+            return
         door = self.doors[self.index].key
         self.hall = await hall_of_fame(self.session.services.store, door, self.session.handle,
                                        LEADER_ROWS)
@@ -87,9 +92,11 @@ class HallOfFameScreen(Screen):
     async def on_key(self, key: str) -> Transition:
         before = self.index
         if key in (K.RIGHT, K.TAB, " "):
-            self.index = (self.index + 1) % len(self.doors)
+            self.index = (self.index + 1) % self.pages
         elif key == K.LEFT:
-            self.index = (self.index - 1) % len(self.doors)
+            self.index = (self.index - 1) % self.pages
+        elif key in ("b", "B"):
+            self.index = len(self.doors)
         elif key.isdigit() and 1 <= int(key) <= len(self.doors):
             self.index = int(key) - 1
         elif key in ("m", "M"):
@@ -101,25 +108,42 @@ class HallOfFameScreen(Screen):
         return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
-        info = self.doors[self.index]
+        league = self.index == len(self.doors)
+        title = "BBS against BBS" if league else self.doors[self.index].title
         canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
         canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
-        canvas.text(11, 0, f"· Hall of Fame · {info.title}", WHITE, BLUE)
+        canvas.text(11, 0, f"· Hall of Fame · {title}", WHITE, BLUE)
         x = 1
-        for i, door in enumerate(self.doors):
-            label = f" {i + 1} {door.title} "
+        labels = [f" {i + 1} {door.title} " for i, door in enumerate(self.doors)] + [" b BBSes "]
+        for i, label in enumerate(labels):
             if i == self.index:
                 canvas.text(x, 1, label, WHITE, BLUE)
             else:
                 canvas.text(x, 1, label, CYAN)
             x += len(label) + 1
+        if league:
+            self._draw_league(canvas)
+            return None
+        info = self.doors[self.index]
         if self.hall is None:
             return None
         canvas.text(1, 2, LEADERS_RULE, DARK_GREY)
         self._draw_mine(canvas, draw_leaders(canvas, 3, self.hall, self.session.handle) + 1,
                         info.title)
-        canvas.text(1, 23, "1-9 or LEFT/RIGHT another door   m my games   ESC back", DARK_GREY)
+        canvas.text(1, 23, "1-9 or LEFT/RIGHT another door   b BBS against BBS   m my games   ESC back",
+                    DARK_GREY)
         return None
+
+    def _draw_league(self, canvas: Canvas) -> None:
+        """Games between callers of different BBSes, won by each BBS."""
+        canvas.text(2, 3, "Games between callers of different BBSes (every door)", BRIGHT_GREEN)
+        canvas.text(2, 5, f"   {'BBS':<12} {'Games':>5} {'Won':>5} {'Lost':>5} {'Drawn':>5}", BRIGHT_CYAN)
+        for i, row in enumerate(self.league[:LEADER_ROWS + 5]):
+            canvas.text(2, 6 + i, f"{i + 1:>2} {row.tag:<12} {row.games:>5} {row.won:>5} "
+                                  f"{row.lost:>5} {row.drawn:>5}", GREY)
+        if not self.league:
+            canvas.text(2, 7, "No games between callers of two BBSes yet.", DARK_GREY)
+        canvas.text(1, 23, "1-9 or LEFT/RIGHT a door   m my games   ESC back", DARK_GREY)
 
     def _draw_mine(self, canvas: Canvas, y: int, title: str) -> None:
         hall = self.hall

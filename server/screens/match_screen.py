@@ -31,6 +31,7 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors._core.door import DOOR_ROWS, DoorInfo, Request, RequestKind, Submit
 from server.screens.pager import PagerScreen
+from server.screens.plain_game import PlainCommands
 from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
@@ -86,6 +87,7 @@ class MatchScreen(Screen):
         self.chat_input: LineInput | None = None
         self.confirm: str | None = None      # "resign"
         self.banner = ""
+        self.typed = PlainCommands(self)     # the typed line, in plain text
 
     @property
     def location(self) -> str:  # type: ignore[override]
@@ -134,6 +136,9 @@ class MatchScreen(Screen):
             return None
         if self.ui.text_input and key != K.CTRL_L:
             return await self._to_door(key)      # the door is taking a name: every key is text
+        if self.session.terminal.plain and self.confirm is None:
+            self.banner = ""
+            return await self.typed.on_key(key)  # plain text: typed commands
         if self.confirm == "resign":
             self.confirm = None
             if key in ("y", "Y") and self.me is not None:
@@ -208,6 +213,13 @@ class MatchScreen(Screen):
         self.match.detach(self.session, stepped_out=True)
         return Pop(f"Your game against {self.match.opponent_name(self.me or 0)} waits: u resumes it.")
 
+    def leave_if_free(self) -> Transition:
+        """Back to the lobby when leaving costs nothing (the game is over,
+        waits, or is watched), as ESC does; else None."""
+        if self.match.ended or self.me is None or self.match.suspended or self.match.turns is not None:
+            return self._leave()
+        return None
+
     def _leave(self) -> Transition:
         if not self.match.ended:
             self.match.detach(self.session)
@@ -247,12 +259,13 @@ class MatchScreen(Screen):
         return None
 
     async def on_close(self) -> None:
-        self.match.detach(self.session)
+        self.match.detach(self.session, why=self.session.leaving_why)
 
     def frame_due(self, now: float) -> float | None:
         due = self.ui.frame_due(now)
         deadline = self.match.forfeit_deadline()
-        if deadline is not None:
+        left = self.session.clock.left(now)
+        if deadline is not None or (left is not None and left < 600):
             tick = now + 1.0
             due = tick if due is None else min(due, tick)
         return due
@@ -329,6 +342,10 @@ class MatchScreen(Screen):
         canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
         text, colour = self._turn_text()
         last = "" if self.ui.shows_turn else self._last_text(76 - len(text))
+        left = self.session.clock.left(now)
+        if left is not None and left < 600:        # the caller's time on their BBS, under 10 minutes
+            clock = f"Time left {int(left) // 60}:{int(left) % 60:02d} "
+            text = f"{text}  {clock}" if len(text) + len(clock) < 76 else text
         x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
             canvas.text(79 - len(last), 20, last, CYAN, BLUE)
@@ -341,7 +358,13 @@ class MatchScreen(Screen):
             canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
         # message / input / hints
         cursor = None
-        if self.chat_input is not None:
+        if self.session.terminal.plain and self.chat_input is None and self.confirm is None:
+            canvas.text(0, 23 - len(lines), "> " + self.typed.line.text, WHITE)
+            for i, line in enumerate(lines):
+                canvas.text(1, 23 - len(lines) + 1 + i, line, YELLOW)
+            if not lines:
+                canvas.text(40, 23, "help: the commands", DARK_GREY)
+        elif self.chat_input is not None:
             canvas.text(0, 23, "Say: ", YELLOW)
             cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)
             if not self.chat_input.text:

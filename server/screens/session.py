@@ -34,8 +34,10 @@ from server.net.terminal import (
     charset_for_term,
     charset_is_sure,
     clamp_size,
+    is_plain_term,
     small_canvas_size,
 )
+from server.screens.call_clock import CallClock
 from server.services import events as E
 from server.services.board import ChallengeBoard
 from server.services.ids import NodeId
@@ -155,7 +157,7 @@ class Session:
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
-                 "_pushes", "_resizes", "_linger")
+                 "_pushes", "_resizes", "_linger", "clock", "leaving_why")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -174,8 +176,9 @@ class Session:
         # browser is always UTF-8.
         self.charset_locked = origin in (Origin.RLOGIN, Origin.WEB)
         self.decoder = KeyDecoder(charset)
-        self.terminal = Terminal(conn, charset)
-        self.charset_unsure = not charset_is_sure(conn.term)   # probed before the first screen
+        plain = is_plain_term(conn.term)      # no ANSI: plain text, never an escape byte
+        self.terminal = Terminal(conn, charset, plain)
+        self.charset_unsure = not plain and not charset_is_sure(conn.term)   # probed before the first screen
         self._cursor_report: asyncio.Future[tuple[int, int]] | None = None
         self.screens: list[Screen] = []
         self.connected_at = time.monotonic()
@@ -193,6 +196,12 @@ class Session:
         self._room.set()
         self._typing = TypingRate()
         self._pushes: Pushes | None = None  # a connection that hands its input over (no reading task)
+        # how long the call may last (the caller's time on their BBS; the
+        # sysop's cap on a telnet call), and why the caller left, for their opponent
+        self.clock = CallClock(services.config.timing.minute_seconds)
+        self.leaving_why = ""
+        if origin == Origin.TELNET:
+            self.clock.cap(self.connected_at, services.config.server.telnet_timeout_minutes)
         self._resizes = ResizeRate()
         self._linger = LINGER_SECONDS     # the line stays open this long after the goodbye
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
@@ -262,6 +271,9 @@ class Session:
         try:
             _row, col = await asyncio.wait_for(self._cursor_report, PROBE_SECONDS)
         except TimeoutError:
+            if self.conn.term.strip().lower() in ("", "unknown"):
+                self.terminal.set_plain(True)   # says nothing of itself, answers nothing: no ANSI
+                self.charset_unsure = False
             return
         finally:
             self._cursor_report = None
@@ -282,6 +294,7 @@ class Session:
             while self.screens and not self.closed:
                 self._draw()
                 await self._handle(await self._next_item())
+                self._check_clock(time.monotonic())
                 # handle whatever else is already queued before drawing again
                 for _ in range(BATCH):
                     if self.inbox.empty() or self.closed or not self.screens:
@@ -310,7 +323,7 @@ class Session:
         "Connection closed" starts a line of its own), and the line kept
         open a moment (``_linger``) to be read."""
         self._draw(text)
-        tail = b"\x1b[0m\x1b[?25h\x1b[%d;1H\r\n" % self.terminal.renderer.height
+        tail = self.terminal.renderer.release()
         if self.is_sysop:
             tail += GOODBYE_MARK % text.encode("utf-8", "replace")
         await self.terminal.finish(tail)
@@ -355,8 +368,24 @@ class Session:
         finally:
             self._ended()
 
+    def _check_clock(self, now: float) -> None:
+        """A notice as the call's time runs out; at its end, goodbye (a game
+        in play is suspended as after a dropped line)."""
+        tell = self.clock.check(now)
+        if tell is None or self.closed:
+            return
+        if tell.end:
+            self._quit_message = tell.text
+            self.leaving_why = self.clock.why
+            self.closed = True
+        else:
+            self.show_notice(tell.text)
+
     def _deadline(self, now: float) -> float:
         due = [self.last_key + self.idle_limit - (0 if self._idle_warned else 60)]
+        clock = self.clock.next_due()
+        if clock is not None:
+            due.append(clock)
         every = self.screens[-1].refresh_every if self.screens else None
         if every:   # spread over time, so two thousand lobbies don't redraw at once
             due.append(now + every * (0.75 + 0.5 * random.random()))

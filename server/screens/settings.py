@@ -1,4 +1,6 @@
-"""Settings: the character set, remembered per user."""
+"""Settings: the character set, remembered per user, and plain text
+(line by line, no colour or cursor movement: for screen readers and
+terminals without ANSI) for this call."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -36,6 +38,11 @@ class SettingsScreen(Screen):
             if self.session.user is not None:
                 await self.session.services.store.set_charset(self.session.user.id, charset)
             self.message = f"Character set: {charset}. Saved for your next calls."
+        elif key == "3":
+            plain = not self.session.terminal.plain
+            self.session.terminal.set_plain(plain)
+            self.message = ("Plain text for this call: press s then 3 again for the full screen."
+                            if plain else "Full screen (ANSI) for this call.")
         elif key in (K.ESC, K.ENTER, "q", "Q"):
             return Pop(None)
         return None
@@ -49,9 +56,12 @@ class SettingsScreen(Screen):
             mark = "»" if self.session.charset == key else " "
             canvas.text(3, 8 + i * 2, f"{mark} {i + 1}. {label}",
                         BRIGHT_GREEN if mark != " " else GREY)
+        plain = self.session.terminal.plain
+        canvas.text(3, 12, f"{'»' if plain else ' '} 3. Plain text, line by line (screen readers, "
+                           "no ANSI): for this call", BRIGHT_GREEN if plain else GREY)
         canvas.text(3, 14, self.message, YELLOW)
         if self.session.charset_locked:
             canvas.text(3, 13, "Set by your browser for this call." if self.session.origin == Origin.WEB
                         else "Set by your BBS for this call.", GREY)
-        canvas.text(1, 23, "1 or 2 to choose, ESC back to the lobby", DARK_GREY)
+        canvas.text(1, 23, "1 or 2 to choose, 3 plain text on/off, ESC back to the lobby", DARK_GREY)
         return None

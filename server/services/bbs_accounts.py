@@ -7,6 +7,13 @@ BBS: ``rlogin.secrets = ["10.0.0.5=s3cret", ...]`` (address or network =
 secret); the BBS sends it in the RLogin field that does not carry the
 caller's name (the client-user when ``name_field = "server_user"``).
 
+One hub, many BBSes: a secrets entry may end in ``=TAG``
+(``"10.0.0.5=s3cret=MYS"``), and so may an allow entry (``"10.0.0.6=SBBS"``);
+a caller is tagged by the BBS that sent them: the tag of the secret they
+sent, else of the most specific allow entry with a tag, else
+``rlogin.tag``. A name that already carries that tag is not tagged twice;
+one that carries another BBS's tag is refused (``bbs_tag``).
+
 A BBS caller's account is keyed by the full alias (``alias_key``), not by
 the handle shown here, which is cut to 20 characters and cleaned: two
 aliases that share their first 14 characters, or differ only in characters
@@ -15,6 +22,7 @@ from a BBS) and door mode both come in here.
 """
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import logging
@@ -36,22 +44,27 @@ from server.services.store import AccountKind, Store, UserRow
 if TYPE_CHECKING:
     from server.config import Config
 
-__all__ = ["parse_secrets", "secret_for", "open_without_secret", "check_secret", "bbs_refusal", "admit_bbs_caller",
+__all__ = ["parse_secrets", "secret_for", "open_without_secret", "check_secret", "bbs_refusal",
+           "admit_bbs_caller", "bbs_tag", "bbs_tags",
            "alias_key", "bbs_account"]
 
 log = logging.getLogger("gatehouse.bbs")
 
 
-def parse_secrets(entries: Sequence[str]) -> list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]]:
-    """``["10.0.0.5=s3cret"]`` -> [(network, secret)]; ValueError (naming the
-    entry) if one is malformed."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_secrets(entries: Sequence[str]) -> list[tuple[Network, str, str]]:
+    """``["10.0.0.5=s3cret=MYS"]`` -> [(network, secret, tag)] (tag ``""``
+    when the entry has none); ValueError (naming the entry) if one is malformed."""
     out = []
     for entry in entries:
-        where, sep, secret = entry.partition("=")
+        where, sep, rest = entry.partition("=")
+        secret, _, tag = rest.partition("=")
         if not sep or not secret:
-            raise ValueError(f"rlogin.secrets: {entry!r} is not ADDRESS=SECRET")
+            raise ValueError(f"rlogin.secrets: {entry!r} is not ADDRESS=SECRET or ADDRESS=SECRET=TAG")
         try:
-            out.append((ipaddress.ip_network(where.strip(), strict=False), secret))
+            out.append((ipaddress.ip_network(where.strip(), strict=False), secret, tag.strip()))
         except ValueError:
             raise ValueError(f"rlogin.secrets: {where!r} is not an IP address or network") from None
     return out
@@ -62,12 +75,12 @@ def open_without_secret(allow: Sequence[str], entries: Sequence[str]) -> list[st
     ``entries`` covers (each as written), when any secret is set: such an
     address is handed over with no secret at all. [] when there are no
     secrets, or every allowed address has one."""
-    secrets = [net for net, _secret in parse_secrets(entries)]
+    secrets = [net for net, _secret, _tag in parse_secrets(entries)]
     if not secrets:
         return []
     out = []
     for entry in allow:
-        left = [ipaddress.ip_network(entry.strip(), strict=False)]
+        left = [ipaddress.ip_network(entry.partition("=")[0].strip(), strict=False)]
         for net in secrets:
             rest: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
             for part in left:
@@ -81,39 +94,93 @@ def open_without_secret(allow: Sequence[str], entries: Sequence[str]) -> list[st
     return out
 
 
-def secret_for(entries: Sequence[str], address: str) -> str | None:
-    """The secret required from ``address`` (most specific entry), or None."""
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    matches = [(net.prefixlen, secret) for net, secret in parse_secrets(entries)
-               if ip.version == net.version and ip in net]
-    return max(matches)[1] if matches else None
+        return ip.ipv4_mapped
+    return ip
+
+
+def _closest(entries: list[tuple[Network, str, str]], address: str) -> list[tuple[str, str]]:
+    """(secret, tag) of the most specific entries holding ``address``."""
+    ip = _ip(address)
+    if ip is None:
+        return []
+    inside = [(net.prefixlen, secret, tag) for net, secret, tag in entries
+              if ip.version == net.version and ip in net]
+    best = max((length for length, _s, _t in inside), default=-1)
+    return [(secret, tag) for length, secret, tag in inside if length == best]
+
+
+def secret_for(entries: Sequence[str], address: str) -> str | None:
+    """The secret to send to ``address`` (the most specific entry; the first
+    of several), or None."""
+    closest = _closest(parse_secrets(entries), address)
+    return closest[0][0] if closest else None
 
 
 def check_secret(entries: Sequence[str], address: str, hs: RloginHandshake,
                  name_field: str) -> str | None:
     """A reason to refuse if ``address`` must send a secret and did not."""
-    wanted = secret_for(entries, address)
-    if wanted is None:
-        return None
-    sent = hs.client_user if name_field == "server_user" else hs.server_user
-    if hmac.compare_digest(sent.encode(), wanted.encode()):
-        return None
-    return "wrong or missing RLogin secret"
+    return _secret_tag(entries, address, hs, name_field)[0]
+
+
+def _secret_tag(entries: Sequence[str], address: str, hs: RloginHandshake,
+                name_field: str) -> tuple[str | None, str]:
+    """(reason to refuse or None, the tag of the secret sent or "")."""
+    closest = _closest(parse_secrets(entries), address)
+    if not closest:
+        return None, ""
+    sent = (hs.client_user if name_field == "server_user" else hs.server_user).encode()
+    for secret, tag in closest:
+        if hmac.compare_digest(sent, secret.encode()):
+            return None, tag
+    return "wrong or missing RLogin secret", ""
+
+
+def _allow_tag(allow: Sequence[str], address: str) -> str:
+    entries = []
+    for entry in allow:
+        where, _, tag = entry.partition("=")
+        if tag.strip():
+            with contextlib.suppress(ValueError):
+                entries.append((ipaddress.ip_network(where.strip(), strict=False), "", tag.strip()))
+    closest = _closest(entries, address)
+    return closest[0][1] if closest else ""
+
+
+def bbs_tags(cfg: Config) -> list[str]:
+    """Every BBS tag configured (normalized, ``[MYS]``), in the settings' order."""
+    raw = [cfg.rlogin.tag] + [tag for _n, _s, tag in parse_secrets(cfg.rlogin.secrets)]
+    raw += [entry.partition("=")[2] for entry in cfg.rlogin.allow]
+    tags = [normalize_tag(t) for t in raw]
+    return list(dict.fromkeys(t for t in tags if t))
+
+
+def bbs_tag(cfg: Config, address: str, hs: RloginHandshake) -> str:
+    """The tag of the BBS at ``address`` that sent ``hs``; RloginError if its
+    secret is wrong or the caller's name carries another BBS's tag."""
+    reason, tag = _secret_tag(cfg.rlogin.secrets, address, hs, cfg.rlogin.name_field)
+    if reason:
+        raise RloginError(reason)
+    own = normalize_tag(tag or _allow_tag(cfg.rlogin.allow, address) or cfg.rlogin.tag)
+    alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field)).strip().casefold()
+    for other in bbs_tags(cfg):
+        if other != own and alias.startswith(other.casefold()):
+            raise RloginError(f"the caller's name {alias!r} carries {other}, another BBS's tag "
+                              f"(callers from this BBS are tagged {own or 'with nothing'})")
+    return own
 
 
 async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHandshake) -> str:
     """The handle of the caller a BBS hands over in ``hs``; RloginError
     (with the reason) if they may not come in."""
+    tag = bbs_tag(cfg, address, hs)
     alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field))
-    reason = check_secret(cfg.rlogin.secrets, address, hs, cfg.rlogin.name_field)
-    if reason:
-        raise RloginError(reason)
-    return await bbs_account(store, cfg, alias)
+    return await bbs_account(store, cfg, alias, tag)
 
 
 def alias_key(alias: str, tag: str | None) -> str:
@@ -133,18 +200,20 @@ def _with_suffix(handle: str, n: int) -> str:
     return handle[:HANDLE_MAX - len(end)].rstrip() + end
 
 
-async def bbs_account(store: Store, cfg: Config, alias: str) -> str:
+async def bbs_account(store: Store, cfg: Config, alias: str, tag: str | None = None) -> str:
     """The handle of the account for the BBS caller ``alias`` (full, unshortened),
     made on the first call. Two aliases never share an account: when the
     shortened, cleaned handle of a new alias is another BBS caller's, it gets
-    a number (``-2``, ``-3``...). RloginError if the alias gives no usable handle."""
-    key = alias_key(alias, cfg.rlogin.tag)
+    a number (``-2``, ``-3``...). RloginError if the alias gives no usable handle.
+    ``tag``: the caller's BBS's (default ``rlogin.tag``)."""
+    tag = cfg.rlogin.tag if tag is None else tag
+    key = alias_key(alias, tag)
     for _attempt in range(3):            # another call may take a handle meanwhile
         user = await store.get_bbs_user(key)
         if user is not None:
             return user.handle
-        base = bbs_handle(alias, cfg.rlogin.tag)
-        reason = bbs_refusal(cfg, base)
+        base = bbs_handle(alias, tag)
+        reason = bbs_refusal(cfg, base, tag)
         if reason:
             raise RloginError(reason)
         for n in range(1, 100):
@@ -196,12 +265,13 @@ async def _taken(store: Store, handle: str, first: bool) -> str | bool:
     return False
 
 
-def bbs_refusal(cfg: Config, handle: str) -> str | None:
-    """Why ``handle`` (a BBS caller's, already tagged) is no name at all, or None."""
+def bbs_refusal(cfg: Config, handle: str, tag: str | None = None) -> str | None:
+    """Why ``handle`` (a BBS caller's, already tagged with ``tag``, default
+    ``rlogin.tag``) is no name at all, or None."""
     reason = valid_handle(handle, cfg.sysop.name)
     if reason:
         return f"{handle!r}: {reason}"
-    tag = normalize_tag(cfg.rlogin.tag)
+    tag = normalize_tag(cfg.rlogin.tag if tag is None else tag)
     core = handle[len(tag):] if tag and handle.startswith(tag) else handle
     if core.strip().casefold() in RESERVED | {cfg.sysop.name.casefold()}:
         return f"{handle!r}: that name is reserved"

@@ -362,11 +362,12 @@ class Match:
         """The computer against itself: it goes on only while watched."""
         return self.turns is None and all(seat.kind == SeatKind.BOT for seat in self.seats)
 
-    def detach(self, session: Node, stepped_out: bool = False) -> None:
+    def detach(self, session: Node, stepped_out: bool = False, why: str = "") -> None:
         """``session`` leaves its seat (dropped, or the sysop ``stepped_out``
-        to the console): the game waits for it until the forfeit time. The
-        last watcher of the computer against itself leaving stops that game
-        (aborted: no result, no worker thinking for nobody)."""
+        to the console; ``why``: "ran out of time on their BBS"): the game
+        waits for it until the forfeit time. The last watcher of the
+        computer against itself leaving stops that game (aborted: no
+        result, no worker thinking for nobody)."""
         self.spectators.discard(session)
         if self.computers_only and not self.spectators and not self.ended and self._unwatched is None:
             self._bots.cancel()
@@ -382,7 +383,7 @@ class Match:
         seat.left_at = time.monotonic()
         self._bots.cancel()
         minutes = self.config.server.forfeit_minutes
-        why = "stepped out to the console" if stepped_out else "left"
+        why = "stepped out to the console" if stepped_out else why or "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
                                  f"(forfeit after {minutes:g} min).")
         self._arm_forfeit()

@@ -17,6 +17,7 @@ from server.services.seats import is_computer, parse_seat_label
 from server.services.store import Store, handle_key
 
 __all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly", "MIN_RATED_GAMES",
+           "LeagueRow", "bbs_league", "bbs_members",
            "result_text"]
 
 
@@ -112,6 +113,12 @@ class Hall:
 MIN_RATED_GAMES = 5     # the hall of fame and the bulletin list callers with this many rated games
 
 
+async def bbs_members(store: Store, tag: str) -> set[str]:
+    """Handle keys of the callers a BBS tagged ``tag`` (``[MYS]``) sent."""
+    want = tag.casefold()
+    return {key for key, bbs in (await store.bbs_tags()).items() if bbs == want}
+
+
 def _streaks(games: list[tuple[tuple[str, str], int | None]],
              key_of: Callable[[str], str | None]) -> tuple[Counter[str], Counter[str], dict[str, str]]:
     """(games played, longest win streak, handle as last written) per caller key."""
@@ -134,10 +141,12 @@ def _streaks(games: list[tuple[tuple[str, str], int | None]],
     return played, best, handles
 
 
-async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10) -> Hall:
+async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10,
+                       only: set[str] | None = None) -> Hall:
     """A door's leaders (rated games only, callers with ``MIN_RATED_GAMES``
-    of them: a farmed or brand-new account is not on the board) and
-    ``me``'s own record (every finished game)."""
+    of them: a farmed or brand-new account is not on the board; ``only``:
+    the handle keys the tables may list, one BBS's callers) and ``me``'s
+    own record (every finished game)."""
     results = await store.results(door)
     keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
 
@@ -147,7 +156,7 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
         return keys[label]
 
     played, best, handles = _streaks([(p, w) for p, w, rated in results if rated], key_of)
-    listed = {k for k in handles if played[k] >= MIN_RATED_GAMES}
+    listed = {k for k in handles if played[k] >= MIN_RATED_GAMES and (only is None or k in only)}
     top_rated = [(h, r, d) for k, h, r, d in await store.top_ratings(door) if k in listed][:top]
     order = sorted(listed, key=lambda k: (-played[k], k))
     most = [(handles[k], played[k]) for k in order[:top]]
@@ -168,6 +177,44 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
                     break
         hall.my_opponents = sorted(against.items(), key=lambda item: (-item[1].games, item[0]))
     return hall
+
+
+@dataclasses.dataclass
+class LeagueRow:
+    """One BBS's record in games between callers of different BBSes."""
+    tag: str
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.won + self.lost + self.drawn
+
+
+async def bbs_league(store: Store, doors: list[str]) -> list[LeagueRow]:
+    """BBS against BBS: every finished game of ``doors`` between callers of
+    two different BBSes, by BBS (most wins first)."""
+    tags = await store.bbs_tags()
+    rows: dict[str, LeagueRow] = {}
+    for door in doors:
+        for players, winner, _rated in await store.results(door):
+            if any(is_computer(label) for label in players):
+                continue
+            keys = [tags.get(handle_key(label), "") for label in players]
+            if not all(keys) or keys[0] == keys[1]:
+                continue
+            names = [parse_seat_label(label)[1] for label in players]
+            pair = [name[:len(key)] for name, key in zip(names, keys, strict=True)]  # as written
+            for seat, tag in enumerate(pair):
+                row = rows.setdefault(tag.casefold(), LeagueRow(tag))
+                if winner is None:
+                    row.drawn += 1
+                elif winner == seat:
+                    row.won += 1
+                else:
+                    row.lost += 1
+    return sorted(rows.values(), key=lambda r: (-r.won, r.lost, r.tag))
 
 
 async def open_readonly(path: str | Path) -> Store:

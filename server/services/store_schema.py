@@ -20,15 +20,14 @@ def _tables(db: sqlite3.Connection) -> dict[str, set[str]]:
 
 def expected_schema() -> dict[str, frozenset[str]]:
     """Table -> columns, as every migration leaves them."""
-    return _expected(tuple(MIGRATIONS))
+    return _built(tuple(MIGRATIONS))
 
 
 @functools.lru_cache(maxsize=4)
-def _expected(scripts: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """(keyed by the scripts themselves: a test may run an older release's list)"""
+def _built(migrations: tuple[str, ...]) -> dict[str, frozenset[str]]:
     db = sqlite3.connect(":memory:")
     try:
-        for script in scripts:
+        for script in migrations:
             db.executescript(script)
         return {name: frozenset(cols) for name, cols in _tables(db).items()}
     finally:

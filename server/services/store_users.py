@@ -94,6 +94,13 @@ class UsersRecord(StoreCore):
             (bbs_key,))
         return UserRow(*row) if row else None
 
+    async def bbs_tags(self) -> dict[str, str]:
+        """Handle key -> BBS tag (``[MYS]``, as its alias key begins; ``""``:
+        none) of every BBS caller's account."""
+        rows = await self._rows("SELECT handle_key, bbs_key FROM users WHERE kind=? AND bbs_key IS NOT NULL",
+                                (AccountKind.BBS,))
+        return {key: bbs_key.partition("\t")[0] for key, bbs_key in rows}
+
     async def has_bbs_key(self, user_id: int) -> bool:
         row = await self._row("SELECT bbs_key IS NOT NULL FROM users WHERE id=?", (user_id,))
         return bool(row and row[0])

@@ -68,7 +68,7 @@ async def test_a_silent_terminal_lets_the_caller_choose_with_one_key(app):
 
 
 async def test_yes_keeps_the_guess_and_terminal_types_that_say_skip_the_probe(app):
-    silent = await Caller.connect(app.port, term="dumb", charset="utf8", answers=False)
+    silent = await Caller.connect(app.port, term="vt220", charset="utf8", answers=False)
     bbs = await Caller.connect(app.port, term="ansi-bbs", answers=False)
     try:
         await silent.expect("(y/n)")

@@ -118,18 +118,21 @@ async def test_door_mode_sends_the_secret(tmp_path):
     app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT",
                                                                    "secrets": ["127.0.0.1=door-s3cret"]})
     try:
-        for secret, expected in ((None, "secret"), ("door-s3cret", "Who's online")):
+        cases = ((None, "Bobby", "secret", 2), ("door-s3cret", "Sysop", "reserved", 2),
+                 ("door-s3cret", "Bobby", "Who's online", 0))
+        for secret, alias, expected, status in cases:
             bbs_side, caller_side = socket.socketpair()
-            drop = parse_door32(DROP.format(handle=bbs_side.fileno()))
+            drop = parse_door32(DROP.format(handle=bbs_side.fileno()).replace("Bobby", alias))
             door_reader, door_writer = await asyncio.open_connection(sock=bbs_side)
             caller_reader, caller_writer = await asyncio.open_connection(sock=caller_side)
             door = asyncio.create_task(run_door(drop, "127.0.0.1", app.rlogin_port, door_reader,
                                                 door_writer, tag="VRT", secret=secret))
             screen = Screen(caller_reader)
             await screen.expect(expected)
-            if secret:
+            if status == 0:
                 caller_writer.write(b"gy")                 # goodbye (y confirms): back to the BBS
-            await asyncio.wait_for(door, 10)
+            # a refused call exits 2, as the sysop guide says; a finished one 0
+            assert await asyncio.wait_for(door, 10) == status, (alias, secret)
             door_writer.close()
             caller_writer.close()
     finally:

@@ -173,3 +173,32 @@ async def test_a_caller_flooding_as_the_line_closes_still_reads_its_goodbye(tmp_
         writer.close()
     finally:
         await app.stop()
+
+
+async def test_the_sysop_stops_the_server_from_the_console_with_a_line_of_their_own(tmp_path):
+    from tests.server.sysop_harness import Console
+    config = write_config(tmp_path)
+    server = await Server.start(config)
+    console = None
+    try:
+        port = await server.port(r"telnet://127\.0\.0\.1:(\d+)")
+        kim = await Caller.connect(port)
+        await kim.login("Kim")
+        console = Console(config)
+        await console.expect("Sysop console")
+        console.send("S")
+        await console.expect("Shut down, line for callers:")
+        console.send("Back at noon with a new door" + ENTER)
+        await kim.expect("Back at noon with a new door")
+        assert await console.wait_exit(30) == 0
+        assert "Sysop console closed: Back at noon with a new door" in \
+            console.received.decode("utf-8", "replace")
+        assert await server.wait() == 0
+        assert "Traceback" not in server.log() and "Gatehouse stopped cleanly" in server.log()
+        await kim.close()
+    finally:
+        if console is not None:
+            await console.close()
+        if server.proc.returncode is None:
+            server.proc.kill()
+            await server.proc.wait()

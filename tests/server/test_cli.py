@@ -257,3 +257,49 @@ def test_sysop_names_the_socket_it_tried(tmp_path, monkeypatch, capsys):
     assert f"no sysop socket at {tmp_path / 'st' / 'sysop.sock'}" in capsys.readouterr().err
     assert main(["sysop", "--config", str(settings), "--socket", str(tmp_path / "x.sock")]) == 1
     assert f"no sysop socket at {tmp_path / 'x.sock'}" in capsys.readouterr().err
+
+
+def _gatehouse(*args: str, **kw):
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).parent / "gatehouse"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "server.cli"]
+    return subprocess.Popen([*cmd, *args], stderr=subprocess.PIPE, **kw)
+
+
+def test_a_closed_pipe_ends_every_listing_quietly(tmp_path):
+    """`gatehouse games | head -1`: the reader has gone; no traceback, the
+    shell's usual status for a closed pipe."""
+    import os
+    db = tmp_path / "g.db"
+    asyncio.run(record_a_game(db))
+    for args in (["games"], ["bulletin"], ["bulletin", "--format", "utf8"], ["replay", "1", "--delay", "0"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)                     # as `head` does once it has its line
+        proc = _gatehouse(*args, "--db", str(db), stdout=write_end, cwd=tmp_path)
+        os.close(write_end)
+        _, err = proc.communicate(timeout=60)
+        assert b"Traceback" not in err and b"Error" not in err, (args, err)
+        assert proc.returncode == 141, (args, proc.returncode, err)
+
+
+def test_ctrl_c_ends_a_command_quietly(tmp_path):
+    """CTRL-C during a replay (the slowest command to watch): no traceback."""
+    import signal
+    import subprocess
+    import time
+    db = tmp_path / "g.db"
+    asyncio.run(record_a_game(db))
+    def as_at_a_terminal() -> None:         # (a background job starts with CTRL-C ignored)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    proc = _gatehouse("replay", "1", "--delay", "30", "--db", str(db), stdout=subprocess.PIPE, cwd=tmp_path,
+                      preexec_fn=as_at_a_terminal)
+    assert proc.stdout is not None
+    first = proc.stdout.read1(1)              # the first frame is out: it is replaying
+    assert first
+    deadline = time.monotonic() + 60
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err
+    assert proc.returncode == 130

@@ -50,3 +50,17 @@ def test_the_awari_build_is_python_itself_lowering_its_own_priority(tmp_path):
     assert argv[4:6] == ["doors.awari", "build"]
     assert argv[argv.index("--path") + 1] == str(tmp_path / "awari" / "endgame.bin")
     assert argv[argv.index("--stones") + 1] == "12"
+
+
+def test_make_serve_installs_only_the_server_and_takes_a_port(tmp_path):
+    """A try-out: `make serve PORT=2424` installs the project without the
+    test extras (Playwright, mypy...) and listens on that port."""
+    import subprocess
+    root = Path(__file__).resolve().parents[2]
+    plan = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(root), "serve", "PORT=2424",
+                           f"VENV={tmp_path / 'venv'}"], capture_output=True, text=True, timeout=60)
+    assert plan.returncode == 0, plan.stderr
+    installs = [line for line in plan.stdout.splitlines() if "pip install" in line]
+    assert any(line.rstrip().endswith("-e .") for line in installs), installs
+    assert not any("[test]" in line for line in installs), installs
+    assert plan.stdout.splitlines()[-1].endswith("gatehouse serve --port 2424")

@@ -97,7 +97,7 @@ def free_port() -> int:
 
 def test_terminal_and_client_user():
     assert terminal_for(make_drop()) == "ansi-bbs/38400"
-    assert terminal_for(make_drop(emulation=0, baud=0)) == "ansi-bbs/38400"   # ASCII is CP437-safe
+    assert terminal_for(make_drop(emulation=0, baud=0)) == "dumb/38400"   # ASCII: no ANSI at all
     assert terminal_for(make_drop(), "utf8") == "ansi-utf8/38400"
     assert terminal_for(make_drop(emulation=4, baud=115200)) == "ansi-bbs/115200"
     assert client_user_for(make_drop(), "VRT") == "[VRT]"
@@ -129,7 +129,7 @@ async def test_bridge_handshake_and_bytes_both_ways():
         c_writer.write(b"hello \xff\xff" + IAC_NAWS_132x50 + b"world\r\0")
         echoed = await read_until(c_reader, b"world\r")
         assert echoed == b"hello \xff\xffworld\r"        # 0xff doubled again towards the caller
-        assert gh.handshakes == [RloginHandshake("[VRT]", "DarkRider", "ansi-bbs", 38400)]
+        assert gh.handshakes == [RloginHandshake("[VRT]", "DarkRider", "ansi-bbs;minutes=60", 38400)]
         assert bytes(gh.received) == b"hello \xffworld\r"   # IAC/NAWS stripped, CR NUL -> CR
         assert gh.sizes == [WindowSize(50, 132, 0, 0)]
         c_writer.close()                                 # caller hangs up
@@ -155,11 +155,11 @@ async def test_server_closing_returns_caller_to_bbs():
 async def test_local_mode_passes_bytes_untouched():
     async with FakeGatehouse() as gh:
         (c_reader, c_writer), (d_reader, d_writer) = await socketpair_streams()
-        drop = make_drop(comm_type=0, comm_handle=-1, emulation=0)
+        drop = make_drop(comm_type=0, comm_handle=-1, emulation=1)
         door = asyncio.create_task(run_door(drop, "127.0.0.1", gh.port, d_reader, d_writer))
         c_writer.write(b"\xff\xfa\x1f!")
         assert await read_until(c_reader, b"!") == b"\xff\xfa\x1f!"
-        assert gh.handshakes[0].terminal == "ansi-bbs"       # CP437, locked by the server
+        assert gh.handshakes[0].terminal_type == "ansi-bbs"       # CP437, locked by the server
         c_writer.close()
         assert await asyncio.wait_for(door, 2) == 0
         d_writer.close()
@@ -310,3 +310,13 @@ def test_main_rejects_serial(tmp_path, capsys):
     write_drop(path, 1, l1="1")
     assert door_bridge.main(str(path), "127.0.0.1", free_port()) == 1
     assert "serial connections (comm type 1) are not supported" in capsys.readouterr().err
+
+
+def test_the_callers_time_left_rides_in_the_terminal_field():
+    from server.net.rlogin import RloginHandshake
+    assert terminal_for(make_drop(minutes_left=12), time_left=True) == "ansi-bbs;minutes=12/38400"
+    assert terminal_for(make_drop(minutes_left=0), time_left=True) == "ansi-bbs/38400"   # no limit
+    assert terminal_for(make_drop(minutes_left=12), time_left=False) == "ansi-bbs/38400"
+    hs = RloginHandshake("bbs", "Gus", "ansi-bbs;minutes=12", 38400)
+    assert (hs.terminal_type, hs.minutes_left) == ("ansi-bbs", 12)
+    assert RloginHandshake("bbs", "Gus", "ansi-bbs;minutes=lots", 0).minutes_left is None

@@ -121,3 +121,13 @@ async def test_a_store_failure_loses_nothing_and_the_game_goes_on():
     store.fail = None
     assert await match.submit(player, action) is None     # the lock was released
     assert len(match.state.history) == 1 and len(store.moves) == 1
+
+
+async def test_the_opponent_is_told_why_a_caller_left():
+    """A caller whose time on their BBS ran out: the game is suspended as
+    after a dropped line, and the other player reads why."""
+    match, _store, alice, bob = new_match()
+    match.detach(bob, why="ran out of time on their BBS")
+    told = [e.text for e in alice.inbox if isinstance(e, MatchEvent) and e.kind == News.SUSPENDED]
+    assert told and told[-1].startswith("Bob ran out of time on their BBS: the game is suspended")
+    assert match.suspended

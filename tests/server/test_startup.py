@@ -212,3 +212,29 @@ async def test_new_database_is_private(tmp_path):
     assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600   # the journal too
     await store.close()
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+async def test_a_settings_file_with_secrets_readable_by_everyone_is_warned_of(tmp_path):
+    """The BBSes' RLogin secrets let whoever reads them hand a caller over
+    under any name: the server says so at start when others can read them."""
+    config = tmp_path / "gatehouse.toml"
+    config.write_text(f'[awari]\nbuild_endgame = false\n[sysop]\nsocket = "{tmp_path}/s.sock"\n'
+                      '[rlogin]\nsecrets = ["127.0.0.1=s3cret"]\n')
+    cmd = [str(GATEHOUSE)] if GATEHOUSE.exists() else [sys.executable, "-m", "server.cli"]
+    for mode, warned in ((0o644, True), (0o640, False)):
+        config.chmod(mode)
+        proc = await asyncio.create_subprocess_exec(
+            *cmd, "serve", "--port", "0", "--config", str(config), "--db", str(tmp_path / "g.db"),
+            cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            assert proc.stdout is not None and proc.stderr is not None
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert b"listening" in line                       # started, warning or not
+        finally:
+            proc.terminate()
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+        text = err.decode()
+        found = [x for x in text.splitlines() if "holds [rlogin] secrets" in x]
+        assert bool(found) == warned, text
+        if warned:
+            assert str(config) in found[0] and "0644" in found[0] and "chmod 0640" in found[0]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import telnetlib3.stream_writer
 
+from server.config import Config
 from server.net.flood import ResizeRate
 from server.net.rlogin import RloginInputFilter, WindowSize, window_message
 from server.net.streams import StreamConnection
@@ -70,8 +71,7 @@ class _FakeConn:
 
 
 def _session(conn: _FakeConn) -> Session:
-    services: Any = types.SimpleNamespace(
-        config=types.SimpleNamespace(server=types.SimpleNamespace(idle_seconds=600.0)))
+    services: Any = types.SimpleNamespace(config=Config())
     return Session(services, conn, NodeId(1))  # type: ignore[arg-type]
 
 

@@ -914,11 +914,10 @@ def test_with_the_flag_lost_in_every_line_a_defender_still_heads_for_the_intrude
         assert move.frm == sq("I3") and near[move.to] < near[move.frm], move
 
 
-def test_a_piece_closing_on_our_known_marshal_is_not_taken_for_the_spy():
-    """The Spy waits for our Marshal, it does not walk up to it: a hidden
-    piece whose step brought it to two squares of our revealed Marshal
-    keeps its plain odds of being the Spy (weighted as a hunter, 8 to one,
-    it was the Spy in about 0.7 of the samples)."""
+def test_a_piece_closing_on_our_known_marshal_is_likelier_but_not_surely_the_spy():
+    """A Spy may walk up to our revealed Marshal, most wait: a hidden piece
+    whose step brought it to two squares of our revealed Marshal is likelier
+    the Spy than its plain odds (one of four), yet far from sure."""
     s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "C2": (0, "1"), "J1": (0, "6"),
                   "C4": (1, "S"), "H8": (1, "9"), "J7": (1, "7"), "A7": (1, "5"), "J10": (1, "F"),
                   "I10": (1, "B"), "J9": (1, "B")})
@@ -927,7 +926,7 @@ def test_a_piece_closing_on_our_known_marshal_is_not_taken_for_the_spy():
         moved(s, name)
     s.moves = [(1, sq("C5"), sq("C4"))]
     marg = Belief(with_losses(s).observation(0), 0).marginals(random.Random(1), 2000)
-    assert 0.15 < marg.p(sq("C4"), "S") < 0.35       # four pieces, one the Spy: about a quarter
+    assert 0.35 < marg.p(sq("C4"), "S") < 0.7
 
 
 def closing_position(their_marshal: bool, quiet: int = QUIET) -> StrategoState:
@@ -1004,3 +1003,112 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
     cells[sq("J10")] = 16 + R_OF["7"]       # no Spy: the Marshal hunts
     closing_hunt(list(cells), 0, unknown, search.val, tables)
     assert tables[marshal] is not None
+
+
+def marshal_walker_position() -> StrategoState:
+    """Our revealed Marshal on E4; Blue's pieces moved, its Spy among them
+    (on E8), none of them yet near our Marshal."""
+    s = position({"A1": (0, "F"), "E4": (0, "1"), "J1": (0, "7"),
+                  "E8": (1, "S"), "B9": (1, "5"), "H7": (1, "7"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B"), "C8": (1, "9")})
+    s.board[sq("E4")] = s.board[sq("E4")]._replace(revealed=True, moved=True)
+    for name in ("B9", "H7", "A8", "E8", "C8"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+    return s
+
+
+def test_a_piece_that_closes_on_our_marshal_is_likelier_the_spy():
+    """A Spy may walk up to our revealed Marshal: a piece whose step brings
+    it to two steps of it is likelier the Spy than before the step, and
+    likelier than the pieces that stayed away."""
+    s = marshal_walker_position()
+
+    def spy(name: str) -> float:
+        return Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq(name), "S")
+
+    before = spy("E8")
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # two steps from our Marshal
+    assert spy("E6") > 1.5 * before
+    assert spy("E6") > 1.5 * spy("B9")
+
+
+def test_a_piece_that_walks_up_to_our_marshal_is_struck_by_it():
+    """The walker stands next to our revealed Marshal: the Marshal does not
+    wait for the Spy's strike (it takes the walker, or steps away)."""
+    s = marshal_walker_position()
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))
+    s.apply(0, Move(sq("J2"), sq("J1")))
+    s.apply(1, Move(sq("E6"), sq("E5")))      # next to our Marshal
+    obs = s.observation(0)
+    assert Belief(obs, 0).marginals(random.Random(4), 600).p(sq("E5"), "S") > 0.5
+    move = make_bot(5, 1).choose(obs, 0)
+    assert move.frm == sq("E4")
+
+
+def bluff_position() -> StrategoState:
+    """Blue's Sergeant walked up next to our revealed General (E5) and
+    stayed there through a turn of Blue's without striking it."""
+    s = position({"A1": (0, "F"), "E5": (0, "2"), "J1": (0, "7"), "A2": (0, "8"),
+                  "E8": (1, "7"), "B9": (1, "5"), "H9": (1, "1"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "4")})
+    s.board[sq("E5")] = s.board[sq("E5")]._replace(revealed=True, moved=True)
+    for name in ("B9", "H9", "A8", "E8", "C9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("E7"), sq("E6")))      # next to our General: a Marshal's walk
+    return s
+
+
+def test_a_piece_that_lets_our_general_be_is_hardly_the_marshal():
+    """Stepping next to our revealed General makes the walker likely the
+    Marshal; having then let a turn pass without striking it, it is hardly
+    the Marshal any more (a Marshal takes a General whenever it can)."""
+    s = bluff_position()
+    charged = Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("E6"), "1")
+    s.apply(0, Move(sq("A2"), sq("A3")))      # our General stays
+    s.apply(1, Move(sq("B9"), sq("B8")))      # and Blue lets it be
+    passed = Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("E6"), "1")
+    assert charged > 0.5
+    assert passed < 0.2
+    assert passed < Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("H9"), "1")
+
+
+def edge_walker_position() -> StrategoState:
+    """Our flag in the corner (A1), ringed by two bombs; a hidden piece of
+    Blue's walks down the edge column to the bombs; our Captain (F3) can
+    come."""
+    s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "F3": (0, "4"), "J1": (0, "7"),
+                  "A5": (1, "8"), "E8": (1, "5"), "H8": (1, "3"), "J10": (1, "F"), "I10": (1, "B"),
+                  "J9": (1, "B"), "C9": (1, "6")})
+    for name in ("A5", "E8", "H8", "C9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+    return s
+
+
+def test_a_piece_that_walks_up_to_our_bomb_wall_is_likelier_a_miner():
+    s = edge_walker_position()
+
+    def miner() -> float:
+        return Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("A3"), "8")
+
+    s.apply(1, Move(sq("A5"), sq("A4")))
+    s.apply(0, Move(sq("J1"), sq("J2")))
+    s.apply(1, Move(sq("A4"), sq("A3")))     # next to our bomb on A2
+    near = miner()
+    assert near > 0.4      # four hidden movers, one a Miner: a quarter without the walk
+    # and a defender heads for it before the bomb falls
+    from doors.stratego.search import bfs
+    home = bfs([sq("A3")])
+    move = make_bot(5, 1).choose(s.observation(0), 0)
+    assert move.frm == sq("F3") and home[move.to] < home[move.frm], move

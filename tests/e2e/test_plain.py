@@ -1,0 +1,124 @@
+"""Callers without ANSI: a telnet terminal of type `dumb` (and RLogin
+`dumb`, as door mode sends for DOOR32.SYS emulation 0) gets plain text,
+line by line, and never one escape byte, through a whole call: register,
+chat, an Awari game against the computer to the end with typed commands
+(`help`, `sow 3`, `say ...`), log off."""
+import asyncio
+import time
+
+from ansi.cp437 import decode_cp437
+
+from .harness import ENTER, Caller, door_digit, start_app, wait_until
+from .test_time_left import TimedCaller
+
+
+def no_escape(data: bytes) -> None:
+    assert b"\x1b" not in data, data[max(0, data.find(b"\x1b") - 200):data.find(b"\x1b") + 40]
+
+
+async def until_seen(caller: Caller, words: str, since: int = 0, timeout: float = 30.0) -> int:
+    """Wait until ``words`` arrive after byte ``since``; the bytes' end."""
+    deadline = time.monotonic() + timeout
+    while words not in decode_cp437(bytes(caller.received[since:])):
+        assert time.monotonic() < deadline, f"{words!r} never came:\n" + \
+            decode_cp437(bytes(caller.received[since:]))[-1500:]
+        await asyncio.sleep(0.02)
+    return len(caller.received)
+
+
+async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_path):
+    app = await start_app(tmp_path / "g.db")
+    try:
+        friend = await Caller.connect(app.port)
+        await friend.login("Friend")
+        caller = await Caller.connect(app.port, term="dumb")
+        await caller.login("Plain")
+        no_escape(bytes(caller.received))
+        caller.send("c")
+        caller.send("hello from a dumb terminal" + ENTER)
+        await friend.expect("hello from a dumb terminal")
+        friend.send("c")
+        friend.send("welcome" + ENTER)
+        mark = await until_seen(caller, "welcome")
+        caller.send(ENTER)                           # an empty line closes the chat line
+        await caller.settle()
+        caller.send("p")
+        mark = await until_seen(caller, "Choose a door", mark)
+        caller.send(door_digit("Awari"))
+        mark = await until_seen(caller, "choose your opponent", mark)
+        caller.send("1")
+        mark = await until_seen(caller, "options", mark)
+        caller.send(ENTER)
+        mark = await until_seen(caller, "help: the commands", mark)
+        caller.send("help" + ENTER)
+        mark = await until_seen(caller, "sow N", mark)
+        caller.send("q")                             # out of the help pages
+        mark = await until_seen(caller, "> ", mark)
+        caller.send("sow 9" + ENTER)
+        mark = await until_seen(caller, "Not a move: 'sow 9'. Type sow N, or help.", mark)
+        caller.send("say good luck" + ENTER)
+        mark = await until_seen(caller, "good luck", mark)
+        deadline = time.monotonic() + 240
+        while "GAME OVER" not in decode_cp437(bytes(caller.received[mark:])):
+            assert time.monotonic() < deadline, decode_cp437(bytes(caller.received))[-2000:]
+            for hole in "123456":                    # the first legal hole is sown
+                caller.send(f"sow {hole}" + ENTER)
+            await caller.settle()
+        no_escape(bytes(caller.received))
+        caller.send("lobby" + ENTER)                 # from the finished game to the lobby
+        mark = await until_seen(caller, "Who's online", mark)
+        caller.send("g")
+        await until_seen(caller, "Log off? (y/n)", mark)
+        caller.send("y")
+        await until_seen(caller, "Goodbye", mark)
+        await wait_until(lambda: caller.closed, what="the line hung up")
+        no_escape(bytes(caller.received))
+        await caller.close()
+        await friend.close()
+    finally:
+        await app.stop()
+
+
+async def test_door_mode_with_emulation_0_and_rlogin_dumb_get_no_escape_byte(tmp_path):
+    """DOOR32.SYS emulation 0 (ASCII): door mode tells the server `dumb`."""
+    from server.net.rlogin import build_handshake
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
+    try:
+        door = await TimedCaller(app, "Ascii", minutes=30, emulation=0).start()
+        await door.expect("Who's online")
+        door.send("g")
+        await door.expect("Back to the BBS? (y/n)")
+        door.send("y")
+        assert await asyncio.wait_for(door.door, 30) == 0
+        no_escape(bytes(door.raw))
+        reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+        writer.write(build_handshake("vrt", "Dumbo", "dumb/9600"))
+        seen = b""
+        while b"Who's online" not in seen:
+            more = await asyncio.wait_for(reader.read(4096), 30)
+            assert more, seen
+            seen += more
+        no_escape(seen)
+        writer.close()
+    finally:
+        await app.stop()
+
+
+async def test_any_caller_can_choose_plain_text_under_settings(app):
+    caller = await Caller.connect(app.port)          # an xterm: ANSI at first
+    await caller.login("Reader")
+    caller.send("s")
+    await caller.expect("3. Plain text")
+    caller.send("3")
+    mark = await until_seen(caller, "Plain text for this call")
+    caller.send("q")
+    await until_seen(caller, "Who's online", mark)
+    caller.send("c")
+    caller.send("can you hear me" + ENTER)
+    await until_seen(caller, "can you hear me", mark)
+    await caller.settle()
+    no_escape(bytes(caller.received[mark:]))         # from the choice on: no escape byte
+    caller.send(ENTER + "s3")
+    await caller.expect("Full screen (ANSI) for this call.")
+    assert b"\x1b[" in bytes(caller.received[mark:])
+    await caller.close()
