@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from ansi import keys as K
-from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
 from server.screens.accounts_screen import AccountsScreen
@@ -295,6 +295,11 @@ class SysopScreen(Screen):
         if app.matches.clock.paused and app.matches.clock.paused_since is not None:
             since = time.strftime("%m-%d %H:%M", time.localtime(app.matches.clock.paused_since))
             canvas.text(1, 12, f"Held since {since}", YELLOW)
+        trouble = app.store.write_trouble
+        if trouble is not None:        # until a write succeeds again
+            canvas.fill(0, 12, 80, 1, " ", WHITE, RED)
+            canvas.text(1, 12, shorten(f"WARNING: the database cannot be written ({trouble}): "
+                                       "moves are NOT being saved", 78), WHITE, RED)
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "

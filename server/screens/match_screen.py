@@ -36,6 +36,7 @@ from server.screens.session import Pop, Push, Screen, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
 from server.services.seats import Seat, seat_label
+from server.services.store import WriteFailed
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -108,6 +109,15 @@ class MatchScreen(Screen):
 
     # ----- keys -------------------------------------------------------------
     async def on_key(self, key: str) -> Transition:
+        try:
+            return await self._on_key(key)
+        except WriteFailed as exc:      # nothing was stored, nothing changed: say so
+            self.banner = ""
+            self.ui.message = (f"Your move was NOT made: {exc.why}. It is kept here: "
+                               "press it again to try once more.")
+            return None
+
+    async def _on_key(self, key: str) -> Transition:
         if key in (K.PGUP, K.PGDN) or (self.chat_input is not None and key in (K.UP, K.DOWN)):
             self.chat.scroll(1 if key in (K.PGUP, K.UP) else -1)
             return None
