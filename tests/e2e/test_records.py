@@ -18,8 +18,8 @@ from .harness import (
     active_game,
     db_rows,
     door_digit,
+    game_state,
     menu_number,
-    moves_of,
     start_vs_computer,
     towers_move,
     wait_until,
@@ -84,10 +84,10 @@ async def test_rated_games_hall_of_fame_and_my_games(app):
     computer_game, level = await start_vs_computer(alice, app, LONG, "Towers")
     # (two long names do not fit beside the key hints: the ratings alone)
     await alice.expect(f"Rated {loss.rating:.0f} vs {computer_anchor('towers', level).rating:.0f}")
-    for n in (1, 2):                    # two moves each: the game counts
+    for _ in range(2):                  # two moves each: the game counts
+        await wait_until(lambda: 0 in game_state(app, computer_game).to_move(), what="Alice's turn")
         await towers_move(alice, app, computer_game)
-        await wait_until(lambda n=n: sum(p == 1 for p, _a in moves_of(app, computer_game)) >= n,
-                         what="the computer's reply")
+    await wait_until(lambda: 0 in game_state(app, computer_game).to_move(), what="the computer's reply")
     alice.send("Q")
     await alice.expect("Resign this game?")
     alice.send("y")
