@@ -69,8 +69,8 @@ async def test_two_bbses_tag_their_own_callers_once(tmp_path, caplog):
         await fan.expect("Hall of Fame")
         fan.send("b")
         text = await fan.expect("Games between callers of different BBSes")
-        assert " 1 [MYS]            3     2     1" in text
-        assert " 2 [SBBS]           3     1     2" in text
+        assert f" 1 {'[MYS]':<12} {15:>5} {10:>5} {5:>5}" in text
+        assert f" 2 {'[SBBS]':<12} {15:>5} {5:>5} {10:>5}" in text
         await fan.close()
     finally:
         await app.stop()
