@@ -2,13 +2,15 @@
 `dumb`, as door mode sends for DOOR32.SYS emulation 0) gets plain text,
 line by line, and never one escape byte, through a whole call: register,
 chat, an Awari game against the computer to the end with typed commands
-(`help`, `sow 3`, `say ...`), log off."""
+(`help`, `sow 3`, `say ...`), log off; and a Stratego game typed from the
+setup (`place a4 9`, `ready`) through moves (`a4 a5`) to its end."""
 import asyncio
+import json
 import time
 
 from ansi.cp437 import decode_cp437
 
-from .harness import ENTER, Caller, door_digit, start_app, wait_until
+from .harness import ENTER, Caller, db_rows, door_digit, moves_of, start_app, wait_until
 from .test_time_left import TimedCaller
 
 
@@ -122,3 +124,66 @@ async def test_any_caller_can_choose_plain_text_under_settings(app):
     await caller.expect("Full screen (ANSI) for this call.")
     assert b"\x1b[" in bytes(caller.received[mark:])
     await caller.close()
+
+
+# Red's four rows, front (row 4) to back (row 1), columns A to J: a rank a square
+ARMY = {4: "9999999955", 3: "1233444556", 2: "6667777888", 1: "88SBBBBBBF"}
+OPENINGS = [f"{col}{row} {col}{row + 1}" for row in (4, 5, 6, 3) for col in "abefij"]
+
+
+async def test_a_dumb_terminal_sets_up_and_plays_stratego_to_the_end(tmp_path):
+    """The whole Stratego game typed: 40 `place` lines, `ready`, real moves
+    against the computer (`move a4 a5`, `a4 a5`), then `resign` and `y`:
+    the game ends on the caller's screen and in the database file."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        caller = await Caller.connect(app.port, term="dumb")
+        await caller.login("Plain")
+        caller.send("p")
+        mark = await until_seen(caller, "Choose a door")
+        caller.send(door_digit("Stratego"))
+        mark = await until_seen(caller, "choose your opponent", mark)
+        caller.send("1")
+        mark = await until_seen(caller, "options", mark)
+        caller.send(ENTER)
+        mark = await until_seen(caller, "SETUP: place your 40 pieces", mark)
+        caller.send("help" + ENTER)
+        mark = await until_seen(caller, "place d4 B", mark)
+        caller.send("q")                             # out of the help pages
+        mark = await until_seen(caller, "> ", mark)
+        caller.send("place k4 9" + ENTER)
+        mark = await until_seen(caller, "Not a move: 'place k4 9'", mark)
+        placed, setup_mark = 0, mark
+        for row, ranks in ARMY.items():
+            for col, rank in zip("abcdefghij", ranks, strict=True):
+                caller.send(f"place {col}{row} {rank}" + ENTER)
+                placed += 1
+                mark = await until_seen(caller, f"You: {placed}/40", mark)
+        await until_seen(caller, " 1   8  8  S  B  B  B  B  B  B  F  1", setup_mark)
+        caller.send("ready" + ENTER)
+        mark = await until_seen(caller, "Your move", mark)
+        game_id = db_rows(app, "SELECT id FROM games WHERE player0 = 'Plain'")[0][0]
+
+        def my_moves() -> int:
+            return len([a for p, a in moves_of(app, game_id) if p == 0 and "-" in a])
+
+        deadline = time.monotonic() + 120
+        while my_moves() < 4:
+            assert time.monotonic() < deadline, decode_cp437(bytes(caller.received))[-2000:]
+            done = my_moves()
+            for i, move in enumerate(OPENINGS):      # the first legal one is played
+                caller.send(("move " if i % 2 else "") + move + ENTER)
+            await wait_until(lambda done=done: my_moves() > done, what="a move of the caller's")
+            await caller.settle()
+        no_escape(bytes(caller.received))
+        caller.send("resign" + ENTER)
+        mark = await until_seen(caller, "(y/n)", mark)
+        caller.send("y")
+        await until_seen(caller, "GAME OVER: Computer (3) wins (Plain resigned)", mark)
+        [(status, outcome)] = db_rows(app, "SELECT status, outcome FROM games WHERE id = ?", game_id)
+        assert status == "finished"
+        assert json.loads(outcome)["winner"] == 1 and json.loads(outcome)["termination"] == "resign"
+        no_escape(bytes(caller.received))
+        await caller.close()
+    finally:
+        await app.stop()
