@@ -187,3 +187,37 @@ async def test_a_dumb_terminal_sets_up_and_plays_stratego_to_the_end(tmp_path):
         await caller.close()
     finally:
         await app.stop()
+
+
+async def test_the_lobby_is_a_short_list_for_a_plain_caller(tmp_path):
+    """No boxes, one line a thing: who is on, the doors, the chat's last
+    lines; a new chat line prints a few lines, not the screen again."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        friend = await Caller.connect(app.port)
+        await friend.login("Friend")
+        caller = await Caller.connect(app.port, term="dumb")
+        caller_mark = len(caller.received)
+        await caller.login("Plain")
+        await until_seen(caller, "Doors (p to play): ", caller_mark)
+        await caller.settle()
+        text = decode_cp437(bytes(caller.received))
+        lobby = text[text.rindex("Lobby: Plain"):].splitlines()
+        assert lobby[1] == "Who's online (2):"
+        assert any("Friend" in line for line in lobby[2:4]) and any("Plain" in line for line in lobby[2:4])
+        assert "Stratego" in lobby[4] and "Awari" in lobby[4]
+        assert "Lobby chat (c to talk):" in lobby
+        assert len(lobby) <= 12, lobby                   # a short list, not 24 lines of boxes
+        assert not any(line.startswith(("+", "|")) or "+---" in line for line in lobby), lobby
+        mark = len(caller.received)
+        friend.send("c")
+        friend.send("hello there" + ENTER)
+        await until_seen(caller, "Friend: hello there", mark)
+        await caller.settle()
+        said = decode_cp437(bytes(caller.received[mark:])).splitlines()
+        assert len(said) <= 2, said                      # the new chat line, not the lobby again
+        no_escape(bytes(caller.received))
+        await caller.close()
+        await friend.close()
+    finally:
+        await app.stop()
