@@ -6,19 +6,15 @@ succeed again; the log has a line, not a traceback per key; once the disk
 takes writes again the same key makes the move."""
 import asyncio
 import re
-import shutil
+import resource
 import signal
 import sqlite3
 import sys
-
-import pytest
 
 from tests.server.sysop_harness import Console
 
 from .harness import ENTER, Caller, arrows_between, door_digit, wait_until
 from .test_sigkill import ROOT, game_on_disk, moves_on_disk
-
-PRLIMIT = shutil.which("prlimit")
 
 
 async def start_server(db):
@@ -33,12 +29,13 @@ async def start_server(db):
 
 
 async def fsize(pid: int, limit: str) -> None:
-    """Set the soft file-size limit of process ``pid`` (the hard one stays)."""
-    done = await asyncio.create_subprocess_exec(PRLIMIT, "--pid", str(pid), f"--fsize={limit}:")
-    assert await done.wait() == 0
+    """Set the soft file-size limit of process ``pid`` (the hard one stays),
+    as ``prlimit --fsize`` does: a number of bytes, or "unlimited"."""
+    _soft, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+    soft = resource.RLIM_INFINITY if limit == "unlimited" else int(limit)
+    resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))
 
 
-@pytest.mark.skipif(PRLIMIT is None, reason="needs prlimit (util-linux)")
 async def test_a_refused_write_is_told_and_the_key_works_once_the_disk_does(tmp_path):
     db = tmp_path / "g.db"
     proc, port = await start_server(db)
