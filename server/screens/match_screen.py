@@ -135,7 +135,7 @@ class MatchScreen(Screen):
                 self.chat_input = None
             return None
         if self.ui.text_input and key != K.CTRL_L:
-            return await self._to_door(key)      # the door is taking a name: every key is text
+            return await self.to_door(key)      # the door is taking a name: every key is text
         if self.session.terminal.plain and self.confirm is None:
             self.banner = ""
             return await self.typed.on_key(key)  # plain text: typed commands
@@ -171,9 +171,10 @@ class MatchScreen(Screen):
         if key == "=":
             self.banner = await self.match.offer_draw(self.me)
             return None
-        return await self._to_door(key)
+        return await self.to_door(key)
 
-    async def _to_door(self, key: str) -> Transition:
+    async def to_door(self, key: str) -> Transition:
+        """``key`` to the door's own screen, and what it asks of the match."""
         result = self.ui.on_key(key, time.monotonic())
         if isinstance(result, Submit) and self.me is not None:
             reason = await self.match.submit(self.me, result.action)
