@@ -1,4 +1,4 @@
-"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop, user (and the BBS helpers)."""
+"""The ``gatehouse`` command: serve, games, replay, bulletin, sysop, user, backup, check (and the BBS helpers)."""
 from __future__ import annotations
 
 import argparse
@@ -87,9 +87,37 @@ async def _replay(config: Config, game_id: int, delay: float, charset: str, out:
         out.write(data)
         out.flush()
         await asyncio.sleep(delay)      # (CTRL-C stops it here)
-    out.write(b"\r\n")
-    out.flush()
     return 0
+
+
+def _backup(config: Config, target: str) -> int:
+    from server.services.store_backup import backup, counts, integrity_check
+    if not _existing_database(config):
+        return 1
+    backup(config.store.database, target)
+    found = integrity_check(target)
+    users, games, moves = counts(target)
+    if found != ["ok"]:
+        print(f"gatehouse: the copy {target} failed its check: {'; '.join(found)}", file=sys.stderr)
+        return 1
+    print(f"Backed up {config.store.database} to {target}: {users} accounts, {games} games, "
+          f"{moves} moves; integrity check ok.")
+    return 0
+
+
+def _check(config: Config) -> int:
+    from server.services.store_backup import integrity_check
+    if not _existing_database(config):
+        return 1
+    found = integrity_check(config.store.database)
+    if found == ["ok"]:
+        print(f"{config.store.database}: integrity check ok.")
+        return 0
+    print(f"{config.store.database}: the database is damaged ({len(found)} problems; restore it "
+          "from a backup):", file=sys.stderr)
+    for line in found:
+        print(f"  {line}", file=sys.stderr)
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,9 +184,12 @@ def _main(argv: list[str] | None) -> int:
     sysop = sub.add_parser("sysop", help="attach the sysop console to the running server")
     sysop.add_argument("--socket", help="the server's sysop socket (default: [sysop] socket, "
                                         "sysop.sock in the state directory)")
+    back = sub.add_parser("backup", help="copy the database to FILE, safely while the server runs")
+    back.add_argument("file", help="the copy to write (replaced at once; mode 0600)")
+    check = sub.add_parser("check", help="check the database (PRAGMA integrity_check)")
     from server.cli_users import add_user_parser
     user = add_user_parser(sub)
-    for p in (serve, games, rep, bulletin, door, sysop, *user.actions):
+    for p in (serve, games, rep, bulletin, door, sysop, back, check, *user.actions):
         p.add_argument("--config", help="path of gatehouse.toml (default: ./gatehouse.toml if it exists)")
         p.add_argument("--db", help="sqlite database file ([store] database, gatehouse.db in the "
                                     "state directory)")
@@ -218,6 +249,10 @@ def _run(args: argparse.Namespace, config: Config) -> int:
     if args.command == "sysop":
         from server.net.sysop_client import main as sysop_main
         return sysop_main(config.sysop.socket)
+    if args.command == "backup":
+        return _backup(config, args.file)
+    if args.command == "check":
+        return _check(config)
     if args.command == "replay":
         if not _existing_database(config):
             return 1

@@ -17,9 +17,9 @@ def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str
     """"Alice 1500->1662 +162, Bob 1500->1338 -162"; "unrated"; "" if not over."""
     if change is None:
         return ""
-    rated, (b0, b1), (a0, a1) = change
+    rated, (b0, b1), (a0, a1), why = change
     if not rated:
-        return "unrated"
+        return f"unrated: {why}" if why else "unrated"
     parts = []
     for label, before, after in ((players[0], b0, a0), (players[1], b1, a1)):
         if before is not None and after is not None:

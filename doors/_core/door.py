@@ -192,10 +192,13 @@ class TextCommand:
     """A move typed as a line (plain text: screen readers, terminals
     without ANSI): ``word`` and what follows it, given to the state's
     ``parse_action`` (``sow 3`` -> ``parse_action("3")``), or else the
-    whole line (``place d4 M``, the record's own notation)."""
+    whole line (``place d4 M``, the record's own notation). With ``key``,
+    the word alone presses that key on the door's own screen (``random``:
+    the key that fills a setup at random)."""
     word: str                                  # "sow"
     usage: str                                 # "sow N"
     meaning: str                               # "sow hole N (1-6, as numbered on your row)"
+    key: str = ""                              # the word alone stands for this key of the door's screen
 
 
 @dataclasses.dataclass(frozen=True)

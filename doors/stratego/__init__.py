@@ -102,6 +102,7 @@ INFO = DoorInfo(
     text_commands=(TextCommand("move", "move a4 a5", "move (or strike) from a4 to a5; a4-a5 too"),
                    TextCommand("place", "place d4 B", "set up: put a piece of that rank (1-9, S, B, F) on d4"),
                    TextCommand("remove", "remove d4", "set up: take the piece off d4"),
+                   TextCommand("random", "random", "set up: the pieces still to place, at random", key="R"),
                    TextCommand("ready", "ready", "set up: done, when all 40 pieces stand")),
     settings=(DoorSetting("reveal_seconds", 3.0, low=0, high=60, ui_attribute="REVEAL_SECONDS"),),
 )

@@ -19,6 +19,8 @@ from server.screens.lobby import LobbyScreen
 from server.screens.resume import ResumeScreen
 from server.screens.session import Quit, Replace, Screen, Transition
 from server.screens.turns import turns_line
+from server.services.addresses import address_key
+from server.services.store import AccountKind, WriteFailed
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -40,7 +42,12 @@ async def after_login(session: Session, user: UserRow, back: Back) -> Transition
     holder = session.sign_in(user)
     if holder is not None:
         return Replace(TakeoverScreen(session, user, holder, back))
-    await session.services.store.touch_login(user.id)
+    # a password caller's address counts for the rating rules (a BBS's is the BBS's own)
+    address = address_key(session.conn.peer) if user.kind == AccountKind.TELNET else None
+    try:
+        await session.services.store.touch_login(user.id, address)
+    except WriteFailed:
+        pass          # (logged by the store, shown on the console) the caller still comes in
     await session.services.messages.deliver_kept(session)
     waiting = turns_line(session.services.matches.turns_waiting(user.handle))
     if waiting:

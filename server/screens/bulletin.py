@@ -11,7 +11,7 @@ from ansi.art import Sauce
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.render import flowing
 from doors import registry
-from server.screens.hall_screen import draw_leaders
+from server.screens.hall_screen import LEADERS_RULE, draw_leaders
 from server.services.records import Hall, bbs_members, hall_of_fame
 from server.services.seats import parse_seat_label
 from server.services.store import Store, handle_key
@@ -41,7 +41,7 @@ async def build_bulletin(store: Store, door: str | None = None,
     only = await bbs_members(store, bbs) if bbs else None
     doors = [registry()[door]] if door else list(registry().values())
     leaders = 10 if door else 5
-    rows = 3 + len(doors) * (leaders + 3) + 3 + IN_PROGRESS_ROWS + 2
+    rows = 3 + len(doors) * (leaders + 3) + 3 + IN_PROGRESS_ROWS + 3
     canvas = Canvas(80, rows)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now if now is not None else time.time()))
     canvas.fill(0, 0, WIDTH, 1, " ", WHITE, BLUE)
@@ -82,8 +82,9 @@ async def build_bulletin(store: Store, door: str | None = None,
     elif len(live) > IN_PROGRESS_ROWS:
         canvas.text(1, y, f"and {len(live) - IN_PROGRESS_ROWS} more", DARK_GREY)
         y += 1
-    canvas.text(1, y + 1, footer or FOOTER, CYAN)
-    return _crop(canvas, y + 2)
+    canvas.text(1, y + 1, LEADERS_RULE, DARK_GREY)
+    canvas.text(1, y + 2, footer or FOOTER, CYAN)
+    return _crop(canvas, y + 3)
 
 
 def pace_text(seconds: float) -> str:

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from ansi import keys as K
-from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
+from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.net.terminal import charset_for_term
 from server.screens.accounts_screen import AccountsScreen
@@ -408,6 +408,11 @@ class SysopScreen(Screen):
             canvas.fill(0, 2 + i, 80, 1, " ", fg, BLUE if sel else BLACK)
             canvas.text(1, 2 + i, line, fg, BLUE if sel else BLACK)
         self._draw_status(canvas, len(nodes))
+        trouble = app.store.write_trouble
+        if trouble is not None:        # until a write succeeds again: over the status row
+            canvas.fill(0, 12, 80, 1, " ", WHITE, RED)
+            canvas.text(1, 12, shorten(f"WARNING: the database cannot be written ({trouble}): "
+                                       "moves are NOT being saved", 78), WHITE, RED)
         if target is not None:
             on = idle_text(mono - target.connected_at)
             detail = (f"Node {target.node} {target.handle}: {target.origin} from "

@@ -21,14 +21,16 @@ from ansi.canvas import (
 from doors import registry
 from server.screens.history_screen import MyGamesScreen
 from server.screens.session import Pop, Push, Screen, Transition
-from server.services.records import Hall, LeagueRow, Tally, bbs_league, hall_of_fame
+from server.services.records import MIN_RATED_GAMES, Hall, LeagueRow, Tally, bbs_league, hall_of_fame
 
 if TYPE_CHECKING:
     from server.screens.session import Session
 
-__all__ = ["HallOfFameScreen", "draw_leaders", "LEADER_ROWS"]
+__all__ = ["HallOfFameScreen", "draw_leaders", "LEADER_ROWS", "LEADERS_RULE"]
 
 LEADER_ROWS = 10
+LEADERS_RULE = f"Leaders: rated games only, callers with {MIN_RATED_GAMES} or more of them."
+NOBODY_YET = f"Nobody has {MIN_RATED_GAMES} rated games here yet: be the first!"
 OPPONENT_ROWS = 4          # per column; two columns
 
 
@@ -36,7 +38,7 @@ def draw_leaders(canvas: Canvas, y: int, hall: Hall, me: str = "") -> int:
     """The three tables side by side from row ``y`` (columns 0-78); returns
     the row below them (no tables yet: a line that says so, no empty columns)."""
     if not (hall.top_rated or hall.most_games or hall.longest_streaks):
-        canvas.text(4, y + 2, "No rated games yet: be the first on the board!", DARK_GREY)
+        canvas.text(4, y + 2, NOBODY_YET, DARK_GREY)
         return y + 1 + LEADER_ROWS
     canvas.text(0, y, f"   {'Top rated':<20} {'Rtg':>4}", BRIGHT_CYAN)
     canvas.text(29, y, f"{'Most games':<20} {'Gms':>4}", BRIGHT_CYAN)
@@ -58,6 +60,8 @@ def draw_leaders(canvas: Canvas, y: int, hall: Hall, me: str = "") -> int:
             handle, wins = hall.longest_streaks[i]
             colour = YELLOW if handle.casefold() == key else GREY
             canvas.text(55, row, f"{handle:<20} {wins:>3}", colour)
+    if not (hall.top_rated or hall.most_games):
+        canvas.text(4, y + 2, NOBODY_YET, DARK_GREY)
     return y + 1 + LEADER_ROWS
 
 
@@ -126,6 +130,7 @@ class HallOfFameScreen(Screen):
         info = self.doors[self.index]
         if self.hall is None:
             return None
+        canvas.text(1, 2, LEADERS_RULE, DARK_GREY)
         self._draw_mine(canvas, draw_leaders(canvas, 3, self.hall, self.session.handle) + 1,
                         info.title)
         canvas.text(1, 23, f"1-{len(self.doors)} or LEFT/RIGHT another door   b BBS against BBS   "

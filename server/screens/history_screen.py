@@ -72,7 +72,8 @@ class MyGamesScreen(Screen):
             self.message = f"Game {row.id} cannot be replayed here."
             return None
         try:
-            screen = ReplayScreen(self.session, game, await store.moves(row.id))
+            screen = ReplayScreen(self.session, game, await store.moves(row.id),
+                                  row.seat_of(self.session.handle))
         except Exception:
             self.message = f"The record of game {row.id} cannot be replayed."
             return None
@@ -109,9 +110,11 @@ class ReplayScreen(Screen):
     """A recorded game, one position per key press."""
     location = "watching a replay"
 
-    def __init__(self, session: Session, game: GameRow, moves: list[tuple[int, str]]):
+    def __init__(self, session: Session, game: GameRow, moves: list[tuple[int, str]],
+                 viewer: int | None = None):
+        """``viewer``: the caller's seat in the game (they see their own army)."""
         super().__init__(session)
-        self.frames: list[CanvasT] = list(replay_canvases(game, moves))
+        self.frames: list[CanvasT] = list(replay_canvases(game, moves, viewer))
         self.index = 0
 
     async def on_key(self, key: str) -> Transition:

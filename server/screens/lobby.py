@@ -535,10 +535,29 @@ class LobbyScreen(Screen):
     _AREAS = {"header": (0, 0, 80, 1), "who": (0, 1, 50, 11), "online": (0, 11, 50, 1), "turns": (50, 1, 30, 11),
               "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
 
+    PLAIN_CHAT = 4      # chat lines the plain lobby shows
+
+    def _draw_plain(self, canvas: Canvas, parts: Backdrop) -> None:
+        """The lobby as a short list of lines, no boxes (plain text: a screen
+        reader reads each line once; a new chat line changes few lines)."""
+        lines = [f"Lobby: {parts.header}", f"Who's online ({parts.online}):",
+                 *(f" {text}" for text, _ in parts.who),
+                 "Doors (p to play): " + ", ".join(info.title for info in registry().values()),
+                 *([f"{parts.turns} (t)"] if parts.turns else []),
+                 f"Sysop: {'available' if parts.sysop else 'not available'}",
+                 *(text + hint for text, hint in parts.offers), *(text + self.WITHDRAW for text in parts.waiting),
+                 "Lobby chat (c to talk):"]
+        for y, line in enumerate(lines[:23 - self.PLAIN_CHAT]):
+            canvas.text(0, y, shorten(line, 79), GREY)
+        self.chat.draw(canvas.region(2, min(len(lines), 23 - self.PLAIN_CHAT), 77, self.PLAIN_CHAT))
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         parts = self._backdrop_parts(now)
         kept = self._backdrop
-        if kept is not None and canvas.fits(kept[1]):
+        if self.session.terminal.plain:          # no cached full-screen drawing: a short list
+            self._backdrop = None
+            self._draw_plain(canvas, parts)
+        elif kept is not None and canvas.fits(kept[1]):
             canvas.restore(kept[1])
             if kept[0] != parts:              # redraw what changed
                 self._draw_backdrop(canvas, parts, kept[0])

@@ -22,7 +22,7 @@ from server.screens.board_look import footer_line, title_art
 from server.screens.session import Quit, Replace, Screen, Transition
 from server.services.handles import valid_handle
 from server.services.nodes import Origin
-from server.services.store import AccountKind, Store, UserRow, check_password, hash_password
+from server.services.store import AccountKind, Store, UserRow, WriteFailed, check_password, hash_password
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -191,7 +191,12 @@ class TitleScreen(Screen):
             if not self.session.services.limits.may_register(self.session.conn.peer):
                 self._ask(Stage.HANDLE, "No more new accounts from your address this hour.")
                 return None
-            self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            try:
+                self.user = await store.create_user(self.handle, salt, digest, self.session.charset)
+            except WriteFailed as exc:
+                self._ask(Stage.HANDLE, f"Your account could not be created: {exc.why}. "
+                                    "Please try again later.")
+                return None
             self.session.services.limits.registered(self.session.conn.peer)
             return await self._logged_in()
         return None

@@ -42,6 +42,7 @@ from server.services import events as E
 from server.services.match import Match, MatchEvent, News
 from server.services.move_clock import WARN_AT, clock_text
 from server.services.seats import Seat, seat_label
+from server.services.store import WriteFailed
 
 if TYPE_CHECKING:
     from server.screens.session import Session
@@ -178,10 +179,19 @@ class MatchScreen(Screen):
         return self.session.is_sysop if name == "sysop" else not self.session.is_sysop
 
     async def on_key(self, key: str) -> Transition:
+        try:
+            return await self._on_key(key)
+        except WriteFailed as exc:      # nothing was stored, nothing changed: say so
+            self.banner = ""
+            self.ui.message = (f"Your move was NOT made: {exc.why}. It is kept here: "
+                               "press it again to try once more.")
+            return None
+
+    async def _on_key(self, key: str) -> Transition:
         if self.chat_input is not None:
             return await self._chat_key(key)
         if self.ui.text_input and key != K.CTRL_L:
-            return await self._to_door(key)      # the door is taking a name: every key is text
+            return await self.to_door(key)      # the door is taking a name: every key is text
         if self.session.terminal.plain and self.confirm is None:
             self.banner = ""
             return await self.typed.on_key(key)  # plain text: typed commands
@@ -198,7 +208,7 @@ class MatchScreen(Screen):
             result: Transition = await getattr(self, spec.action)(key)
             return result
         if self.seen in (Seen.PLAYING, Seen.BY_TURNS):
-            return await self._to_door(key)
+            return await self.to_door(key)
         return None
 
     async def _chat_key(self, key: str) -> Transition:
@@ -261,7 +271,8 @@ class MatchScreen(Screen):
             self.banner = "This game's record cannot be replayed."
             return None
 
-    async def _to_door(self, key: str) -> Transition:
+    async def to_door(self, key: str) -> Transition:
+        """``key`` to the door's own screen, and what it asks of the match."""
         result = self.ui.on_key(key, time.monotonic())
         if isinstance(result, Submit) and self.me is not None:
             reason = await self.match.submit(self.me, result.action)

@@ -38,6 +38,8 @@ class GameScreen(Protocol):
 
     def leave_if_free(self) -> Transition: ...
 
+    async def to_door(self, key: str) -> Transition: ...
+
 
 class PlainCommands:
     """The typed line of a game screen in plain text."""
@@ -92,6 +94,8 @@ class PlainCommands:
             screen.confirm = "resign"
             return None
         command = next((c for c in match.info.text_commands if c.word == word), None)
+        if command is not None and command.key and not rest:
+            return await screen.to_door(command.key)     # "random": the door's own key for it
         tries = [rest, line] if command is not None else [line]
         for notation in tries:               # "sow 3" -> "3"; "place d4 M" as it stands
             try:

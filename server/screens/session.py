@@ -50,7 +50,7 @@ from server.services.matches import MatchManager
 from server.services.messages import CallerMessages
 from server.services.nodes import NodeRegistry, Origin
 from server.services.ratings import RatingBook
-from server.services.store import Store
+from server.services.store import Store, WriteFailed
 
 if TYPE_CHECKING:
     from server.net.terminal import Connection
@@ -445,6 +445,9 @@ class Session:
         told, and the session (and everyone else's) goes on."""
         try:
             await self._dispatch(item)
+        except WriteFailed as exc:       # the store logged it (once a minute) and the console shows it
+            self.show_notice(f"That was NOT saved: {exc.why}. Nothing changed; try again later.")
+            self.terminal.redraw()
         except Exception:
             log.exception("session %s (%s) failed on %r", self.node, self.handle or "-", item)
             self.show_notice("Sorry, that went wrong (the sysop can see why in the log).")

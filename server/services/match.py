@@ -389,6 +389,7 @@ class Match:
             self._ending = False
             if not self.ended:
                 self._clock_turn()
+            if not self.ended and not self._bots.running():    # (a computer's turn retries itself)
                 self._bots.drive()
             raise
         saving.done()
@@ -398,7 +399,10 @@ class Match:
     def _announce_end(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self._on_finished(self)
-        self.notify(News.ENDED, outcome.reason)
+        news = outcome.reason
+        if self.rating is not None and not self.rating.rated and self.rating.why:
+            news = f"{news}. Not rated: {self.rating.why}"      # shown on the game-over screen
+        self.notify(News.ENDED, news)
         if self.turns is not None:
             self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
 

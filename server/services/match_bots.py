@@ -16,9 +16,12 @@ from doors._core.door import DoorInfo
 from doors._core.game import GameState
 from server.config import Config
 from server.services.seats import Seat, SeatKind
+from server.services.store import WriteFailed
 from server.services.thinkers import ComputerPlayers
 
 __all__ = ["BotDriver", "BotTable"]
+
+WRITE_RETRY = 5.0      # seconds before the computer tries a move the disk refused again
 
 log = logging.getLogger("gatehouse.match")
 
@@ -79,6 +82,10 @@ class BotDriver:
             elif level is not None and self._idle(player):
                 self._tasks[player] = asyncio.create_task(self._turn(player, level))
 
+    def running(self) -> bool:
+        """Whether the calling task is one of this driver's turns."""
+        return asyncio.current_task() in self._tasks.values()
+
     def cancel(self) -> None:
         """Stop every turn in progress (except the one calling this)."""
         for task in self._tasks.values():
@@ -89,7 +96,12 @@ class BotDriver:
         """Apply a move the rules make for a caller (an automatic pass)."""
         try:
             await asyncio.sleep(self._match.config.timing.bot_min_delay)
-            await self._match.submit(player, action)
+            while True:
+                try:
+                    await self._match.submit(player, action)
+                    return
+                except WriteFailed:     # not stored (the store logs it): try again in a while
+                    await asyncio.sleep(WRITE_RETRY)
         except asyncio.CancelledError:
             pass
 
@@ -101,7 +113,8 @@ class BotDriver:
         loop = asyncio.get_running_loop()
         try:
             began = loop.time()
-            for _attempt in range(3):
+            refused = 0
+            while refused < 3:
                 if match.ended or match.suspended or player not in match.state.to_move():
                     return
                 obs = match.state.observation(player)
@@ -120,7 +133,11 @@ class BotDriver:
                     if not legal:
                         return
                     action = random.choice(legal)
-                if await match.submit(player, action) is None:
-                    return
+                try:
+                    if await match.submit(player, action) is None:
+                        return
+                    refused += 1
+                except WriteFailed:     # not stored (the store logs it): try again in a while
+                    await asyncio.sleep(WRITE_RETRY)
         except asyncio.CancelledError:
             pass

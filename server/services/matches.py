@@ -17,7 +17,7 @@ from server.services.limits import AbuseLimits
 from server.services.match import Match, News, Tell
 from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
-from server.services.store import Store
+from server.services.store import Store, WriteFailed
 from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnClock, TurnTimes
 
@@ -100,6 +100,8 @@ class MatchManager:
                 try:
                     await self.clock.beat()
                     await self.check_clocks()
+                except WriteFailed:
+                    pass        # the store logs it once a minute; the next check tries again
                 except Exception:
                     log.exception("checking the by-turns clocks")
         self._watch = asyncio.create_task(loop())

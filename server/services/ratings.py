@@ -8,7 +8,12 @@ records its result, from the match's own facts, in the same transaction
 Which games count: a finished game between two callers, or between a caller
 and the computer at a fixed level. A resignation or a forfeit counts as the
 loss it is; an aborted game, a game of the computer against itself and a
-game of a caller against themselves do not.
+game of a caller against themselves do not. Nor, so that a rating cannot
+be farmed, does a game in which a side made fewer than ``MIN_MOVES``
+moves, a game between two accounts that logged in from one address
+(``addresses.address_key``) in the last ``SHARED_ADDRESS_DAYS`` days, or
+the same two callers' game after ``PAIR_PER_DAY`` rated ones in 24 hours.
+The reason is kept with the game and told at game over.
 
 The computer's anchors: the computer at a given level does not learn, so it
 is not rated from its games but holds a fixed rating, and the callers'
@@ -26,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +52,10 @@ log = logging.getLogger("gatehouse.ratings")
 ANCHOR_LOW = 1000.0
 ANCHOR_HIGH = 1800.0
 ANCHOR_DEVIATION = 50.0
+
+MIN_MOVES = 2                   # a game counts once each side made this many moves
+SHARED_ADDRESS_DAYS = 30        # accounts seen at one address this recently: not against each other
+PAIR_PER_DAY = 3                # rated games of the same two callers in 24 hours
 
 
 def computer_anchor(door: str, level: int) -> Rating:
@@ -104,7 +114,7 @@ def counts(game: GameRow) -> bool:
 def _why_not(labels: tuple[str, str], outcome: dict[str, Any]) -> str | None:
     """Why a game does not count by its seats and end alone; None if it may."""
     if outcome.get("termination") == Termination.ABORTED.value:
-        return "the game was aborted"
+        return ""                      # (the result says it was aborted)
     a, b = labels
     if is_computer(a) and is_computer(b):
         return "the computer played itself"
@@ -185,9 +195,12 @@ class RatingBook:
             self._apply(facts.door, change)
             return GameRating(facts.game_id, change.rated, change.before, change.after, change.why)
 
-    async def _judge(self, facts: GameFacts) -> RatingWrite:
-        """What the game does to the ratings (nothing is written)."""
+    async def _judge(self, facts: GameFacts, fair: bool = True) -> RatingWrite:
+        """What the game does to the ratings (nothing is written); ``fair``:
+        with the rules against farming (not for an older release's games)."""
         why = _why_not(facts.labels, facts.outcome)
+        if why is None and fair:       # ("" : not rated, nothing more to say)
+            why = await self._why_not_fair(facts)
         if why is not None:
             return RatingWrite(False, why=why)
         old = [self.of_label(label, facts.door) or Rating() for label in facts.labels]
@@ -203,6 +216,25 @@ class RatingBook:
                                      new[seat].deviation, new[seat].volatility))
         return RatingWrite(True, (before[0], before[1]), (after[0], after[1]), tuple(changed))
 
+    async def _why_not_fair(self, facts: GameFacts) -> str | None:
+        """The rules against farming (see the README): too short a game,
+        two accounts seen at one address, or the same pair too often."""
+        if min(facts.moves) < MIN_MOVES:
+            return f"a side made fewer than {MIN_MOVES} moves"
+        a, b = facts.labels
+        if is_computer(a) or is_computer(b):
+            return None
+        now = time.time()
+        ka, kb = handle_key(a), handle_key(b)
+        if await self.store.shared_address(ka, kb, now - SHARED_ADDRESS_DAYS * 86400):
+            return f"both accounts used one address in the last {SHARED_ADDRESS_DAYS} days"
+        pair = {ka, kb}
+        played = sum(1 for x, y in await self.store.rated_pairs_since(now - 86400)
+                     if {handle_key(x), handle_key(y)} == pair)
+        if played >= PAIR_PER_DAY:
+            return f"the same two callers had {PAIR_PER_DAY} rated games in 24 hours"
+        return None
+
     def _apply(self, door: str, change: RatingWrite) -> None:
         for new in change.new:
             self._ratings.setdefault(new.key, {})[door] = Rating(new.rating, new.deviation,
@@ -211,8 +243,8 @@ class RatingBook:
     async def _rate(self, game: GameRow) -> GameRating:
         """Rate a game an older release finished without rating it."""
         assert game.outcome is not None
-        facts = GameFacts(game.id, game.door, game.players, game.outcome)
-        change = await self._judge(facts)
+        change = await self._judge(GameFacts(game.id, game.door, game.players, game.outcome),
+                                   fair=False)
         await self.store.save_rating(game.id, change)
         self._apply(game.door, change)
         return GameRating(game.id, change.rated, change.before, change.after, change.why)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from server.services.seats import is_computer, parse_seat_label
 from server.services.store import Store, handle_key
 
-__all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly", "LeagueRow",
-           "bbs_league", "bbs_members",
+__all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly", "MIN_RATED_GAMES",
+           "LeagueRow", "bbs_league", "bbs_members",
            "result_text"]
 
 
@@ -109,26 +110,19 @@ class Hall:
     my_opponents: list[tuple[str, Tally]] = dataclasses.field(default_factory=list)
 
 
+MIN_RATED_GAMES = 5     # the hall of fame and the bulletin list callers with this many rated games
+
+
 async def bbs_members(store: Store, tag: str) -> set[str]:
     """Handle keys of the callers a BBS tagged ``tag`` (``[MYS]``) sent."""
     want = tag.casefold()
     return {key for key, bbs in (await store.bbs_tags()).items() if bbs == want}
 
 
-async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10,
-                       only: set[str] | None = None) -> Hall:
-    """``only``: the handle keys the tables may list (one BBS's callers)."""
-    top_rated = [(h, r, d) for k, h, r, d in await store.top_ratings(door)
-                 if only is None or k in only][:top]
-    games = [(players, winner) for players, winner, _rated in await store.results(door)]
-    keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
-
-    def key_of(label: str) -> str | None:
-        if label not in keys:
-            keys[label] = None if is_computer(label) else handle_key(label)
-        return keys[label]
-
-    handles: dict[str, str] = {}                       # key -> handle as last written
+def _streaks(games: list[tuple[tuple[str, str], int | None]],
+             key_of: Callable[[str], str | None]) -> tuple[Counter[str], Counter[str], dict[str, str]]:
+    """(games played, longest win streak, handle as last written) per caller key."""
+    handles: dict[str, str] = {}
     played: Counter[str] = Counter()
     run: Counter[str] = Counter()
     best: Counter[str] = Counter()
@@ -144,16 +138,35 @@ async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int 
                 best[key] = max(best[key], run[key])
             else:
                 run[key] = 0
-    if only is not None:
-        handles = {k: h for k, h in handles.items() if k in only}
-    order = sorted(handles, key=lambda k: (-played[k], k))
+    return played, best, handles
+
+
+async def hall_of_fame(store: Store, door: str, me: str | None = None, top: int = 10,
+                       only: set[str] | None = None) -> Hall:
+    """A door's leaders (rated games only, callers with ``MIN_RATED_GAMES``
+    of them: a farmed or brand-new account is not on the board; ``only``:
+    the handle keys the tables may list, one BBS's callers) and ``me``'s
+    own record (every finished game)."""
+    results = await store.results(door)
+    keys: dict[str, str | None] = {}                   # label -> handle key (None: the computer)
+
+    def key_of(label: str) -> str | None:
+        if label not in keys:
+            keys[label] = None if is_computer(label) else handle_key(label)
+        return keys[label]
+
+    played, best, handles = _streaks([(p, w) for p, w, rated in results if rated], key_of)
+    listed = {k for k in handles if played[k] >= MIN_RATED_GAMES and (only is None or k in only)}
+    top_rated = [(h, r, d) for k, h, r, d in await store.top_ratings(door) if k in listed][:top]
+    order = sorted(listed, key=lambda k: (-played[k], k))
     most = [(handles[k], played[k]) for k in order[:top]]
-    streaky = sorted((k for k in handles if best[k] > 0), key=lambda k: (-best[k], k))
+    streaky = sorted((k for k in listed if best[k] > 0), key=lambda k: (-best[k], k))
     streaks = [(handles[k], best[k]) for k in streaky[:top]]
     hall = Hall(door, top_rated, most, streaks)
     if me:
+        games = [(p, w) for p, w, _rated in results]
         my_key = handle_key(me)
-        hall.mine, hall.my_streak = Tally(), best[my_key]
+        hall.mine, hall.my_streak = Tally(), _streaks(games, key_of)[1][my_key]
         against: dict[str, Tally] = defaultdict(Tally)
         for players, winner in games:
             for seat, label in enumerate(players):

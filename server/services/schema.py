@@ -158,4 +158,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX messages_to ON messages(to_key);
     """,
+    # 9: why a game was not rated, and the addresses each password account
+    # logged in from, with the last time (a caller's address key: IPv4 as
+    # is, IPv6 by /64), so that games between accounts that share an
+    # address are not rated
+    """
+    ALTER TABLE game_ratings ADD COLUMN why TEXT;
+    CREATE TABLE address_logins (
+        player TEXT NOT NULL,
+        address TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (player, address)
+    );
+    CREATE INDEX address_logins_address ON address_logins(address);
+    """,
 ]

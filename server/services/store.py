@@ -9,7 +9,7 @@ connection of ``store_core.StoreCore`` (one transaction at a time).
 from __future__ import annotations
 
 from server.services.store_accounts import AccountsRecord
-from server.services.store_core import StoreCore, StoreError
+from server.services.store_core import StoreCore, StoreError, WriteFailed
 from server.services.store_games import GameRow, GamesRecord
 from server.services.store_known import KnownAddressesRecord
 from server.services.store_ratings import NewRating, RatingsRecord, RatingWrite
@@ -26,7 +26,7 @@ from server.services.store_users import (
     hash_password,
 )
 
-__all__ = ["Store", "StoreCore", "StoreError", "UserRow", "GameRow", "WaitingChallengeRow",
+__all__ = ["Store", "StoreCore", "StoreError", "WriteFailed", "UserRow", "GameRow", "WaitingChallengeRow",
            "AccountKind", "KINDS", "Turns", "NewRating", "RatingWrite", "hash_password",
            "check_password", "handle_key", "handle_skeleton"]
 

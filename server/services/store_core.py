@@ -15,6 +15,7 @@ import logging
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Self
@@ -24,7 +25,7 @@ import aiosqlite
 from server.services.schema import MIGRATIONS
 from server.services.store_schema import schema_gap
 
-__all__ = ["StoreCore", "StoreError", "Statements"]
+__all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements"]
 
 log = logging.getLogger("gatehouse.store")
 
@@ -33,6 +34,45 @@ Statements = list[tuple[str, Any]]
 
 class StoreError(Exception):
     """The database cannot be used; ``str(err)`` is one line for the sysop."""
+
+
+class WriteFailed(sqlite3.OperationalError):
+    """A write that did not happen (nothing of it was stored) because the
+    database cannot be written now: the disk is full or failing, the file
+    is read-only, or another program kept it locked past the retry time.
+    ``kind`` says which, ``why`` in a caller's words."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+
+    @property
+    def why(self) -> str:
+        return WHY.get(self.kind, "the server cannot write its records")
+
+
+WHY = {"disk full": "the server's disk is full",
+       "disk error": "the server's disk is failing",
+       "read-only": "the server's database is read-only",
+       "locked": "another program holds the database"}
+REPORT_EVERY = 60.0        # seconds between two log lines of one kind of write failure
+
+
+def _failure_kind(exc: sqlite3.Error) -> str | None:
+    """What kind of write failure ``exc`` is; None for a refusal by the
+    schema (a taken handle: the caller's code expects that one)."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return None
+    text = str(exc).lower()
+    if "full" in text:
+        return "disk full"
+    if "i/o" in text or "disk" in text:
+        return "disk error"
+    if "readonly" in text or "read-only" in text:
+        return "read-only"
+    if "locked" in text or "busy" in text:
+        return "locked"
+    return None
 
 
 def _prepare_file(path: Path) -> None:
@@ -73,6 +113,8 @@ class StoreCore:
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()        # one transaction or read at a time
+        self.write_trouble: str | None = None      # the last write failure, until a write succeeds
+        self._reported: dict[str, tuple[float, int]] = {}   # kind -> (last logged, failures since)
 
     async def open(self) -> Self:
         """Open (creating it 0600 if new), check and migrate the database;
@@ -176,18 +218,42 @@ class StoreCore:
         while True:
             try:
                 # shielded: a cancelled caller never leaves a transaction half open
-                return await asyncio.shield(self._attempt(statements))
+                cur = await asyncio.shield(self._attempt(statements))
             except sqlite3.Error as exc:
                 busy = isinstance(exc, sqlite3.OperationalError) and (
                     "locked" in str(exc) or "busy" in str(exc))
                 if not busy or waited >= self.RETRY_FOR:
-                    raise
+                    raise self._failed(exc) from None
                 log.warning("database busy (%s): retrying in %.1f s", exc, delay)
                 if on_retry is not None:
                     on_retry()
                 await asyncio.sleep(delay)
                 waited += delay
                 delay = min(delay * 2, 2.0)
+            else:
+                if self.write_trouble is not None:
+                    log.warning("database writes succeed again (after: %s)", self.write_trouble)
+                    self.write_trouble = None
+                    self._reported.clear()
+                return cur
+
+    def _failed(self, exc: sqlite3.Error) -> sqlite3.Error:
+        """The error to raise for a failed write: a ``WriteFailed`` if the
+        database cannot be written now (kept for the sysop's console until a
+        write succeeds, and logged once a minute per kind), else ``exc``."""
+        kind = _failure_kind(exc)
+        if kind is None:
+            return exc
+        self.write_trouble = f"{kind}: {' '.join(str(exc).split())}"
+        now = time.monotonic()
+        last, since = self._reported.get(kind, (-REPORT_EVERY, 0))
+        if now - last >= REPORT_EVERY:
+            more = f" ({since} more since the last report)" if since else ""
+            log.error("database write failed, nothing of it stored (%s)%s", self.write_trouble, more)
+            self._reported[kind] = (now, 0)
+        else:
+            self._reported[kind] = (last, since + 1)
+        return WriteFailed(kind, str(exc))
 
     async def _attempt(self, statements: Statements) -> Any:
         assert self.db is not None

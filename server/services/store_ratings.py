@@ -42,17 +42,18 @@ def rating_statements(game_id: int, write: RatingWrite) -> Statements:
         " VALUES (?,?,?,?,?,?)", (r.key, r.door, r.handle, r.rating, r.deviation, r.volatility))
         for r in write.new]
     out.append((
-        "INSERT INTO game_ratings(game_id, rated, before0, after0, before1, after1)"
-        " VALUES (?, ?, ?, ?, ?, ?)", (game_id, int(write.rated), write.before[0], write.after[0],
-                                       write.before[1], write.after[1])))
+        "INSERT INTO game_ratings(game_id, rated, before0, after0, before1, after1, why)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, int(write.rated), write.before[0], write.after[0],
+                                          write.before[1], write.after[1], write.why or None)))
     return out
 
 
-StoredRating = tuple[bool, tuple[float | None, float | None], tuple[float | None, float | None]]
+# (rated, before per seat, after per seat, why not rated)
+StoredRating = tuple[bool, tuple[float | None, float | None], tuple[float | None, float | None], str]
 
 
 def _stored(row: Any) -> StoredRating:
-    return bool(row[0]), (row[1], row[3]), (row[2], row[4])
+    return bool(row[0]), (row[1], row[3]), (row[2], row[4]), str(row[5] or "")
 
 
 class RatingsRecord(StoreCore):
@@ -63,14 +64,14 @@ class RatingsRecord(StoreCore):
 
     async def game_rating(self, game_id: int) -> StoredRating | None:
         """(rated, before per seat, after per seat) of a game, if recorded."""
-        row = await self._row("SELECT rated, before0, after0, before1, after1 FROM game_ratings"
+        row = await self._row("SELECT rated, before0, after0, before1, after1, why FROM game_ratings"
                               " WHERE game_id=?", (game_id,))
         return None if row is None else _stored(row)
 
     async def game_ratings(self, game_ids: Iterable[int]) -> dict[int, StoredRating]:
         ids = list(game_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
-        rows = await self._rows("SELECT game_id, rated, before0, after0, before1, after1"
+        rows = await self._rows("SELECT game_id, rated, before0, after0, before1, after1, why"
                                 f" FROM game_ratings WHERE game_id IN ({marks})", ids)
         return {int(r[0]): _stored(r[1:]) for r in rows}
 
@@ -81,6 +82,13 @@ class RatingsRecord(StoreCore):
             "SELECT g.id FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
             " WHERE g.status = 'finished' AND r.game_id IS NULL ORDER BY g.ended, g.id")
         return [int(row[0]) for row in rows]
+
+    async def rated_pairs_since(self, since: float) -> list[tuple[str, str]]:
+        """The seats (as labelled) of every rated game that ended since ``since``."""
+        rows = await self._rows(
+            "SELECT g.player0, g.player1 FROM games g JOIN game_ratings r ON r.game_id = g.id"
+            " WHERE r.rated = 1 AND g.ended >= ?", (since,))
+        return [(str(a), str(b)) for a, b in rows]
 
     async def save_rating(self, game_id: int, write: RatingWrite) -> None:
         await self.transaction(rating_statements(game_id, write))

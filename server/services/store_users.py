@@ -10,7 +10,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from server.services.store_core import StoreCore
+from server.services.store_core import Statements, StoreCore
 
 __all__ = ["AccountKind", "KINDS", "UserRow", "UsersRecord", "hash_password", "check_password",
            "handle_key", "handle_skeleton"]
@@ -115,8 +115,24 @@ class UsersRecord(StoreCore):
             return False
         return bool(cur.rowcount)
 
-    async def touch_login(self, user_id: int) -> None:
-        await self._write("UPDATE users SET last_login=? WHERE id=?", (time.time(), user_id))
+    async def touch_login(self, user_id: int, address: str | None = None) -> None:
+        """The account logged in now; ``address`` (its address key: a
+        password caller's, not a BBS's) is kept with the time, for the
+        rating rules (``shared_address``)."""
+        now = time.time()
+        statements: Statements = [("UPDATE users SET last_login=? WHERE id=?", (now, user_id))]
+        if address is not None:
+            statements.append(("INSERT OR REPLACE INTO address_logins(player, address, at)"
+                               " SELECT handle_key, ?, ? FROM users WHERE id=?", (address, now, user_id)))
+        await self.transaction(statements)
+
+    async def shared_address(self, a: str, b: str, since: float) -> bool:
+        """Whether the accounts with handle keys ``a`` and ``b`` both logged
+        in from one address since ``since``."""
+        row = await self._row(
+            "SELECT 1 FROM address_logins x JOIN address_logins y ON x.address = y.address"
+            " WHERE x.player=? AND y.player=? AND x.at>=? AND y.at>=? LIMIT 1", (a, b, since, since))
+        return row is not None
 
     async def set_charset(self, user_id: int, charset: str) -> None:
         await self._write("UPDATE users SET charset=? WHERE id=?", (charset, user_id))

@@ -32,9 +32,11 @@ async def make_record(db) -> None:
         await store.finish_game(gid, Outcome(winner, Termination.RULES, "done").to_json())
         await book.record(gid)
 
-    for _ in range(3):
+    for _ in range(5):                # 5 rated games: on the leaders' tables
         await game("towers", ("Alice", "Bob"), 0)
-    await game("towers", ("Carol", "computer:3"), 0)
+        await game("towers", ("Carol", "computer:3"), 0)
+    for _ in range(4):                # 4: not yet
+        await game("towers", ("Hank", "computer:1"), 0)
     await game("awari", ("Bob", "Carol"), None)
     live = await store.create_game("stratego", {}, ("Dave", "Erin"))
     await store.add_move(live, 1, 0, "x")
@@ -76,8 +78,9 @@ def test_the_ans_bulletin_renders_in_ansilove_with_the_names_and_a_right_sauce(t
                  "Games in progress"):
         assert name in text, name
     alice = next(line for line in lines if line.startswith(" 1 Alice"))
-    # Alice has the most games (3) and the longest win streak (3) in Towers
-    assert alice[29:54].split() == ["Alice", "3"] and alice[55:].split() == ["Alice", "3"]
+    # Alice has the most games (5) and the longest win streak (5) in Towers
+    assert alice[29:54].split() == ["Alice", "5"] and alice[55:].split() == ["Alice", "5"]
+    assert "Hank" not in text and "callers with 5 or more of them" in text
     dave = next(line for line in lines if "Stratego" in line and "vs" in line)
     assert "Dave" in dave and "/mv" not in dave and dave.rstrip().endswith("1mv")      # a live game: its moves
     fred = next(line for line in lines if "Fred" in line)                       # a game by turns: its pace

@@ -363,7 +363,8 @@ async def test_a_by_turns_result_is_rated_like_any_game_between_two_callers(tmp_
     info = registry()["towers"]
     seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
     match = await matches.create(info, info.resolve_options({"first": 0}), seats, DAY)
-    await move(match, 0)
+    for player in (0, 1, 0, 1, 0):      # two moves each at least: a game that counts
+        await move(match, player)
     wall.advance(DAY + 1)
     assert await matches.check_clocks() == [match]            # Bob lost on time
     assert match.rating is not None and match.rating.rated

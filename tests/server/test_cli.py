@@ -135,8 +135,8 @@ def test_replay_counts_game_moves_and_reveals_both_armies_at_the_end(tmp_path):
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     frames = out.getvalue()
-    assert frames.endswith(b"\r\n")         # the last line hands the terminal back
-    stream.feed(frames[:-2])
+    assert frames.endswith(b"\x1b[24;1H")    # the free last row: the shell's prompt goes there
+    stream.feed(frames)
     text = "\n".join(screen.display)
     assert "Move 6 of 6" in text and "Result: Bob won (Alice resigned)" in text
     board = "".join(line[4:34] for line in screen.display[2:12])
@@ -200,12 +200,13 @@ def test_replay_on_a_tty_that_turns_lf_into_cr_lf_lays_the_board_out_right(tmp_p
     os.close(master)
     assert proc.wait(timeout=30) == 0, proc.stderr.read().decode()
     assert b"\r\r\n" in received               # ONLCR was at work: the program's CR LF became CR CR LF
-    # the last frame, before the final line break that leaves the prompt below it
+    # the last frame
     screen = pyte.Screen(80, 24)
     pyte.ByteStream(screen).feed(bytes(received).rstrip(b"\r\n"))
     *_, last = replay_canvases(*asyncio.run(_game_and_moves(db, gid)))
-    want = [last.row_text(y) for y in range(24)]
-    want[-1] = want[-1][:-1] + " "
+    # (the top 23 rows without the screen's key-hint row; the last row free for the prompt)
+    want = [last.row_text(y) for y in (*range(21), 22, 23)] + [" " * 80]
+    want[-2] = want[-2][:-1] + " "
     assert screen.display == want
     assert any("A  B  C  D  E  F  G  H" in line for line in screen.display) or \
         any("A B C D E F G H" in line for line in screen.display)

@@ -28,7 +28,7 @@ def test_typed_moves_parse_as_the_doors_declare_them():
     stratego = registry()["stratego"]
     state = stratego.new_game({})
     words = {c.word for c in stratego.text_commands}
-    assert {"move", "place", "remove", "ready"} <= words
+    assert {"move", "place", "remove", "ready", "random"} <= words
     assert state.action_to_str(state.parse_action("a4 a5")) == "A4-A5"
     assert state.action_to_str(state.parse_action("place d4 B")) == "place D4 B"
     awari = registry()["awari"]

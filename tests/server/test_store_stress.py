@@ -46,8 +46,7 @@ class FailingStore(Store):
             kind = self.plan[self.count % len(self.plan)]
             self.count += 1
             if kind:
-                cur = await super()._execute(sql, args)      # the row is written, then it fails
-                del cur
+                await super()._execute(sql, args)      # the row is written, then it fails
                 raise FAILURES[kind - 1]
         return await super()._execute(sql, args)
 
