@@ -8,12 +8,12 @@ import sys
 
 from .harness import DOWN, ENTER, RIGHT, Caller, door_digit, wait_until
 
-TOWER = "▐█▌"
+TOWERS = ("▐█▌", "«█»", "▓▓▓", "«▓»")      # each side's standing and built towers
 
 
 def towers_shown(caller: Caller) -> int:
     """Towers drawn on the board (rows 0-16, the board's columns)."""
-    return sum(line[:51].count(TOWER) for line in caller.screen.display[:17])
+    return sum(line[:51].count(tower) for line in caller.screen.display[:17] for tower in TOWERS)
 
 
 def stored(db, handle: str) -> list[int]:
