@@ -1,9 +1,9 @@
-"""Callers without ANSI: a telnet terminal of type `dumb` (and RLogin
-`dumb`, as door mode sends for DOOR32.SYS emulation 0) gets plain text,
-line by line, and never one escape byte, through a whole call: register,
-chat, an Awari game against the computer to the end with typed commands
-(`help`, `sow 3`, `say ...`), log off; and a Stratego game typed from the
-setup (`place a4 9`, `random`, `ready`) through moves (`a4 a5`) to its end."""
+"""Callers without ANSI: a telnet terminal of type `dumb`, a door-mode caller
+with DOOR32.SYS emulation 0, and an RLogin caller of terminal `dumb` get plain
+text, line by line, and never one escape byte, through a whole call: chat, an
+Awari game against the computer to the end with typed commands (`help`,
+`sow 3`, `say ...`), a Stratego game typed from the setup (`place a4 9`,
+`random`, `ready`) through moves (`a4 a5`) to a resignation, and leaving."""
 import asyncio
 import json
 import time
@@ -28,6 +28,140 @@ async def until_seen(caller: Caller, words: str, since: int = 0, timeout: float 
     return len(caller.received)
 
 
+class Line:
+    """A caller's connection as a test sees it: the bytes received, and keys typed.
+    Built from a reader/writer pair (RLogin), or over a caller that already
+    keeps its bytes (telnet, door mode)."""
+
+    def __init__(self, received: bytearray, send) -> None:
+        self.received = received
+        self.send = send
+
+    @classmethod
+    def of(cls, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> "Line":
+        line = cls(bytearray(), lambda keys: writer.write(keys.encode()))
+        line.pump = asyncio.create_task(line._read(reader))
+        return line
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        while data := await reader.read(4096):
+            self.received += data
+
+    async def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> None:
+        """Wait until nothing has arrived for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        size = -1
+        while time.monotonic() < deadline and len(self.received) != size:
+            size = len(self.received)
+            await asyncio.sleep(quiet)
+
+
+async def chat_in_the_lobby(line, friend: Caller, words: str) -> int:
+    """The caller says ``words`` in the lobby chat, the friend sees it and answers."""
+    line.send("c")
+    line.send(words + ENTER)
+    await friend.expect(words)
+    answer = f"welcome, {words.split()[-1]}"
+    friend.send("c")
+    friend.send(answer + ENTER)
+    mark = await until_seen(line, answer)
+    line.send(ENTER)                                 # an empty line closes the chat line
+    await line.settle()
+    return mark
+
+
+async def play_awari_to_the_end(line, app, name: str, mark: int = 0) -> int:
+    """From the lobby: an Awari game against the computer with typed commands
+    (`help`, a wrong `sow 9`, `say`, `sow N`) to GAME OVER, then `lobby`.
+    The game is finished in the database file."""
+    line.send("p")
+    mark = await until_seen(line, "Choose a door", mark)
+    line.send(door_digit("Awari"))
+    mark = await until_seen(line, "choose your opponent", mark)
+    line.send("1")
+    mark = await until_seen(line, "options", mark)
+    line.send(ENTER)
+    mark = await until_seen(line, "help: the commands", mark)
+    line.send("help" + ENTER)
+    mark = await until_seen(line, "sow N", mark)
+    line.send("q")                                   # out of the help pages
+    mark = await until_seen(line, "> ", mark)
+    line.send("sow 9" + ENTER)
+    mark = await until_seen(line, "Not a move: 'sow 9'. Type sow N, or help.", mark)
+    line.send("say good luck" + ENTER)
+    mark = await until_seen(line, "good luck", mark)
+    deadline = time.monotonic() + 240
+    while "GAME OVER" not in decode_cp437(bytes(line.received[mark:])):
+        assert time.monotonic() < deadline, decode_cp437(bytes(line.received))[-2000:]
+        for hole in "123456":                        # the first legal hole is sown
+            line.send(f"sow {hole}" + ENTER)
+        await line.settle()
+    [(status,)] = db_rows(app, "SELECT status FROM games WHERE door = 'awari' AND player0 = ? "
+                          "ORDER BY id DESC LIMIT 1", name)
+    assert status == "finished"
+    no_escape(bytes(line.received))
+    line.send("lobby" + ENTER)                       # from the finished game to the lobby
+    return await until_seen(line, "Who's online", mark)
+
+
+FRONT = "9999999955"     # Red's front row (row 4), columns A to J: eight Scouts, two Captains
+OPENINGS = [f"{col}{row} {col}{row + 1}" for row in (4, 5, 6, 3) for col in "abefij"]
+
+
+async def play_stratego_and_resign(line, app, name: str, mark: int = 0) -> int:
+    """From the lobby: a Stratego game against the computer typed from the setup
+    (`place` lines, a wrong `place k4 9`, `random` for the rest, `ready`), four
+    real moves (`move a4 a5`, `a4 a5`), then `resign` and `y`: the game ends on
+    the caller's screen and in the database file; `lobby` goes back."""
+    line.send("p")
+    mark = await until_seen(line, "Choose a door", mark)
+    line.send(door_digit("Stratego"))
+    mark = await until_seen(line, "choose your opponent", mark)
+    line.send("1")
+    mark = await until_seen(line, "options", mark)
+    line.send(ENTER)
+    mark = await until_seen(line, "SETUP: place your 40 pieces", mark)
+    line.send("help" + ENTER)
+    mark = await until_seen(line, "place d4 B", mark)
+    line.send("q")                                   # out of the help pages
+    mark = await until_seen(line, "> ", mark)
+    line.send("place k4 9" + ENTER)
+    mark = await until_seen(line, "Not a move: 'place k4 9'", mark)
+    for placed, (col, rank) in enumerate(zip("abcdefghij", FRONT, strict=True), 1):   # the front row
+        line.send(f"place {col}4 {rank}" + ENTER)
+        mark = await until_seen(line, f"You: {placed}/40", mark)
+    line.send("random" + ENTER)                      # the other 30 pieces
+    mark = await until_seen(line, "You: 40/40", mark)
+    line.send("ready" + ENTER)
+    mark = await until_seen(line, "Your move", mark)
+    game_id = db_rows(app, "SELECT id FROM games WHERE door = 'stratego' AND player0 = ? "
+                      "ORDER BY id DESC LIMIT 1", name)[0][0]
+
+    def my_moves() -> int:
+        return len([a for p, a in moves_of(app, game_id) if p == 0 and "-" in a])
+
+    deadline = time.monotonic() + 120
+    while my_moves() < 4:
+        assert time.monotonic() < deadline, decode_cp437(bytes(line.received))[-2000:]
+        done = my_moves()
+        for i, move in enumerate(OPENINGS):          # the first legal one is played
+            line.send(("move " if i % 2 else "") + move + ENTER)
+        await wait_until(lambda done=done: my_moves() > done, what="a move of the caller's")
+        await line.settle()
+    no_escape(bytes(line.received))
+    line.send("resign" + ENTER)
+    mark = await until_seen(line, "(y/n)", mark)
+    line.send("y")
+    await until_seen(line, "GAME OVER: you lost", mark)
+    mark = await until_seen(line, f"{name} resigned.", mark)    # the reason: the end's own row
+    [(status, outcome)] = db_rows(app, "SELECT status, outcome FROM games WHERE id = ?", game_id)
+    assert status == "finished"
+    assert json.loads(outcome)["winner"] == 1 and json.loads(outcome)["termination"] == "resign"
+    no_escape(bytes(line.received))
+    line.send("lobby" + ENTER)
+    return await until_seen(line, "Who's online", mark)
+
+
 async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_path):
     app = await start_app(tmp_path / "g.db")
     try:
@@ -36,39 +170,9 @@ async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_pa
         caller = await Caller.connect(app.port, term="dumb")
         await caller.login("Plain")
         no_escape(bytes(caller.received))
-        caller.send("c")
-        caller.send("hello from a dumb terminal" + ENTER)
-        await friend.expect("hello from a dumb terminal")
-        friend.send("c")
-        friend.send("welcome" + ENTER)
-        mark = await until_seen(caller, "welcome")
-        caller.send(ENTER)                           # an empty line closes the chat line
-        await caller.settle()
-        caller.send("p")
-        mark = await until_seen(caller, "Choose a door", mark)
-        caller.send(door_digit("Awari"))
-        mark = await until_seen(caller, "choose your opponent", mark)
-        caller.send("1")
-        mark = await until_seen(caller, "options", mark)
-        caller.send(ENTER)
-        mark = await until_seen(caller, "help: the commands", mark)
-        caller.send("help" + ENTER)
-        mark = await until_seen(caller, "sow N", mark)
-        caller.send("q")                             # out of the help pages
-        mark = await until_seen(caller, "> ", mark)
-        caller.send("sow 9" + ENTER)
-        mark = await until_seen(caller, "Not a move: 'sow 9'. Type sow N, or help.", mark)
-        caller.send("say good luck" + ENTER)
-        mark = await until_seen(caller, "good luck", mark)
-        deadline = time.monotonic() + 240
-        while "GAME OVER" not in decode_cp437(bytes(caller.received[mark:])):
-            assert time.monotonic() < deadline, decode_cp437(bytes(caller.received))[-2000:]
-            for hole in "123456":                    # the first legal hole is sown
-                caller.send(f"sow {hole}" + ENTER)
-            await caller.settle()
-        no_escape(bytes(caller.received))
-        caller.send("lobby" + ENTER)                 # from the finished game to the lobby
-        mark = await until_seen(caller, "Who's online", mark)
+        mark = await chat_in_the_lobby(caller, friend, "hello from a dumb terminal")
+        mark = await play_awari_to_the_end(caller, app, "Plain", mark)
+        mark = await play_stratego_and_resign(caller, app, "Plain", mark)
         caller.send("g")
         await until_seen(caller, "Log off? (y/n)", mark)
         caller.send("y")
@@ -81,27 +185,34 @@ async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_pa
         await app.stop()
 
 
-async def test_door_mode_with_emulation_0_and_rlogin_dumb_get_no_escape_byte(tmp_path):
-    """DOOR32.SYS emulation 0 (ASCII): door mode tells the server `dumb`."""
+async def test_door_mode_with_emulation_0_and_rlogin_dumb_play_whole_calls_without_escape(tmp_path):
+    """DOOR32.SYS emulation 0 (ASCII): door mode tells the server `dumb`.
+    That caller, and an RLogin caller of terminal `dumb`, each chat, play
+    Awari to the end and Stratego to a resignation, and go back to the BBS."""
     from server.net.rlogin import build_handshake
     app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
     try:
+        friend = await Caller.connect(app.port)
+        await friend.login("Friend")
         door = await TimedCaller(app, "Ascii", minutes=30, emulation=0).start()
-        await door.expect("Who's online")
-        door.send("g")
-        await door.expect("Back to the BBS? (y/n)")
-        door.send("y")
-        assert await asyncio.wait_for(door.door, 30) == 0
-        no_escape(bytes(door.raw))
         reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
         writer.write(build_handshake("vrt", "Dumbo", "dumb/9600"))
-        seen = b""
-        while b"Who's online" not in seen:
-            more = await asyncio.wait_for(reader.read(4096), 30)
-            assert more, seen
-            seen += more
-        no_escape(seen)
+        callers = [(Line(door.raw, door.send), "Ascii"), (Line.of(reader, writer), "Dumbo")]
+        for line, alias in callers:
+            mark = await until_seen(line, "Who's online")
+            name = next(n for (n,) in db_rows(app, "SELECT handle FROM users") if n.endswith(alias))
+            mark = await chat_in_the_lobby(line, friend, f"hello from {alias}")
+            mark = await play_awari_to_the_end(line, app, name, mark)
+            mark = await play_stratego_and_resign(line, app, name, mark)
+            line.send("g")
+            mark = await until_seen(line, "Back to the BBS? (y/n)", mark)
+            line.send("y")
+        assert await asyncio.wait_for(door.door, 30) == 0
+        await wait_until(lambda: reader.at_eof(), what="the RLogin line hung up")
+        for line, _ in callers:
+            no_escape(bytes(line.received))
         writer.close()
+        await friend.close()
     finally:
         await app.stop()
 
@@ -124,67 +235,6 @@ async def test_any_caller_can_choose_plain_text_under_settings(app):
     await caller.expect("Full screen (ANSI) for this call.")
     assert b"\x1b[" in bytes(caller.received[mark:])
     await caller.close()
-
-
-FRONT = "9999999955"     # Red's front row (row 4), columns A to J: eight Scouts, two Captains
-OPENINGS = [f"{col}{row} {col}{row + 1}" for row in (4, 5, 6, 3) for col in "abefij"]
-
-
-async def test_a_dumb_terminal_sets_up_and_plays_stratego_to_the_end(tmp_path):
-    """The whole Stratego game typed: `place` lines, `random` for the rest, `ready`, real moves
-    against the computer (`move a4 a5`, `a4 a5`), then `resign` and `y`:
-    the game ends on the caller's screen and in the database file."""
-    app = await start_app(tmp_path / "g.db")
-    try:
-        caller = await Caller.connect(app.port, term="dumb")
-        await caller.login("Plain")
-        caller.send("p")
-        mark = await until_seen(caller, "Choose a door")
-        caller.send(door_digit("Stratego"))
-        mark = await until_seen(caller, "choose your opponent", mark)
-        caller.send("1")
-        mark = await until_seen(caller, "options", mark)
-        caller.send(ENTER)
-        mark = await until_seen(caller, "SETUP: place your 40 pieces", mark)
-        caller.send("help" + ENTER)
-        mark = await until_seen(caller, "place d4 B", mark)
-        caller.send("q")                             # out of the help pages
-        mark = await until_seen(caller, "> ", mark)
-        caller.send("place k4 9" + ENTER)
-        mark = await until_seen(caller, "Not a move: 'place k4 9'", mark)
-        for placed, (col, rank) in enumerate(zip("abcdefghij", FRONT, strict=True), 1):   # the front row
-            caller.send(f"place {col}4 {rank}" + ENTER)
-            mark = await until_seen(caller, f"You: {placed}/40", mark)
-        caller.send("random" + ENTER)                # the other 30 pieces
-        mark = await until_seen(caller, "You: 40/40", mark)
-        caller.send("ready" + ENTER)
-        mark = await until_seen(caller, "Your move", mark)
-        game_id = db_rows(app, "SELECT id FROM games WHERE player0 = 'Plain'")[0][0]
-
-        def my_moves() -> int:
-            return len([a for p, a in moves_of(app, game_id) if p == 0 and "-" in a])
-
-        deadline = time.monotonic() + 120
-        while my_moves() < 4:
-            assert time.monotonic() < deadline, decode_cp437(bytes(caller.received))[-2000:]
-            done = my_moves()
-            for i, move in enumerate(OPENINGS):      # the first legal one is played
-                caller.send(("move " if i % 2 else "") + move + ENTER)
-            await wait_until(lambda done=done: my_moves() > done, what="a move of the caller's")
-            await caller.settle()
-        no_escape(bytes(caller.received))
-        caller.send("resign" + ENTER)
-        mark = await until_seen(caller, "(y/n)", mark)
-        caller.send("y")
-        await until_seen(caller, "GAME OVER: you lost", mark)
-        await until_seen(caller, "Plain resigned.", mark)       # the reason: the end's own row
-        [(status, outcome)] = db_rows(app, "SELECT status, outcome FROM games WHERE id = ?", game_id)
-        assert status == "finished"
-        assert json.loads(outcome)["winner"] == 1 and json.loads(outcome)["termination"] == "resign"
-        no_escape(bytes(caller.received))
-        await caller.close()
-    finally:
-        await app.stop()
 
 
 async def test_the_lobby_is_a_short_list_for_a_plain_caller(tmp_path):
