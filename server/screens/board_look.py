@@ -15,8 +15,10 @@ sysop need not restart the server.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from ansi.art import parse_ans
 from ansi.canvas import WHITE, Canvas, clean_text
@@ -31,6 +33,7 @@ ART_COLS, ART_ROWS = 80, 20
 FOOTER_COLS = 76
 MAX_BYTES = 1 << 20                        # a title bigger than this is not art
 
+T = TypeVar("T")
 _cache: dict[str, tuple[float | None, Canvas]] = {}
 _footers: dict[str, tuple[float | None, str | None]] = {}
 
@@ -60,42 +63,48 @@ def _shipped() -> Canvas:
         return art
 
 
+def _when_changed(path: Path, cache: dict[str, tuple[float | None, T]], read: Callable[[Path], T],
+                  missing: Callable[[], T]) -> T:
+    """``read(path)``, kept until the file's modification time changes;
+    ``missing()`` while there is no file."""
+    mtime = _mtime(path)
+    kept = cache.get(str(path))
+    if kept is not None and kept[0] == mtime:
+        return kept[1]
+    value = missing() if mtime is None else read(path)
+    cache[str(path)] = (mtime, value)
+    return value
+
+
+def _read_title(path: Path) -> Canvas:
+    try:
+        data = path.read_bytes()
+        if len(data) > MAX_BYTES:
+            raise ValueError(f"larger than {MAX_BYTES} bytes")
+        art = _cut(parse_ans(data)[0])
+        log.info("title art from %s", path)
+        return art
+    except (OSError, ValueError) as exc:
+        log.error("title art %s unreadable (%s): showing the shipped art", path, exc)
+        return _shipped()
+
+
+def _read_footer(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            first = f.readline(4096).decode("utf-8", "replace")
+    except OSError as exc:
+        log.error("footer %s unreadable (%s)", path, exc)
+        return None
+    return clean_text(" ".join(first.split()))[:FOOTER_COLS] or None
+
+
 def title_art(state_dir: str | Path) -> Canvas:
     """The title screen's art, 80x20: the sysop's ``title.ans`` if there is
     one that can be read, else the shipped art."""
-    path = Path(state_dir) / TITLE_FILE
-    mtime = _mtime(path)
-    kept = _cache.get(str(path))
-    if kept is not None and kept[0] == mtime:
-        return kept[1]
-    art = None
-    if mtime is not None:
-        try:
-            data = path.read_bytes()
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"larger than {MAX_BYTES} bytes")
-            art = _cut(parse_ans(data)[0])
-            log.info("title art from %s", path)
-        except (OSError, ValueError) as exc:
-            log.error("title art %s unreadable (%s): showing the shipped art", path, exc)
-    _cache[str(path)] = (mtime, art if art is not None else _shipped())
-    return _cache[str(path)][1]
+    return _when_changed(Path(state_dir) / TITLE_FILE, _cache, _read_title, _shipped)
 
 
 def footer_line(state_dir: str | Path) -> str | None:
     """The first line of the sysop's ``footer.txt``, cleaned; None if absent or empty."""
-    path = Path(state_dir) / FOOTER_FILE
-    mtime = _mtime(path)
-    kept = _footers.get(str(path))
-    if kept is not None and kept[0] == mtime:
-        return kept[1]
-    line = None
-    if mtime is not None:
-        try:
-            with path.open("rb") as f:
-                first = f.readline(4096).decode("utf-8", "replace")
-            line = clean_text(" ".join(first.split()))[:FOOTER_COLS] or None
-        except OSError as exc:
-            log.error("footer %s unreadable (%s)", path, exc)
-    _footers[str(path)] = (mtime, line)
-    return line
+    return _when_changed(Path(state_dir) / FOOTER_FILE, _footers, _read_footer, lambda: None)
