@@ -71,7 +71,7 @@ AWAY = frozenset({Seen.BY_TURNS, Seen.WAITING, Seen.OVER, Seen.WATCHING})
 
 KEYS: KeyTable[Seen] = KeyTable([
     KeySpec(("q",), "q console", "step out to the console; u there resumes (sysop)",
-            SEATED, "_step_out", when="sysop"),
+            frozenset({Seen.PLAYING, Seen.WAITING}), "_step_out", when="sysop"),
     KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC console", "back to the console",
             frozenset({Seen.OVER, Seen.WATCHING}), "_leave", when="sysop"),
     KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC lobby", "back to the lobby",

@@ -101,6 +101,7 @@ class TurnsScreen(Screen):
             sel = top + row == self.index
             canvas.text(2, 3 + row, f"{line:<76}"[:76], BLUE if sel else colour, CYAN if sel else 0)
         canvas.text(1, 22, self.message[:78], YELLOW)
-        keys = "UP/DOWN choose  ENTER open  t messages  ESC lobby" if games else "ESC lobby"
+        back = "ESC console" if self.session.is_sysop else "ESC lobby"
+        keys = f"UP/DOWN choose  ENTER open  t messages  {back}" if games else back
         canvas.text(1, 23, keys, DARK_GREY)
         return None
