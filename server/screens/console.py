@@ -135,6 +135,7 @@ class SysopScreen(Screen):
     location = CONSOLE
     refresh_every = 5.0           # the node list: idle times
     shows_nodes = True
+    hears_challenges = True
 
     def __init__(self, session: Session):
         super().__init__(session)

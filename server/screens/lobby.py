@@ -234,17 +234,9 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
     does with challenge news and a match that starts: (message, transition)."""
     if isinstance(event, ChallengeEvent):
         ch = event.challenge
-        mine = ch.challenger == session.handle
         if ch.target == session.handle and ch.state == ChallengeState.OPEN:
             session.terminal.bell()           # someone wants to play
-        elif mine and ch.state == ChallengeState.ACCEPTED and ch.by_turns:
-            return (f"{ch.target} accepted your challenge by turns: see your games (t)."), None
-        elif mine and ch.state == ChallengeState.DECLINED:
-            return f"{ch.target} declined your challenge.", None
-        elif ch.state == ChallengeState.WITHDRAWN and ch.target.casefold() == session.handle.casefold():
-            return f"{ch.challenger} withdrew the challenge.", None
-        elif ch.state == ChallengeState.EXPIRED:
-            return f"Your challenge {'to ' + ch.target if mine else 'from ' + ch.challenger} expired.", None
+        return ch.ended_for(session.handle), None
     elif isinstance(event, MatchEvent) and event.kind == News.START:
         player = event.match.seat_of(session)
         if player is not None:
@@ -260,6 +252,7 @@ class LobbyScreen(Screen):
     them do not redraw at once."""
     location = LOBBY
     shows_nodes = True
+    hears_challenges = True
     SPREAD = 20.0
     WHO_ROWS = 8
 

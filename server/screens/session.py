@@ -40,7 +40,7 @@ from server.net.terminal import (
 from server.screens.call_clock import CallClock
 from server.services import events as E
 from server.services.accounts import Accounts
-from server.services.board import ChallengeBoard
+from server.services.board import ChallengeBoard, ChallengeEvent
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
 from server.services.limits import AbuseLimits
@@ -121,6 +121,7 @@ class Screen:
     # shows who is online: redrawn when the node list changes (other screens
     # do not even hear of it)
     shows_nodes = False
+    hears_challenges = False      # says how a challenge ended itself (else the session's notice does)
 
     def __init__(self, session: Session):
         self.session = session
@@ -498,6 +499,11 @@ class Session:
             await self._apply(await top.on_event(item))
         elif isinstance(item, E.PushScreen):
             await self._apply(Push(item.factory(self)))
+        elif isinstance(item, ChallengeEvent) and not top.hears_challenges:
+            ended = item.challenge.ended_for(self.handle)     # (the lobby says it on its own row)
+            if ended is not None:
+                self.show_notice(ended)
+            await self._apply(await top.on_event(item))
         else:
             await self._apply(await top.on_event(item))
 
