@@ -30,6 +30,7 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.challenge_lines import ended_line
 from server.screens.hall_screen import HallOfFameScreen
 from server.screens.history_screen import MyGamesScreen
 from server.screens.keytable import KeySpec, KeyTable
@@ -236,7 +237,7 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
         ch = event.challenge
         if ch.target == session.handle and ch.state == ChallengeState.OPEN:
             session.terminal.bell()           # someone wants to play
-        return ch.ended_for(session.handle), None
+        return ended_line(ch, session.handle), None
     elif isinstance(event, MatchEvent) and event.kind == News.START:
         player = event.match.seat_of(session)
         if player is not None:

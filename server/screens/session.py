@@ -38,6 +38,7 @@ from server.net.terminal import (
     small_canvas_size,
 )
 from server.screens.call_clock import CallClock
+from server.screens.challenge_lines import ended_line
 from server.services import events as E
 from server.services.accounts import Accounts
 from server.services.board import ChallengeBoard, ChallengeEvent
@@ -500,7 +501,7 @@ class Session:
         elif isinstance(item, E.PushScreen):
             await self._apply(Push(item.factory(self)))
         elif isinstance(item, ChallengeEvent) and not top.hears_challenges:
-            ended = item.challenge.ended_for(self.handle)     # (the lobby says it on its own row)
+            ended = ended_line(item.challenge, self.handle)     # (the lobby says it on its own row)
             if ended is not None:
                 self.show_notice(ended)
             await self._apply(await top.on_event(item))

@@ -81,24 +81,6 @@ class Challenge:
         opts = self.options_text()
         return self.headline() + (f" ({opts})" if opts else "")
 
-    def ended_for(self, handle: str) -> str | None:
-        """The line that tells ``handle`` (either side) how this challenge
-        ended, or None when there is nothing to say to them (it is open, or
-        they ended it themselves)."""
-        me = handle.casefold()
-        mine, theirs = self.challenger.casefold() == me, self.target.casefold() == me
-        if self.state == ChallengeState.ACCEPTED and mine and self.by_turns:
-            return f"{self.target} accepted your challenge by turns: see your games (t)."
-        if self.state == ChallengeState.DECLINED and mine:
-            return f"{self.target} declined your challenge."
-        if self.state == ChallengeState.WITHDRAWN and theirs:
-            return f"{self.challenger} withdrew the challenge to {self.headline()}."
-        if self.state == ChallengeState.WITHDRAWN and mine:        # the target left
-            return f"{self.target} left: your challenge to {self.headline()} is off."
-        if self.state == ChallengeState.EXPIRED and (mine or theirs):
-            return f"Your challenge {'to ' + self.target if mine else 'from ' + self.challenger} expired."
-        return None
-
     def involves(self, handle: str) -> bool:
         key = handle.casefold()
         return key in (self.challenger.casefold(), self.target.casefold())
