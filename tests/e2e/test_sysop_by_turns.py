@@ -129,3 +129,34 @@ async def test_the_sysops_new_game_offers_by_turns_with_a_caller_who_is_away(app
     await sysop_moves_in_the_waiting_game(app, console)
     await bob.expect("Your move (")
     await bob.close()
+
+
+async def test_p_on_a_caller_in_a_game_offers_by_turns_only(app, console):
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    alice.send("p" + door_digit("Awari"))
+    text = await alice.expect("choose your opponent")
+    number = re.search(r"(\d+)\. The computer", text)
+    assert number, text
+    alice.send(number.group(1))
+    await alice.expect("Start game")
+    alice.send(DOWN * 20 + ENTER)
+    await alice.expect("Q resign")
+    await console.expect("Awari vs")                  # her row on the console: in a game
+    console.send("p")
+    await console.expect("Choose a door")
+    console.send(door_digit("Awari"))
+    text = await console.expect("Awari against Alice by turns: options")
+    assert "3 days a move" in text and "live, now" not in text
+    console.send(UP * 2)                            # UP wraps: the Play row
+    for days in ("7 days a move", "1 day a move", "3 days a move"):   # RIGHT goes round: never live
+        console.send(RIGHT)
+        text = await console.expect(days)
+        assert "live, now" not in text
+    console.send(ENTER)
+    await console.expect("Challenge sent to Alice: it waits for their next call")
+    alice.send("Qy")
+    await alice.expect("GAME OVER")
+    alice.send(ESC)
+    await alice.expect("Sysop challenges you to Awari by turns")
+    await alice.close()
