@@ -113,7 +113,8 @@ async def test_the_rows_under_the_board_say_what_is_true_now(app, tmp_path):
         bob.send("a")
         await alice.expect("GAME OVER", timeout=60)
         await bob.expect("GAME OVER", timeout=60)
-        assert "asks for auto finish" not in alice.text(), alice.text()
+        assert "asks for auto finish" not in alice.text() and "waiting for your opponent" not in alice.text(), \
+            alice.text()
         await alice.close()
         await bob.close()
     finally:
