@@ -455,6 +455,13 @@ class Session:
             self.show_notice("Sorry, that went wrong (the sysop can see why in the log).")
             self.terminal.redraw()
 
+    def _challenge_ended(self, item: ChallengeEvent) -> None:
+        """How a challenge ended, on the notice line of a screen that does
+        not say it itself (help, the new-game screen, a game)."""
+        ended = ended_line(item.challenge, self.handle)
+        if ended is not None:
+            self.show_notice(ended)
+
     async def _dispatch(self, item: Any) -> None:
         if item is _DUE:             # a deadline that came with other items: they woke the loop
             return
@@ -501,9 +508,7 @@ class Session:
         elif isinstance(item, E.PushScreen):
             await self._apply(Push(item.factory(self)))
         elif isinstance(item, ChallengeEvent) and not top.hears_challenges:
-            ended = ended_line(item.challenge, self.handle)     # (the lobby says it on its own row)
-            if ended is not None:
-                self.show_notice(ended)
+            self._challenge_ended(item)
             await self._apply(await top.on_event(item))
         else:
             await self._apply(await top.on_event(item))
