@@ -294,16 +294,15 @@ class MatchScreen(Screen):
         elif not info.saved_setups or user is None:
             return
         elif req.kind == RequestKind.SAVE_SETUP:
-            name, data = req.data
-            await store.save_setup(user.id, door, str(name)[:20], str(data))
+            await store.save_setup(user.id, door, req.name[:20], req.text)
             self.ui.saved_setups = await store.setup_names(user.id, door)
-            self.ui.message = f"Setup saved as {name}."
+            self.ui.message = f"Setup saved as {req.name}."
         elif req.kind == RequestKind.LOAD_SETUP:
-            data = await store.load_setup(user.id, door, str(req.data))
+            data = await store.load_setup(user.id, door, req.name)
             if data is None:
-                self.ui.message = f"There is no saved setup called {req.data}."
+                self.ui.message = f"There is no saved setup called {req.name}."
                 return
-            result = self.ui.setup_loaded(str(req.data), data)
+            result = self.ui.setup_loaded(req.name, data)
             if isinstance(result, Submit):
                 reason = await self.match.submit(self.me, result.action)
                 if reason is not None:
