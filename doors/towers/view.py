@@ -210,8 +210,8 @@ class TowersUI(DoorUI):
 
     def _draw_hints(self, canvas: Canvas, obs: Any, previous: bool) -> None:
         y = GRID_Y + 2 * SIZE + 2
-        if self.over:
-            return                      # the game is over: the server's key line says what is left
+        if self.over or self.me is None:
+            return                      # over, or watched: the server's key line says what is left
         if previous:
             hint = "Game 1's final board.  TAB: back to the game"
         elif obs.phase == PLACEMENT:

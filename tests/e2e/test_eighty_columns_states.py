@@ -84,6 +84,7 @@ async def keys_work(who, name: str, back: str, press: dict[str, tuple[str, str]]
     neither fails: the tour does not know what it should do."""
     tokens = key_line(who.line(23))
     assert tokens, f"{name}: no key line: {who.line(23)!r}"
+    assert not who.line(23).rstrip().endswith(("…", "~")), f"{name}: the key line is cut: {who.line(23)!r}"
     for key, word in tokens:
         if key in done or (key not in press and key in ("r", "UP/DOWN", "LEFT/RIGHT", "PGUP/PGDN")):
             continue
@@ -286,21 +287,24 @@ async def turns_list(tour: Tour, caller: Caller, name: str, waiting: bool) -> No
     """``t``: the caller's games by turns, one waiting for their move or none."""
     caller.send("t")
     await caller.expect("My games by turns")
-    await caller.expect("YOUR TURN" if waiting else "'s turn")
+    await caller.expect("YOUR TURN" if waiting else "their turn")
     await tour.station(caller, name)
     title = caller.line(1)
     assert ("Your turn in 1 game" in title) if waiting else ("None waits for your move" in title), title
+    assert re.search(r"(YOUR TURN|their turn), 2d 2\dh left\s+│$", caller.line(3)), caller.line(3)  # whole
     await keys_work(caller, name, "My games by turns", TURNS_KEYS, done=("ESC",))
     caller.send(ESC)
     await caller.expect("Who's online")
 
 
-async def resumed(tour: Tour, app, caller_name: str, term: str, other: Caller, name: str) -> Caller:
+async def resumed(tour: Tour, app, caller_name: str, term: str, other: Caller) -> Caller:
     """``caller_name`` drops out of a live game: ``other`` sees it wait;
-    they call back and are offered the game."""
+    they call back and are offered the game (with a game by turns waiting
+    for their move: the offer says so, and nothing covers the game's top)."""
+    mine, theirs = ("CP437", "UTF-8") if term == "ansi-bbs" else ("UTF-8", "CP437")
     await other.expect("suspended", timeout=30)
-    await tour.station(other, f"a game waiting for its player, {name}")
-    await keys_work(other, f"a game waiting for its player, {name}", "suspended", GAME_KEYS,
+    await tour.station(other, f"a game waiting for its player, {theirs}")
+    await keys_work(other, f"a game waiting for its player, {theirs}", "suspended", GAME_KEYS,
                     done=("ESC", "Q", "="))
     back = await Caller.connect(app.port, term=term)
     await back.expect("Handle")
@@ -308,11 +312,16 @@ async def resumed(tour: Tour, app, caller_name: str, term: str, other: Caller, n
     await back.expect("Password:")
     back.send("secret1" + ENTER)
     await back.expect("Resume it now?")
-    await tour.station(back, f"the resume offer, {name}")
-    await keys_work(back, f"the resume offer, {name}", "Resume it now?", {}, done=("y", "n"))
+    await tour.station(back, f"the resume offer, {mine}")
+    await keys_work(back, f"the resume offer, {mine}", "Resume it now?", {}, done=("y", "n"))
+    assert "Welcome back" in back.line(0), back.line(0)
     back.send("y")
     await other.expect("is back")
     await back.expect("Q resign")
+    await tour.station(back, f"the game resumed, {mine}")
+    assert "TOWERS" in back.line(0), back.line(0)
+    for caller in (back, other):                       # the suspension is over on both sides
+        await caller.expect_gone("suspended")
     return back
 
 
@@ -374,17 +383,20 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             watcher.send("w")
             await watcher.expect("Towers:")
             await tour.station(watcher, f"the watch list, {charset}")
+            if watcher is dora:                        # the second watcher: the count whole
+                assert watcher.line(4).rstrip().endswith("0 actions · 1 watching"), watcher.line(4)
             await keys_work(watcher, f"the watch list, {charset}", "Watch a game", {}, done=("1-9", "ESC"))
             watcher.send("1")
             await watcher.expect("GATEHOUSE")
             await watcher.expect_gone("Watch a game")
             await tour.station(watcher, f"a game watched, {charset}")
+            assert "Enter:" not in watcher.text() and "Arrows" not in watcher.text()   # no move hints
             await keys_work(watcher, f"a game watched, {charset}", "vs", GAME_KEYS, done=("ESC",))
         # each side drops in turn: the other sees the game wait, and the one back is offered it
         await bob.close()
-        bob = await resumed(tour, app, BOB, "ansi-bbs", alice, "UTF-8")
+        bob = await resumed(tour, app, BOB, "ansi-bbs", alice)
         await alice.close()
-        alice = await resumed(tour, app, ALICE, "xterm", bob, "CP437")
+        alice = await resumed(tour, app, ALICE, "xterm", bob)
         alice.send("Qy")
         await bob.expect("GAME OVER")
         for caller in (alice, bob, carol, dora):
@@ -413,4 +425,4 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             await caller.close()
     finally:
         await app.stop()
-    assert len(tour.seen) == 28
+    assert len(tour.seen) == 30
