@@ -90,7 +90,7 @@ async def keys_work(who, name: str, back: str, press: dict[str, tuple[str, str]]
             continue
         assert key in press, f"{name}: the key line offers {key} {word}, which does nothing the tour knows"
         shows, leave = press[key]
-        who.send(SENT.get(key, key))
+        who.send(SENT.get(key, "2" if re.fullmatch(r"\d-\d", key) else key))     # 1-5: the second
         await who.expect(shows)
         if leave:
             who.send(leave)
@@ -283,6 +283,24 @@ async def withdrawn(tour: Tour, by: Caller, to: Caller, to_name: str, name: str)
     await lobby(tour, to, f"the lobby after a withdrawn challenge, {name}")
 
 
+async def hall_of_fame(tour: Tour, caller: Caller, charset: str) -> None:
+    """The hall of fame on a new board (no rated game yet), a door's page
+    and the BBS league's, each with its keys."""
+    caller.send("h")
+    await caller.expect("Hall of Fame · Stratego")
+    await caller.expect("Your record in Stratego")
+    await tour.station(caller, f"the hall of fame on a new board, {charset}")
+    keys = {"1-5": ("Hall of Fame · Awari", "1"), "b": ("BBS against BBS", "1"), "m": ("My games", ESC)}
+    await keys_work(caller, f"the hall of fame, {charset}", "Hall of Fame · Stratego", keys, done=("ESC",))
+    caller.send("b")
+    await caller.expect("No games between callers of two BBSes yet.")
+    await tour.station(caller, f"the hall of fame, BBS against BBS, {charset}")
+    keys = {"1-5": ("Hall of Fame · Awari", "b"), "m": ("My games", ESC)}
+    await keys_work(caller, f"the BBS league, {charset}", "Hall of Fame · BBS against BBS", keys, done=("ESC",))
+    caller.send(ESC)
+    await caller.expect("Who's online")
+
+
 async def turns_list(tour: Tour, caller: Caller, name: str, waiting: bool) -> None:
     """``t``: the caller's games by turns, one waiting for their move or none."""
     caller.send("t")
@@ -339,6 +357,10 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
         await alice.expect(BOB)
         await lobby(tour, alice, "the lobby, UTF-8")
         await lobby(tour, bob, "the lobby, CP437")
+        await hall_of_fame(tour, alice, "UTF-8")
+        await hall_of_fame(tour, bob, "CP437")
+        alice.send("c" + "said before the others came" + ENTER + ESC)
+        await bob.expect("said before the others came")
         # a challenge withdrawn, each way
         await withdrawn(tour, alice, bob, BOB, "CP437")
         await withdrawn(tour, bob, alice, ALICE, "UTF-8")
@@ -379,6 +401,8 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
         await carol.login(CAROL)
         dora = await Caller.connect(app.port, term="ansi-bbs")
         await dora.login(DORA)
+        for newcomer in (carol, dora):                # the lobby's last chat lines, kept for them
+            await newcomer.expect("said before the others came")
         for watcher, charset in ((carol, "UTF-8"), (dora, "CP437")):
             watcher.send("w")
             await watcher.expect("Towers:")
@@ -425,4 +449,4 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             await caller.close()
     finally:
         await app.stop()
-    assert len(tour.seen) == 30
+    assert len(tour.seen) == 34
