@@ -91,7 +91,11 @@ async def keys_work(who, name: str, back: str, press: dict[str, tuple[str, str]]
         assert key in press, f"{name}: the key line offers {key} {word}, which does nothing the tour knows"
         shows, leave = press[key]
         who.send(SENT.get(key, "2" if re.fullmatch(r"\d-\d", key) else key))     # 1-5: the second
-        await who.expect(shows)
+        try:
+            await who.expect(shows)
+        except AssertionError as err:
+            raise AssertionError(f"{name}: the key line offers {key} {word}; pressed, it did not show "
+                                 f"{shows!r}") from err
         if leave:
             who.send(leave)
         await who.expect(back)
@@ -134,6 +138,8 @@ async def both_over(tour: Tour, alice: Caller, bob: Caller, title: str) -> None:
     for caller in (alice, bob):
         caller.send(ESC)
         await caller.expect("Who's online")
+        await caller.settle()
+        assert caller.line(23).startswith(" p play"), caller.line(23)     # the game left nothing behind
 
 
 def kingdom_board(state_dir: Path) -> None:
