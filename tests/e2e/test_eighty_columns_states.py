@@ -111,8 +111,12 @@ async def game_over(tour: Tour, caller: Caller, name: str, result: str) -> None:
     await tour.station(caller, name)
     assert f"GAME OVER: {result}" in caller.line(20), (name, caller.line(20))
     text = caller.text()
-    for hint in MOVE_HINTS:
+    for hint in (*MOVE_HINTS, "targets shown"):
         assert hint not in text, (name, hint, text)
+    end = " ".join(caller.line(y).strip() for y in (21, 22)).strip()     # the reason and the rating
+    reason = end.split(". ")[0]
+    flat = " ".join(line.strip() for line in text.splitlines())
+    assert reason and flat.count(reason) == 1, (name, reason, text)     # said once
     await keys_work(caller, name, "GAME OVER", GAME_KEYS, done=("ESC",))
     caller.send("?")
     for _ in range(12):                       # page on to the keys page (the last)
@@ -211,11 +215,24 @@ async def test_each_door_ended_by_its_rules_fits_on_both_sides(tmp_path, cuts):
     kingdom_board(tmp_path)
     app = await start_app(tmp_path / "gatehouse.db", limits={"challenges_per_minute": 1000})
     try:
-        alice = await Caller.connect(app.port)                  # UTF-8
+        alice = await Caller.connect(app.port, source="127.0.0.2")                  # UTF-8
         await alice.login(ALICE)
-        bob = await Caller.connect(app.port, term="ansi-bbs")   # CP437
+        bob = await Caller.connect(app.port, term="ansi-bbs", source="127.0.0.3")   # CP437
         await bob.login(BOB)
         await alice.expect(BOB)
+        # Towers: 8 towers placed, each moved once; rated (two addresses, the pair's first game)
+        await challenge(alice, bob, BOB, "Towers")
+        game_id = active_game(app, ALICE)[0]
+        while game_status(app, game_id) == "active" and not game_state(app, game_id).is_terminal():
+            mover = game_state(app, game_id).to_move()[0]
+            await towers_move((alice, bob)[mover], app, game_id)
+        for caller in (alice, bob):
+            await caller.expect("GAME OVER")
+            assert "Your rating: 1500 ->" in caller.text(), caller.text()
+        await both_over(tour, alice, bob, "Towers")
+        for caller in (alice, bob):                   # the who list names the door of each rating
+            for handle in (ALICE, BOB):
+                await caller.expect(rf"{re.escape(handle)} +lobby +\d{{3,4}} To ", regex=True)
         # Kingdom, twice: the first player takes the king; each side wins once
         await kingdom_on_the_tour_board(alice, bob, BOB)
         await both_over(tour, alice, bob, "Kingdom (Alice takes the king)")
@@ -227,13 +244,6 @@ async def test_each_door_ended_by_its_rules_fits_on_both_sides(tmp_path, cuts):
         await bob.expect("auto finish")
         bob.send("a")
         await both_over(tour, alice, bob, "Awari")
-        # Towers: 8 towers placed, each moved once
-        await challenge(alice, bob, BOB, "Towers")
-        game_id = active_game(app, ALICE)[0]
-        while game_status(app, game_id) == "active" and not game_state(app, game_id).is_terminal():
-            mover = game_state(app, game_id).to_move()[0]
-            await towers_move((alice, bob)[mover], app, game_id)
-        await both_over(tour, alice, bob, "Towers")
         # Stone Towers on the smallest board, 5 turns each
         alice.send("p" + door_digit("Stone Towers"))
         text = await alice.expect("choose your opponent")
@@ -255,7 +265,7 @@ async def test_each_door_ended_by_its_rules_fits_on_both_sides(tmp_path, cuts):
 
 # the console's keys (a caller selected: the first, in the lobby)
 CONSOLE_KEYS = {"?": ("THE SYSOP CONSOLE", ESC), "g": ("Choose a door", ESC), "M": ("Message to all", ESC),
-                "A": ("Accounts (", ESC), "c": ("(sysop)", ESC), "m": ("Message:", ESC),
+                "A": ("Accounts (", ESC), "c": ("(sysop)", ESC), "m": ("(ENTER sends, ESC cancels)", ESC),
                 "p": ("Choose a door", ESC), "w": ("is not playing", ""), "k": ("Kick, reason", ESC)}
 ACCOUNTS_KEYS = {"r": ("New password", ESC), "b": ("Ban, reason", ESC), "B": ("Ban with address", ESC),
                  "n": ("New handle", ESC), "u": ("not banned", "")}
