@@ -373,6 +373,11 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
         await alice.expect(BOB)
         await lobby(tour, alice, "the lobby, UTF-8")
         await lobby(tour, bob, "the lobby, CP437")
+        alice.send("t")                               # no game by turns: how to start one, in the wizard's words
+        text = await alice.expect("You have no game by turns")
+        assert '"By turns with a caller (type a handle)"' in text, text
+        alice.send(ESC)
+        await alice.expect("Who's online")
         await hall_of_fame(tour, alice, "UTF-8")
         await hall_of_fame(tour, bob, "CP437")
         alice.send("c" + "said before the others came" + ENTER + ESC)
