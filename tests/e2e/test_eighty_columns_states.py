@@ -437,6 +437,20 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             await tour.station(watcher, f"a game watched, {charset}")
             assert "Enter:" not in watcher.text() and "Arrows" not in watcher.text()   # no move hints
             await keys_work(watcher, f"a game watched, {charset}", "vs", GAME_KEYS, done=("ESC",))
+        # the sysop watches the game from the console (Alice, node 1, selected): the players are told
+        console = Console(config)
+        try:
+            await console.expect(ALICE, timeout=30)
+            console.send("w")
+            await console.expect("ESC console", timeout=30)
+            await tour.station(console, "the sysop watching a game")
+            for player in (alice, bob):
+                await player.expect("Sysop is watching your game.")
+            await keys_work(console, "the sysop watching a game", "ESC console", GAME_KEYS, done=("ESC",))
+            console.send(ESC)
+            await console.expect("Sysop console", timeout=30)
+        finally:
+            await console.close()
         # each side drops in turn: the other sees the game wait, and the one back is offered it
         await bob.close()
         bob = await resumed(tour, app, BOB, "ansi-bbs", alice)
@@ -470,4 +484,4 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             await caller.close()
     finally:
         await app.stop()
-    assert len(tour.seen) == 34
+    assert len(tour.seen) == 35
