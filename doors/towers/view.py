@@ -240,8 +240,8 @@ class TowersUI(DoorUI):
             panel.text(2, y, UNMOVED[p], PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""
             panel.text(6, y, shorten(self.name_of(p), 19 - len(you)) + you, PLAYER_COLOURS[p])
-            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<11}{score[p]:>3} pts",
-                       GREY)
+            todo = "" if self.over else self._todo(obs, p)       # over: nothing is left to move
+            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{todo:<11}{score[p]:>3} pts", GREY)
         panel.text(0, 8, f"Phase: {obs.phase_name}", WHITE)
         panel.text(0, 9, self._turn_text(obs), YELLOW if self.me in movers else GREY)
         last = obs.last_action_this_game()

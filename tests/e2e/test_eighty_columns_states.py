@@ -111,7 +111,7 @@ async def game_over(tour: Tour, caller: Caller, name: str, result: str) -> None:
     await tour.station(caller, name)
     assert f"GAME OVER: {result}" in caller.line(20), (name, caller.line(20))
     text = caller.text()
-    for hint in (*MOVE_HINTS, "targets shown"):
+    for hint in (*MOVE_HINTS, "targets shown", "to move 0", "to place"):
         assert hint not in text, (name, hint, text)
     end = " ".join(caller.line(y).strip() for y in (21, 22)).strip()     # the reason and the rating
     reason = end.split(". ")[0]
