@@ -154,7 +154,7 @@ class KingdomUI(DoorUI[Move, KingdomState]):
             events = ", ".join(obs.events)
             canvas.text(x, y + 1, shorten(events, 37), WHITE)
         canvas.text(x, y + 2, f"Cursor {square_name(self.cur)}"
-                    + ("  (targets shown)" if self.show_targets else ""), DARK_GREY)
+                    + ("  (targets shown)" if self.show_targets and not over else ""), DARK_GREY)
         for i, line in enumerate(() if over else KEY_HELP):
             canvas.text(x, 20 - len(KEY_HELP) + i, line, DARK_GREY)
 

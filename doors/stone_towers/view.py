@@ -258,8 +258,8 @@ class StoneTowersUI(DoorUI[int, StoneTowersState]):
         y = 15
         canvas.text(x, y, "r ▲ red   b ▼ blue   · free", GREY)
         canvas.text(x, y + 1, "• taken  ☼ castle destroyed", GREY)
-        if self.over or state.outcome() is not None:
-            return                      # no move hints once the game is over
+        if self.over or state.outcome() is not None or self.me is None:
+            return                      # no move hints once the game is over, nor for a watcher
         canvas.text(x, y + 2, "Arrows move, ENTER build or", DARK_GREY)
         canvas.text(x, y + 3, "fortify, h centre, i overlay", DARK_GREY)
         canvas.text(x, y + 4, {"off": "", "cursor": "(i: this square)",

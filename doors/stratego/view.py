@@ -219,7 +219,7 @@ class StrategoView(DoorUI[Action, StrategoObservation]):
     def draw_setup_panel(self, canvas: Canvas) -> None:
         obs = self.shown
         x = PX
-        canvas.text(x, 0, "SETUP: place your 40 pieces", YELLOW)
+        canvas.text(x, 0, "SETUP: place your 40 pieces" if self.me is not None else "SETUP: the armies", YELLOW)
         if self.me is None:
             for p in (0, 1):
                 state = "ready" if obs.ready[p] else f"{obs.placed_count(p)}/40 placed"

@@ -219,8 +219,8 @@ class TowersUI(DoorUI[Action, TowersState]):
 
     def _draw_hints(self, canvas: Canvas, obs: TowersState, previous: bool) -> None:
         y = GRID_Y + 2 * SIZE + 2
-        if self.over:
-            return                      # the game is over: the server's key line says what is left
+        if self.over or self.me is None:
+            return                      # over, or watched: the server's key line says what is left
         if previous:
             hint = "Game 1's final board.  TAB: back to the game"
         elif obs.phase == PLACEMENT:
@@ -249,8 +249,8 @@ class TowersUI(DoorUI[Action, TowersState]):
             panel.text(2, y, UNMOVED[p], PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""
             panel.text(6, y, shorten(self.name_of(p), 19 - len(you)) + you, PLAYER_COLOURS[p])
-            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<11}{score[p]:>3} pts",
-                       GREY)
+            todo = "" if self.over else self._todo(obs, p)       # over: nothing is left to move
+            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{todo:<11}{score[p]:>3} pts", GREY)
         panel.text(0, 8, f"Phase: {obs.phase_name}", WHITE)
         panel.text(0, 9, self._turn_text(obs), YELLOW if self.me in movers else GREY)
         last = obs.last_action_this_game()

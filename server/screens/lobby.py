@@ -435,7 +435,8 @@ class LobbyScreen(Screen):
             self._new_messages()                      # kept in the log, as in a game
         else:
             message, transition = challenge_news(self.session, event)
-            self.message = message or self.message
+            # a game opening ends what the line said before ("Challenge sent to ...")
+            self.message = message or ("" if transition is not None else self.message)
             return transition
         return None
 

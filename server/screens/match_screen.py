@@ -246,7 +246,8 @@ class MatchScreen(Screen):
                                 f"{self.match.info.title} help"))
 
     def _keys_page(self) -> str:
-        lines = ["KEYS IN EVERY GAME", "", *KEYS.help_lines(ALL, self._test),
+        # the keys that work in the state the game is in now (a finished game: no resign)
+        lines = ["THE GAME'S KEYS NOW", "", *KEYS.help_lines({self.seen}, self._test),
                  "  CTRL-S     pause the screen; CTRL-Q sends it again as it is now", "", _KEYS_NOTES]
         return "\n".join(lines)
 
