@@ -57,7 +57,7 @@ class App:
     def __init__(self, config: Config, wall: Callable[[], float] = time.time):
         """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
         self.config = config
-        self.store = Store(config.store.database)
+        self.store = Store(config.store.database, busy_seconds=config.timing.store_busy_seconds)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
         self.login_guard = LoginGuard(base=config.timing.login_fail_delay, store=self.store)
         self.limits = AbuseLimits.from_config(config)

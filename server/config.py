@@ -135,6 +135,7 @@ class TimingSettings:
     login_fail_delay: float = 1.0     # base delay after a failed login (doubles)
     clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
     minute_seconds: float = 60.0      # a minute of a caller's time left on their BBS
+    store_busy_seconds: float = 5.0   # a write waits this long on another program's lock, then retries
 
 
 # section name -> its dataclass (the Config field of the same name)
