@@ -55,7 +55,7 @@ FirstScreen = Callable[[Session], Awaitable[Screen]]
 
 class App:
     def __init__(self, config: Config, wall: Callable[[], float] = time.time):
-        """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
+        """``wall``: the wall clock of by-turns games and the lobby's clock (tests pass a fake one)."""
         self.config = config
         self.store = Store(config.store.database, busy_seconds=config.timing.store_busy_seconds)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
