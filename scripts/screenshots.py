@@ -25,13 +25,11 @@ from tests.e2e.harness import (  # noqa: E402
     ENTER,
     RIGHT,
     Caller,
-    challenge_computer,
-    play_towers_move,
-    session_of,
     start_app,
     wait_until,
 )
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
+from tests.server.inside import challenge_computer, play_towers_move, session_of  # noqa: E402
 
 OUT = ROOT / "docs" / "screens"
 

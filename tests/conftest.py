@@ -46,19 +46,3 @@ def _own_directory_and_checkout_untouched(tmp_path_factory, monkeypatch):
     changed = sorted(path for path in before.keys() | after.keys()
                      if before.get(path) != after.get(path) and not path.endswith(_EDITED_BY_HAND))
     assert not changed, f"the test wrote under the checkout: {changed[:10]}"
-
-
-@pytest.fixture(autouse=True)
-def _doors_unconfigured():
-    """The doors' folders are module settings (Kingdom's saved boards, the
-    Awari table): a server started by one test must not hand its state
-    directory on to the next."""
-    from doors.awari import endgame
-    from doors.kingdom import boards
-
-    where, saved = (endgame.table_path(), endgame.table_stones()), boards.saved_dir()
-    endgame.use_table(None)
-    boards.use_saved_dir(None)
-    yield
-    endgame.use_table(*where)
-    boards.use_saved_dir(saved)
