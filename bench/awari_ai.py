@@ -40,7 +40,8 @@ def opening(seed: int) -> AwariState:
 
 def play_game(levels: tuple[int, int], seed: int, times: dict[int, list[float]]):
     """Player 1 has levels[0], player 2 levels[1]. Returns the outcome."""
-    bots = [make_bot(levels[0], seed), make_bot(levels[1], seed + 1)]
+    table = {"endgame_table": str(ROOT / endgame.DEV_PATH)}     # the table `make serve` builds, if any
+    bots = [make_bot(levels[0], seed, table), make_bot(levels[1], seed + 1, table)]
     s = opening(seed // 2)
     while not s.is_terminal():
         p = s.current_player()
@@ -79,8 +80,7 @@ def main() -> int:
                     help="the upper level of each pair to play (level L plays L-1)")
     args = ap.parse_args()
     games = min(args.games, 4) if args.quick else args.games
-    endgame.use_table(ROOT / endgame.DEV_PATH)      # the table `make serve` builds, if any
-    table = shared_table()
+    table = shared_table(ROOT / endgame.DEV_PATH)   # the table `make serve` builds, if any
     print(f"awari_endgame_table_loaded: {table.stones if table else 0} stones")
     times: dict[int, list[float]] = {}
     pairs = tuple(int(x) for x in args.pairs.split(",") if x.strip())

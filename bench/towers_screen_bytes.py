@@ -3,7 +3,7 @@ against the minimal diff.
 
 Runs the real App in-process (``tests.e2e.harness.start_app``); two telnet
 callers (``harness.Caller``) meet in the lobby and play a whole game of
-Towers by keys (the moves come from ``tests.e2e.harness.play_towers_move``).
+Towers by keys (the moves come from ``tests.server.inside.play_towers_move``).
 Each session's ``terminal.renderer.render`` is wrapped, so for every frame
 the server sent we have: the bytes sent, the bytes of a full repaint of that
 canvas (a fresh ``DiffRenderer(...).full``) and ``minimal_diff_cost`` from
@@ -39,8 +39,9 @@ sys.path.insert(0, str(ROOT))
 
 from ansi.render import DiffRenderer, minimal_diff_cost, normalize  # noqa: E402
 from server.screens.match_screen import MatchScreen  # noqa: E402
-from tests.e2e.harness import Caller, play_towers_move, session_of, start_app, wait_until  # noqa: E402
+from tests.e2e.harness import Caller, start_app, wait_until  # noqa: E402
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
+from tests.server.inside import play_towers_move, session_of  # noqa: E402
 
 BAUD_BYTES = 240            # 2400 baud: 240 bytes a second
 GAME_SECONDS = 120          # a game that takes longer is abandoned

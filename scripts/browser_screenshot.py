@@ -15,8 +15,9 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
-from tests.e2e.harness import DOWN, ENTER, RIGHT, door_digit, play_towers_move, session_of, start_app, wait_until  # noqa: E402
+from tests.e2e.harness import DOWN, ENTER, RIGHT, door_digit, start_app, wait_until  # noqa: E402
 from tests.e2e.test_browser_chromium import ARGS, CHROMIUM, BrowserCaller  # noqa: E402
+from tests.server.inside import play_towers_move, session_of  # noqa: E402
 
 OUT = ROOT / "docs" / "screens" / "browser.png"
 

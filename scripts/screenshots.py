@@ -25,7 +25,6 @@ from tests.e2e.harness import (  # noqa: E402
     ENTER,
     RIGHT,
     Caller,
-    challenge_computer,
     game_state,
     game_status,
     start_app,
@@ -33,6 +32,7 @@ from tests.e2e.harness import (  # noqa: E402
     wait_until,
 )
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
+from tests.server.inside import challenge_computer  # noqa: E402
 
 OUT = ROOT / "docs" / "screens"
 

@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from doors import registry
 from server.config import Config
 from server.net.rlogin import RloginHandshake
 from server.net.streams import StreamConnection, start_rlogin
@@ -55,25 +54,24 @@ FirstScreen = Callable[[Session], Awaitable[Screen]]
 
 class App:
     def __init__(self, config: Config, wall: Callable[[], float] = time.time):
-        """``wall``: the wall clock of by-turns games (tests pass a fake one)."""
+        """``wall``: the wall clock of by-turns games and the lobby's clock (tests pass a fake one)."""
         self.config = config
-        self.store = Store(config.store.database)
+        self.store = Store(config.store.database, busy_seconds=config.timing.store_busy_seconds)
         self.nodes: NodeRegistry[Session] = NodeRegistry(config.server.max_sessions, config.server.max_per_ip)
         self.login_guard = LoginGuard(base=config.timing.login_fail_delay, store=self.store)
         self.limits = AbuseLimits.from_config(config)
         self.ratings = RatingBook(self.store)
         self.clock = TurnClock(self.store, wall)
-        self.computer = ComputerPlayers(config.server.computer_workers, prepare=[
-            (info.state_folder, (config.door_folder(info.key), dict(config.door_settings(info.key))))
-            for info in registry().values() if info.state_folder is not None])
-        self.matches = MatchManager(self.store, config, self.ratings, self.limits,
+        self.doors = config.bound_doors()     # each door with its own folder: two Apps never share one
+        self.computer = ComputerPlayers(config.server.computer_workers)
+        self.matches = MatchManager(self.store, config, self.ratings, self.limits, doors=self.doors,
                                     clock=self.clock, tell=self._tell, computer=self.computer)
         self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
-            jobs=DoorJobs(registry().values(), config.doors), limits=self.limits,
+            jobs=DoorJobs(self.doors.values(), config.doors), limits=self.limits,
             accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name),
             messages=CallerMessages(self.store, self.nodes, self.limits),
             shutdown=self.request_stop)
@@ -127,18 +125,14 @@ class App:
             raise
 
     def _configure_doors(self) -> None:
-        """Make the state directory; hand each door that keeps files its own
-        folder there and its settings (DoorInfo.state_folder)."""
+        """Make the state directory (each door got its folder there, and its
+        settings, when the App bound it: ``Config.bound_doors``)."""
         state = Path(self.config.paths.state_dir)
         try:
             state.mkdir(mode=0o750, parents=True, exist_ok=True)
         except OSError as exc:
             raise StartupError(f"cannot make the state directory {state} ({exc.strerror or exc}): "
                                "set [paths] state_dir to a folder the server may write") from None
-        for info in registry().values():
-            if info.state_folder is not None:
-                info.state_folder(self.config.door_folder(info.key),
-                                  self.config.door_settings(info.key))
 
     async def _start(self) -> None:
         cfg = self.config

@@ -24,7 +24,10 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from doors._core.door import DoorInfo
 
 __all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "ServerSettings", "PathSettings",
            "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
@@ -135,6 +138,7 @@ class TimingSettings:
     login_fail_delay: float = 1.0     # base delay after a failed login (doubles)
     clock_check_seconds: float = 60.0   # how often by-turns clocks are checked for a loss on time
     minute_seconds: float = 60.0      # a minute of a caller's time left on their BBS
+    store_busy_seconds: float = 5.0   # a write waits this long on another program's lock, then retries
 
 
 # section name -> its dataclass (the Config field of the same name)
@@ -182,6 +186,13 @@ class Config:
     def door_folder(self, key: str) -> Path:
         """A door's own folder in the state directory."""
         return Path(self.paths.state_dir) / key
+
+    def bound_doors(self) -> dict[str, DoorInfo]:
+        """Every door as this server runs it: bound to its own folder and
+        settings (``DoorInfo.state_folder``), in lobby order."""
+        from doors import registry
+        return {key: info.state_folder(self.door_folder(key), self.door_settings(key))
+                if info.state_folder is not None else info for key, info in registry().items()}
 
     def door_settings(self, door: str) -> Mapping[str, Any]:
         return self.doors.get(door, {})

@@ -1,7 +1,9 @@
 """Every test runs in a temporary directory of its own (its working
 directory, so a relative ``data`` state directory is the test's), and no
 test may write under the checkout: a file made, changed or removed there
-(source files aside: those are someone's edits) fails the test that did it."""
+(source files aside: those are someone's edits) fails the test that did it.
+Under ``data/`` (the state directory of `make serve`) every file counts,
+whatever its name, and so does a folder made or removed."""
 from __future__ import annotations
 
 import os
@@ -10,6 +12,9 @@ from pathlib import Path
 import pytest
 
 CHECKOUT = Path(__file__).resolve().parent.parent
+# the state directory of `make serve`: nothing under it is anyone's edit, and
+# a folder made or removed there counts as much as a file
+STATE = CHECKOUT / "data"
 # tools' own caches and the virtualenv are not the project's files
 _NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
                 ".ruff_cache", ".import_linter_cache", "build", "gatehouse.egg-info", "node_modules"}
@@ -19,20 +24,30 @@ _EDITED_BY_HAND = (".py", ".md", ".toml")
 
 
 def _checkout_files() -> dict[str, tuple[int, int]]:
-    """Every file under the checkout (but tools' caches): path -> (mtime, size)."""
+    """Every file under the checkout (but tools' caches), and every folder
+    under ``data/`` (and ``data`` itself): path -> (mtime, size)."""
     found: dict[str, tuple[int, int]] = {}
     stack = [str(CHECKOUT)]
+    state = str(STATE)
     while stack:
         with os.scandir(stack.pop()) as entries:
             for entry in entries:
                 if entry.name in _NOT_CHECKED:
                     continue
+                in_state = entry.path == state or entry.path.startswith(state + os.sep)
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
+                    if in_state:
+                        info = entry.stat(follow_symlinks=False)
+                        found[entry.path + os.sep] = (info.st_mtime_ns, 0)
                 else:
                     info = entry.stat(follow_symlinks=False)
                     found[entry.path] = (info.st_mtime_ns, info.st_size)
     return found
+
+
+def _edited_by_hand(path: str) -> bool:
+    return path.endswith(_EDITED_BY_HAND) and not path.startswith(str(STATE) + os.sep)
 
 
 @pytest.fixture(autouse=True)
@@ -44,21 +59,5 @@ def _own_directory_and_checkout_untouched(tmp_path_factory, monkeypatch):
     yield
     after = _checkout_files()
     changed = sorted(path for path in before.keys() | after.keys()
-                     if before.get(path) != after.get(path) and not path.endswith(_EDITED_BY_HAND))
+                     if before.get(path) != after.get(path) and not _edited_by_hand(path))
     assert not changed, f"the test wrote under the checkout: {changed[:10]}"
-
-
-@pytest.fixture(autouse=True)
-def _doors_unconfigured():
-    """The doors' folders are module settings (Kingdom's saved boards, the
-    Awari table): a server started by one test must not hand its state
-    directory on to the next."""
-    from doors.awari import endgame
-    from doors.kingdom import boards
-
-    where, saved = (endgame.table_path(), endgame.table_stones()), boards.saved_dir()
-    endgame.use_table(None)
-    boards.use_saved_dir(None)
-    yield
-    endgame.use_table(*where)
-    boards.use_saved_dir(saved)

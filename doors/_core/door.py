@@ -208,9 +208,9 @@ class PreparedTable:
     ``python -m <module> <args>`` when ``is_ready()`` is false, at lower
     priority (``doors._core.table_build`` lowers it in-process), reads the
     build's progress from its stderr lines, and on failure logs the last
-    stderr line as the reason. ``args`` may be a function, called at start
-    (after ``DoorInfo.state_folder``), when they name a path in the state
-    directory."""
+    stderr line as the reason. ``args`` may be a function, called at start.
+    A table in the state directory comes from the door bound to its folder
+    (``DoorInfo.state_folder``), which names the path."""
     title: str                                  # "Awari endgame table"
     is_ready: Callable[[], bool]
     module: str                                 # run as python -m module args...
@@ -267,10 +267,18 @@ class Door(Generic[A, Obs]):
     # data built in the background before the strongest levels (PreparedTable)
     tables: tuple[PreparedTable, ...] = ()
     # files of its own: the server hands the door its writable folder
-    # (<state_dir>/<key>, made if missing) and its checked [<key>] settings,
-    # once at start, before any table is checked (Kingdom keeps saved boards
-    # there, Awari its endgame table). Read-only data ships as package data.
-    state_folder: Callable[[Path, Settings], None] | None = None
+    # (<state_dir>/<key>) and its checked [<key>] settings when it builds its
+    # door table, and uses the door this returns: a copy whose capabilities
+    # read and write there (Kingdom keeps saved boards there, Awari its
+    # endgame table). Nothing is kept in module globals, so two servers in
+    # one process keep their own. Read-only data ships as package data.
+    state_folder: Callable[[Path, Settings], Door[A, Obs]] | None = None
+    # builds the game from resolved options (default: state_class.from_options);
+    # a door bound to its folder resolves what lives there (a saved board)
+    state_factory: Callable[[Options], GameState[A, Obs]] | None = None
+    # extra arguments its computer player gets (make_bot(level, seed, options)),
+    # picklable: they travel to the worker processes (Awari's table file)
+    bot_options: Mapping[str, str] = dataclasses.field(default_factory=dict)
     # moves typed as lines in plain text (a move's record text works too)
     text_commands: tuple[TextCommand, ...] = ()
 
@@ -295,9 +303,15 @@ class Door(Generic[A, Obs]):
             out[spec.key] = value
         return out
 
+    def build_state(self, options: Options) -> GameState[A, Obs]:
+        """The game for resolved ``options``."""
+        if self.state_factory is not None:
+            return self.state_factory(options)
+        return self.state_class.from_options(options)
+
     def new_game(self, chosen: Options,
                  rng: random.Random | None = None) -> GameState[A, Obs]:
-        return self.state_class.from_options(self.resolve_options(chosen, rng))
+        return self.build_state(self.resolve_options(chosen, rng))
 
 
 # The server's view of any door. It keeps doors of every kind side by side

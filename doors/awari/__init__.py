@@ -1,6 +1,8 @@
 """Awari: the "Awwari" variant (Stefan Zeiger, 1993) as a Gatehouse door."""
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from pathlib import Path
 
@@ -48,32 +50,29 @@ def _build_progress(line: str) -> float | None:
     return int(found.group(1)) / 100 if found else None
 
 
-def use_state_folder(folder: Path, settings: Settings) -> None:
-    """The endgame table lives in the door's folder of the state directory."""
-    endgame.use_table(folder / "endgame.bin",
-                      int(settings.get("endgame_stones", endgame.DEFAULT_STONES)))
+def _table_ready(path: Path, stones: int) -> bool:
+    return endgame.is_current(path, stones)
 
 
-def _table_ready() -> bool:
-    path = endgame.table_path()
-    return path is not None and endgame.is_current(path, endgame.table_stones())
+def endgame_table(path: Path, stones: int) -> PreparedTable:
+    """The endgame table at ``path``, covering ``stones`` row stones."""
+    return PreparedTable(
+        title="Awari endgame table",
+        is_ready=functools.partial(_table_ready, path, stones),
+        module="doors.awari",
+        args=("build", "--path", str(path), "--stones", str(stones), "--quiet"),
+        progress=_build_progress,
+        enabled_by="build_endgame",
+    )
 
 
-def _build_args() -> tuple[str, ...]:
-    path = endgame.table_path()
-    if path is None:
-        raise RuntimeError("the Awari endgame table has no folder (state_folder not called)")
-    return ("build", "--path", str(path), "--stones", str(endgame.table_stones()), "--quiet")
-
-
-ENDGAME_TABLE = PreparedTable(
-    title="Awari endgame table",
-    is_ready=_table_ready,
-    module="doors.awari",
-    args=_build_args,
-    progress=_build_progress,
-    enabled_by="build_endgame",
-)
+def use_state_folder(folder: Path, settings: Settings) -> Door[int, AwariState]:
+    """Awari with its endgame table in the door's folder of the state
+    directory: built there (its PreparedTable), read there by its bots."""
+    path = folder / "endgame.bin"
+    stones = int(settings.get("endgame_stones", endgame.DEFAULT_STONES))
+    return dataclasses.replace(INFO, tables=(endgame_table(path, stones),),
+                               bot_options={"endgame_table": str(path)})
 
 INFO = Door(
     key="awari",
@@ -86,12 +85,12 @@ INFO = Door(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
-    # capabilities: auto finish; the endgame table in its state folder, built at start if missing
+    # capabilities: auto finish; the endgame table in its state folder (use_state_folder
+    # gives the door its table: built at start if missing)
     auto_finish=True,
     settings=(DoorSetting("build_endgame", True),
               DoorSetting("endgame_stones", endgame.DEFAULT_STONES, low=1,
                           high=endgame.DEFAULT_STONES)),
-    tables=(ENDGAME_TABLE,),
     state_folder=use_state_folder,
     text_commands=(TextCommand("sow", "sow N", "sow hole N (1-6, as numbered under your row)"),),
 )

@@ -6,8 +6,8 @@
 4  iterative deepening to 7 plies (20k nodes) with a transposition table
 5  iterative deepening under a node budget (100k nodes, under a second) with a
    transposition table, and exact values from the endgame table when it is
-   present (``endgame.table_path()``, in the server's state directory; never
-   built here)
+   present (the file the door bound to its folder names: ``make_bot``'s
+   ``endgame_table`` option, in the server's state directory; never built here)
 
 A ply is one sowing, so an extra turn costs a ply. The search works on a bare
 14-int board; everything is deterministic given the seed (budgets are counted
@@ -16,6 +16,8 @@ in nodes, not seconds).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from pathlib import Path
 
 from doors._core.game import Player
 
@@ -39,9 +41,9 @@ LEVELS = {
 _TABLE_CACHE: dict[str, object] = {}    # "stamp" of the file, and its "table"
 
 
-def shared_table() -> endgame.EndgameTable | None:
-    """The endgame table on disk, loaded once per process (None if absent)."""
-    path = endgame.table_path()
+def shared_table(path: Path | None) -> endgame.EndgameTable | None:
+    """The endgame table at ``path``, loaded once per process (None if
+    absent, or no path)."""
     try:
         stamp = (path, path.stat().st_mtime) if path is not None else None
     except OSError:
@@ -90,16 +92,16 @@ class _Budget(Exception):
 
 class AwariBot:
     def __init__(self, level: int, seed: int | None = None,
-                 table: endgame.EndgameTable | None | bool = True):
+                 table: endgame.EndgameTable | Path | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be 1-5, not {level}")
         self.level = level
         self.rng = random.Random(seed)
         (self.max_depth, self.budget, self.use_tt, use_table, self.full_eval,
          self.random_share) = LEVELS[level]
-        if table is True:
-            table = shared_table() if use_table else None
-        self.table = table or None
+        if isinstance(table, Path):          # the table file: used if the level uses one
+            table = shared_table(table) if use_table else None
+        self.table: endgame.EndgameTable | None = table
         self.tt: dict[tuple[tuple[int, ...], Player, bool], tuple[int, int, int, int]] = {}
         self.nodes = 0
         self.row_weight = 1        # eval: per row stone (a home stone is 4)
@@ -233,6 +235,10 @@ class AwariBot:
         return self.rng.choice(best_moves) - base + 1
 
 
-def make_bot(level: int, seed: int | None = None) -> AwariBot:
-    """A bot of ``level`` 1-5, deterministic given ``seed``."""
-    return AwariBot(level, seed)
+def make_bot(level: int, seed: int | None = None,
+             options: Mapping[str, str] | None = None) -> AwariBot:
+    """A bot of ``level`` 1-5, deterministic given ``seed``; ``options``:
+    what the door bound to its folder gives it (``endgame_table``: the
+    table file's path)."""
+    path = (options or {}).get("endgame_table")
+    return AwariBot(level, seed, Path(path) if path else None)

@@ -33,8 +33,8 @@ positions are solved in decreasing potential. Within a layer, the blocks
 (|A|, |B|) = (a, b-a) and (b-a, a) depend only on each other and on lower
 layers, so they are solved in parallel (fork, shared memory).
 
-File: ``<state_dir>/awari/endgame.bin`` (``use_table`` says where; the
-server sets it at start): a 32-byte header (magic, rules version,
+File: ``<state_dir>/awari/endgame.bin`` (the door's folder, handed to
+the door by the server: every function here takes the path): a 32-byte header (magic, rules version,
 format version, stones covered, entry count) then one signed byte per entry.
 Entry ``2 * (base[a][c] + rank(A) * N6[c] + rank(B)) + extra``, with
 ``a = |A|``, ``c = |B|``, blocks ordered by ``a + c`` then ``a``, and rows of
@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import mmap
 import multiprocessing
 import os
@@ -67,20 +66,12 @@ from doors._core.table_build import lower_priority
 
 from .rules import RULES_VERSION
 
-__all__ = ["DEFAULT_STONES", "Layout", "EndgameTable", "build", "use_table", "table_path",
-           "table_stones", "table_status", "load", "is_current", "ensure", "value_of"]
+__all__ = ["DEFAULT_STONES", "Layout", "EndgameTable", "build", "table_status", "load", "is_current",
+           "ensure", "value_of"]
 
 DEFAULT_STONES = 16
 DEV_PATH = Path("data") / "awari" / "endgame.bin"   # `make serve`'s state directory
 
-
-@dataclasses.dataclass
-class _Where:
-    path: Path | None = None
-    stones: int = DEFAULT_STONES
-
-
-_WHERE = _Where()
 MAGIC = b"AWARIEGT"
 FORMAT_VERSION = 1
 _HEADER = struct.Struct("<8sIIIQ4x")       # 32 bytes
@@ -219,21 +210,6 @@ def _solve_pair(job: tuple[int, int]) -> int:
     return done
 
 
-def use_table(path: Path | str | None, stones: int = DEFAULT_STONES) -> None:
-    """Where the table lives (None: nowhere, no table) and how many row stones
-    it should cover; the server calls this at start."""
-    _WHERE.path = Path(path) if path is not None else None
-    _WHERE.stones = stones
-
-
-def table_path() -> Path | None:
-    return _WHERE.path
-
-
-def table_stones() -> int:
-    return _WHERE.stones
-
-
 def _progress_path(path: Path | str) -> Path:
     path = Path(path)
     return path.with_name(path.name + ".progress")
@@ -258,11 +234,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def table_status(path: Path | str | None = None, stones: int | None = None) -> str:
+def table_status(path: Path | str | None, stones: int = DEFAULT_STONES) -> str:
     """The table's state in a few words: "ready (16 stones)", "building 42%",
-    "failed: <reason>", "missing", or "not configured"."""
-    path = path if path is not None else table_path()
-    stones = stones if stones is not None else table_stones()
+    "failed: <reason>", "missing", or "not configured" (no path)."""
     if path is None:
         return "not configured"
     if is_current(path, stones):

@@ -2,15 +2,18 @@
 double-jumping knights (DMA, Amiga 1996) as a Gatehouse door."""
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
 from pathlib import Path
 
 from doors._core.door import Door, OptionSpec, Settings
+from doors._core.game import Options
 
 from .ai import make_bot
-from .boards import list_boards, load_board, use_saved_dir
+from .boards import list_boards, load_board
 from .editor import BoardEditor
-from .rules import KingdomState
+from .rules import KingdomState, Move
 from .view import KingdomUI
 
 __all__ = ["INFO", "HELP_TEXT", "OPTIONS", "board_option"]
@@ -19,12 +22,13 @@ log = logging.getLogger("gatehouse.kingdom")
 _reported: set[tuple[str, str]] = set()     # each broken file is logged once
 
 
-def board_option() -> OptionSpec:
-    """The "board" option, its choices read from the board files."""
+def board_option(saved: Path | None = None) -> OptionSpec:
+    """The "board" option, its choices read from the board files (saved in
+    ``saved``, and shipped)."""
     choices = []
-    for name in list_boards():
+    for name in list_boards(saved):
         try:
-            choices.append((name, f"{name}: {load_board(name).title}"[:60]))
+            choices.append((name, f"{name}: {load_board(name, saved).title}"[:60]))
         except ValueError as err:      # a bad file is not offered, and the sysop is told
             if (name, str(err)) not in _reported:
                 _reported.add((name, str(err)))
@@ -41,19 +45,34 @@ PAWNS = OptionSpec("pawns", "Pawns",
 OPTIONS = (board_option(), PAWNS)
 
 
-def current_options() -> tuple[OptionSpec, ...]:
+def current_options(saved: Path | None = None) -> tuple[OptionSpec, ...]:
     """The options with the board files as they are now (the editor adds some)."""
-    return (board_option(), PAWNS)
+    return (board_option(saved), PAWNS)
 
 
-def new_editor(author: str | None = None) -> BoardEditor:
-    """The board editor for the caller ``author`` (None: the sysop)."""
-    return BoardEditor(author=author)
+def new_editor(author: str | None = None, saved: Path | None = None) -> BoardEditor:
+    """The board editor for the caller ``author`` (None: the sysop), saving in ``saved``."""
+    return BoardEditor(author=author, directory=saved)
 
 
-def use_state_folder(folder: Path, settings: Settings) -> None:
-    """Saved boards (the editor's, or a sysop's files) live in <folder>/boards."""
-    use_saved_dir(folder / "boards")
+def new_state(saved: Path | None, options: Options) -> KingdomState:
+    """The game for ``options``, its board (by name) found among the saved
+    boards in ``saved`` or the shipped ones; the layout goes into the
+    options, so the record replays without the file."""
+    options = dict(options)
+    if not options.get("layout"):
+        spec = load_board(str(options.get("board", "default")), saved)
+        options["layout"] = spec.layout
+        options.setdefault("title", spec.title)
+    return KingdomState(options)
+
+
+def use_state_folder(folder: Path, settings: Settings) -> Door[Move, KingdomState]:
+    """Kingdom with its saved boards (the editor's, or a sysop's files) in <folder>/boards."""
+    saved = folder / "boards"
+    return dataclasses.replace(INFO, options_factory=functools.partial(current_options, saved),
+                               editor=functools.partial(new_editor, saved=saved),
+                               state_factory=functools.partial(new_state, saved))
 
 
 HELP_TEXT = """\

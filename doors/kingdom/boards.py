@@ -7,9 +7,10 @@ top line being rank 19 (player 2's side) and the bottom one rank 1 (player
 
 Boards come from two places: the shipped ones (package data in
 ``board_files/``, read through importlib.resources) and the saved ones, in the
-Kingdom folder of the server's state directory (``SAVED_DIR``: the board
-editor writes there, and a sysop may drop files there). A saved board of the
-same name as a shipped one takes its place.
+Kingdom folder of the server's state directory (the folder the server hands
+the door, passed to these functions as ``saved``: the board editor writes
+there, and a sysop may drop files there). A saved board of the same name as
+a shipped one takes its place.
 
 Symbols: ``K Q B N R C P`` player 1 (the challenger, bottom) king, queen,
 bishop, knight, rook, castle (king inside a rook), pawn; lowercase for player
@@ -25,13 +26,12 @@ from pathlib import Path
 
 from .position import CASTLE, EMPTY, KIND_LETTERS, KING, NSQ, PAWN, ROCK, SIZE, square_name
 
-__all__ = ["BoardFileError", "BoardSpec", "SHIPPED", "parse_board", "use_saved_dir",
-           "board_problem", "load_board", "list_boards", "is_shipped", "saved_dir", "format_board",
+__all__ = ["BoardFileError", "BoardSpec", "SHIPPED", "parse_board",
+           "board_problem", "load_board", "list_boards", "is_shipped", "saved_boards", "format_board",
            "encode_layout", "decode_layout", "symbol_code", "code_symbol",
            "NAME_RE"]
 
 SHIPPED: Traversable = resources.files("doors.kingdom").joinpath("board_files")
-SAVED_DIR: Path | None = None      # set by the server: <state_dir>/kingdom/boards
 NAME_RE = re.compile(r"[a-z0-9_-]{1,20}")
 
 
@@ -144,28 +144,16 @@ def parse_board(text: str, source: str = "<board>", name: str = "") -> BoardSpec
     return BoardSpec(name, title, tuple(board))
 
 
-def use_saved_dir(path: Path | str | None) -> None:
-    """Where saved boards live (None: shipped boards only)."""
-    global SAVED_DIR
-    SAVED_DIR = Path(path) if path is not None else None
+def _folders(saved: Path | str | None) -> list[Traversable]:
+    return ([Path(saved)] if saved is not None else []) + [SHIPPED]
 
 
-def saved_dir() -> Path | None:
-    return SAVED_DIR
-
-
-def _folders(directory: Path | str | None) -> list[Traversable]:
-    if directory is not None:
-        return [Path(directory)]
-    return ([SAVED_DIR] if SAVED_DIR is not None else []) + [SHIPPED]
-
-
-def load_board(name: str, directory: Path | str | None = None) -> BoardSpec:
-    """The board ``name``: from ``directory``, or else the saved boards, then
-    the shipped ones."""
+def load_board(name: str, saved: Path | str | None = None) -> BoardSpec:
+    """The board ``name``: from the folder of saved boards ``saved`` (the
+    server's, if given), else the shipped ones."""
     if not NAME_RE.fullmatch(name):
         raise BoardFileError(name, None, "not a board name")
-    folders = _folders(directory)
+    folders = _folders(saved)
     for folder in folders:
         entry = folder.joinpath(f"{name}.txt")
         if entry.is_file() or folder is folders[-1]:
@@ -185,17 +173,26 @@ def is_shipped(name: str) -> bool:
     return bool(NAME_RE.fullmatch(name)) and SHIPPED.joinpath(f"{name}.txt").is_file()
 
 
-def list_boards(directory: Path | str | None = None) -> list[str]:
-    """Names of the board files, "default" first, then alphabetical."""
+def _names_in(folder: Traversable) -> set[str]:
+    try:
+        entries = list(folder.iterdir())
+    except OSError:          # no saved boards yet
+        return set()
+    return {e.name[:-4] for e in entries if e.name.endswith(".txt") and NAME_RE.fullmatch(e.name[:-4])}
+
+
+def list_boards(saved: Path | str | None = None) -> list[str]:
+    """Names of the board files, saved (in ``saved``) and shipped, "default"
+    first, then alphabetical."""
     names: set[str] = set()
-    for folder in _folders(directory):
-        try:
-            entries = list(folder.iterdir())
-        except OSError:          # no saved boards yet
-            continue
-        names.update(e.name[:-4] for e in entries
-                     if e.name.endswith(".txt") and NAME_RE.fullmatch(e.name[:-4]))
+    for folder in _folders(saved):
+        names |= _names_in(folder)
     return sorted(names, key=lambda n: (n != "default", n))
+
+
+def saved_boards(folder: Path | str) -> list[str]:
+    """Names of the boards saved in ``folder`` alone, alphabetical."""
+    return sorted(_names_in(Path(folder)))
 
 
 def format_board(board: list[int] | tuple[int, ...], title: str) -> str:

@@ -35,7 +35,7 @@ from .boards import (
     list_boards,
     load_board,
     parse_board,
-    saved_dir,
+    saved_boards,
     symbol_code,
 )
 from .position import EMPTY, FILES, KIND_LETTERS, NSQ, ROCK, SIZE, parse_square
@@ -93,15 +93,11 @@ class BoardEditor:
         self.choice = 0
 
     def folder(self) -> Path | None:
-        """Where boards are saved (the server's state directory)."""
-        return self.directory if self.directory is not None else saved_dir()
+        """Where boards are saved (the door's folder in the server's state directory)."""
+        return self.directory
 
     def _boards(self) -> list[str]:
-        names = list_boards()
-        if self.directory is not None:
-            names = sorted(set(names) | set(list_boards(self.directory)),
-                           key=lambda n: (n != "default", n))
-        return names
+        return list_boards(self.directory)
 
     # ----- keys -------------------------------------------------------------
     def on_key(self, key: str) -> EditorResult:
@@ -164,9 +160,7 @@ class BoardEditor:
         elif key == ENTER and names:
             name = names[self.choice]
             try:
-                spec = load_board(name, self.directory) if (
-                    self.directory is not None and (self.directory / f"{name}.txt").is_file()
-                ) else load_board(name)
+                spec = load_board(name, self.directory)
             except ValueError as err:
                 self.message = f"Cannot open {name}: {getattr(err, 'reason', err)}."
                 return None
@@ -191,7 +185,7 @@ class BoardEditor:
     def _mine(self, folder: Path) -> int:
         """How many boards in ``folder`` this caller saved."""
         author = (self.author or "").casefold()
-        return sum(1 for name in list_boards(folder)
+        return sum(1 for name in saved_boards(folder)
                    if (board_author(folder / f"{name}.txt") or "").casefold() == author)
 
     def _saved(self, name: str) -> bool:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten, wrap
 from ansi.widgets import LineInput
-from doors import registry
 from doors._core.door import DoorInfo, OptionSpec
 from server.screens.editor_screen import ToolScreen
 from server.screens.match_screen import start_match
@@ -55,7 +54,7 @@ class ChallengeScreen(Screen):
 
     def __init__(self, session: Session, door: str | None = None):
         super().__init__(session)
-        self.doors: list[DoorInfo] = list(registry().values())
+        self.doors: list[DoorInfo] = list(session.services.matches.doors.values())
         self.step = Step.DOOR
         self.index = 0
         self.info: DoorInfo | None = None
@@ -70,8 +69,8 @@ class ChallengeScreen(Screen):
         self.live_ok = True             # (with ``pace``) the opponent is in the lobby: live is offered
         self.name_input = LineInput(20)
         self.message = ""
-        if door is not None and door in registry():
-            self.info = registry()[door]
+        if door is not None and door in session.services.matches.doors:
+            self.info = session.services.matches.doors[door]
             self._to_opponent()
 
     def _to_opponent(self) -> None:

@@ -446,7 +446,7 @@ class LobbyScreen(Screen):
         it is unchanged (most keys only touch the bottom line), the drawing
         is taken from the last frame instead of drawn again."""
         app = self.session.services
-        wall = time.time()
+        wall = app.matches.clock.wall()
         into_minute = wall % 60
         clock = time.strftime('%H:%M', time.localtime(wall))
         header = f"{self.session.handle} · node {self.session.node} · {clock}"

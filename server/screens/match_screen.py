@@ -102,6 +102,7 @@ async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
     opens its own screen."""
     for number, session in (sessions or {}).items():
         seats[number].session = session
+    info = me.services.matches.doors.get(info.key, info)     # the door as this server runs it
     options = info.resolve_options(chosen)
     match = await me.services.matches.create(info, options, seats, move_seconds)
     player = match.seat_of(me)

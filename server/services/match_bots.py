@@ -120,7 +120,7 @@ class BotDriver:
                 seed = (match.seats[player].seed or 0) + len(match.state.history)
                 try:
                     action = await match.computer.choose(match.info.make_bot, level, seed, obs, player,
-                                                         game=match.id)
+                                                         game=match.id, options=match.info.bot_options or None)
                 except Exception:
                     log.exception("bot for %s in game %s failed", match.info.key, match.id)
                     action = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from doors import registry
@@ -31,8 +32,11 @@ class MatchManager:
 
     def __init__(self, store: Store, config: Config, ratings: RatingBook | None = None,
                  limits: AbuseLimits | None = None, clock: TurnClock | None = None,
-                 tell: Tell | None = None, computer: ComputerPlayers | None = None):
+                 tell: Tell | None = None, computer: ComputerPlayers | None = None,
+                 doors: Mapping[str, DoorInfo] | None = None):
         self.store = store
+        # the doors as this server runs them (bound to their folders); by key
+        self.doors: Mapping[str, DoorInfo] = doors if doors is not None else registry()
         self.config = config
         self.ratings = ratings
         self.limits = limits if limits is not None else AbuseLimits.from_config(config)
@@ -46,7 +50,8 @@ class MatchManager:
                      seats: list[Seat], move_seconds: float = 0.0) -> Match:
         """A new match; ``move_seconds`` > 0 makes it a by-turns game with
         that time per move (its clock starts now for the sides to move)."""
-        state = info.state_class.from_options(options)
+        info = self.doors.get(info.key, info)
+        state = info.build_state(options)
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
                   seat_label(seats[1].kind, seats[1].name, seats[1].level))
         turns = None
@@ -108,7 +113,7 @@ class MatchManager:
 
     async def restore(self) -> None:
         """After a restart: rebuild every unfinished game from its record."""
-        doors = registry()
+        doors = self.doors
         by_turns = await self.store.by_turns()
         for row in await self.store.list_games("active", limit=10_000):
             info = doors.get(row.door)

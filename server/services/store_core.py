@@ -109,8 +109,9 @@ def _explain(path: str, exc: sqlite3.Error) -> str:
 class StoreCore:
     RETRY_FOR = 120.0    # seconds a write keeps retrying while the database is locked
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, busy_seconds: float = 5.0):
         self.path = str(path)
+        self.busy_seconds = busy_seconds   # sqlite's own wait on a lock before a write is retried
         self.db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()        # one transaction or read at a time
         self.write_trouble: str | None = None      # the last write failure, until a write succeeds
@@ -122,7 +123,7 @@ class StoreCore:
         if self.path != ":memory:":
             _prepare_file(Path(self.path))
         try:
-            self.db = await aiosqlite.connect(self.path, isolation_level=None)
+            self.db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_seconds)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:

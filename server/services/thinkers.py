@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import importlib
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from doors._ai.worker import WorkerSeat
@@ -120,8 +120,8 @@ class ComputerPlayers:
                  prepare: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]] = ()):
         """``prepare``: calls each worker makes as it starts, before its first
         question (``(function, args)``; module-level functions and picklable
-        arguments): the doors' ``state_folder`` with what the server gave them,
-        so a worker's computer finds the door's files (a prepared table)."""
+        arguments). A door's own files reach its computer player as its
+        ``bot_options``, with each question, not through ``prepare``."""
         self._seat = WorkerSeat(workers=max(1, workers), retries=retries, nice=self.NICE,
                                 prepare=tuple((factory_path(fn), tuple(args)) for fn, args in prepare))
         self.queue = FairQueue(max(1, workers))
@@ -139,14 +139,16 @@ class ComputerPlayers:
         return max(self.MIN_SCALE, min(1.0, self.queue.slots / max(1, self.queue.load())))
 
     async def choose(self, make_bot: Callable[..., Any], level: int, seed: int,
-                     observation: Any, player: int, game: Hashable = None) -> Any:
-        """The action ``make_bot(level, seed)`` chooses, thought out in a
-        worker when ``game``'s turn in the queue comes."""
+                     observation: Any, player: int, game: Hashable = None,
+                     options: Mapping[str, Any] | None = None) -> Any:
+        """The action ``make_bot(level, seed)`` (``make_bot(level, seed,
+        options)`` with ``options``: the door's ``bot_options``) chooses,
+        thought out in a worker when ``game``'s turn in the queue comes."""
         path = factory_path(make_bot)
         await self.queue.acquire(game)
         try:
             scale = self.time_scale()
-            return await self._seat.choose_async(path, level, seed, observation, player,
+            return await self._seat.choose_async(path, level, seed, observation, player, options,
                                                  time_scale=scale if scale < 1.0 else None)
         finally:
             self.queue.release()

@@ -46,6 +46,10 @@ class TurnClock:
         self.paused_since: float | None = None     # wall time the pause began
         self._paused_total = 0.0                  # seconds of earlier pauses
 
+    def wall(self) -> float:
+        """The server's wall clock (time.time unless the App was given another)."""
+        return self._wall()
+
     async def load(self) -> None:
         """The pause from the store; and the time since the last heartbeat
         (the server was down) is added to the paused total, so every clock

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pyte
 
-from ansi.cp437 import decode_cp437, wire_char
+from ansi.cp437 import decode_cp437
 
-__all__ = ["TmuxClient", "server_screen", "wait_same_screen"]
+__all__ = ["TmuxClient", "WireRecorder", "wait_same_screen"]
 
 
 async def _run(*args: str) -> str:
@@ -102,29 +102,98 @@ class TmuxClient:
             await self.tmux("send-keys", "-t", "gh", *names)
 
 
-def server_screen(session, charset: str) -> list[str]:
-    """The screen the server last meant this session to see, as its lines
-    (characters as sent for ``charset``; the never-printed last cell blank)."""
-    latest = session.terminal.composed()
-    assert latest is not None
-    canvas = latest[0]
-    lines = ["".join(wire_char(canvas.get(x, y).char, charset) for x in range(canvas.width))
-             for y in range(canvas.height)]
-    lines[-1] = lines[-1][:-1] + " "
-    return lines
+class WireRecorder:
+    """A loopback TCP relay between a client and the server that keeps
+    every byte the server sends: a reference terminal (pyte) fed with them
+    shows what the server's output means, to compare with what a real
+    client shows. Start it, point the client at ``port``."""
+
+    def __init__(self, server_port: int):
+        self.server_port = server_port
+        self.sent = bytearray()          # server -> client, telnet commands and all
+        self.port = 0
+        self._listener: asyncio.Server | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> WireRecorder:
+        self._listener = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = self._listener.sockets[0].getsockname()[1]
+        return self
+
+    async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.server_port)
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, keep: bool) -> None:
+            try:
+                while data := await reader.read(65536):
+                    if keep:
+                        self.sent += data
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, asyncio.CancelledError):
+                pass
+            finally:
+                writer.close()
+
+        self._tasks += [asyncio.create_task(pipe(client_r, server_w, False)),
+                        asyncio.create_task(pipe(server_r, client_w, True))]
+
+    def screen(self, charset: str, rows: int = 24) -> list[str]:
+        """The lines of an ``80 x rows`` terminal that decodes ``charset``,
+        fed everything the server sent (telnet commands taken out)."""
+        screen = pyte.Screen(80, rows)
+        stream = pyte.Stream(screen)
+        data = _without_telnet(bytes(self.sent))
+        stream.feed(data.decode("utf-8", "replace") if charset == "utf8" else decode_cp437(data))
+        return list(screen.display)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self._listener is not None:
+            self._listener.close()
 
 
-async def wait_same_screen(client, session, charset: str, timeout: float = 10.0) -> list[str]:
-    """Wait until the client's screen (``client.text()``) shows exactly what the
-    server drew, cell for cell: every row in its place, every column."""
+_IAC, _SB, _SE = 255, 250, 240
+
+
+def _without_telnet(data: bytes) -> bytes:
+    """The data bytes of a telnet stream (IAC IAC is a 0xFF byte)."""
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        byte = data[i]
+        if byte != _IAC:
+            out.append(byte)
+            i += 1
+            continue
+        command = data[i + 1] if i + 1 < len(data) else None
+        if command == _IAC:
+            out.append(_IAC)
+            i += 2
+        elif command == _SB:
+            end = data.find(bytes((_IAC, _SE)), i + 2)
+            i = len(data) if end < 0 else end + 2
+        elif command is not None and 251 <= command <= 254:      # WILL WONT DO DONT + option
+            i += 3
+        else:
+            i += 2
+    return bytes(out)
+
+
+async def wait_same_screen(client, recorder: WireRecorder, charset: str, rows: int = 24,
+                           timeout: float = 30.0) -> list[str]:
+    """Wait until the client's screen (``client.text()``) is, cell for cell,
+    what a reference terminal shows from the bytes the server sent: every
+    row in its place, every column."""
     deadline = time.monotonic() + timeout
     while True:
-        want = server_screen(session, charset)
+        want = recorder.screen(charset, rows)
         seen = client.text().split("\n")
         if seen == want:
             return seen
         if time.monotonic() > deadline:
             pairs = enumerate(zip(want, seen, strict=False))
             diff = "\n".join(f"{y:2} want {w!r}\n   seen {s!r}" for y, (w, s) in pairs if w != s)
-            raise AssertionError(f"the client's screen differs from the server's:\n{diff}")
+            raise AssertionError(f"the client's screen differs from the reference terminal's:\n{diff}")
         await asyncio.sleep(0.05)

@@ -18,9 +18,9 @@ from ansi.cp437 import FILE_CONTROLS, decode_cp437
 from server.app import App
 from server.config import Config
 
-__all__ = ["start_app", "Caller", "db_rows", "charset_of", "menu_number", "active_game",
+__all__ = ["start_app", "Caller", "db_rows", "account", "user_exists", "charset_of", "menu_number", "active_game",
            "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move",
-           "option_rows",
+           "option_rows", "arrows_between", "wait_until", "door_digit",
            "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
@@ -171,6 +171,22 @@ class Caller:
             self.send(password + ENTER)
         await self.expect("Who's online")
 
+    async def log_off(self, timeout: float = 30.0) -> None:
+        """From the lobby: g, then y; returns once the server has hung up."""
+        self.send("g")
+        await self.expect("(y/n)")
+        self.send("y")
+        await self.wait_hung_up(timeout)
+        await self.close()
+
+    async def wait_hung_up(self, timeout: float = 30.0) -> None:
+        """Wait until the server has closed this connection."""
+        deadline = time.monotonic() + timeout
+        while not self.closed:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server never hung up; screen:\n{self.text()}")
+            await asyncio.sleep(0.02)
+
     async def close(self) -> None:
         self.writer.close()
         self._pump.cancel()
@@ -187,6 +203,18 @@ def db_rows(app: App, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return con.execute(sql, args).fetchall()
 
 
+def account(app: App, handle: str) -> tuple[str, str] | None:
+    """(handle as registered, kind) of the account ``handle`` (any case) in
+    the database file; None: no such account."""
+    rows = db_rows(app, "SELECT handle, kind FROM users WHERE handle = ? COLLATE NOCASE", handle)
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
+def user_exists(app: App, handle: str) -> bool:
+    """Whether the database file holds an account ``handle`` (any case)."""
+    return account(app, handle) is not None
+
+
 def charset_of(app: App, handle: str) -> str | None:
     """The charset the database holds for a caller (None: none yet, or no account)."""
     rows = db_rows(app, "SELECT charset FROM users WHERE handle = ?", handle)
@@ -199,20 +227,6 @@ def menu_number(caller: Caller, label: str) -> int:
     found = re.search(rf"(\d+)\. {re.escape(label)}(?:\s|$)", caller.text(), re.M)
     assert found is not None, f"no {label!r} in the menu:\n{caller.text()}"
     return int(found.group(1))
-
-
-def session_of(app: App, handle: str):
-    """The server's session of a caller (tests read it; they type through telnet)."""
-    session = app.find_session(handle)
-    assert session is not None, f"{handle} is not online"
-    return session
-
-
-def composed_text(app: App, handle: str) -> str:
-    """The screen the server last composed for a caller, whether or not it
-    was sent (while a caller holds output with CTRL-S it is not)."""
-    latest = session_of(app, handle).terminal.composed()
-    return "" if latest is None else "\n".join(latest[0].lines())
 
 
 def arrows_between(src: int, dst: int, size: int) -> str:
@@ -232,27 +246,6 @@ async def wait_until(predicate, timeout: float = 30.0, what: str = "condition") 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
-
-
-async def challenge_computer(caller: Caller, app: App, handle: str, title: str,
-                             option_keys: str = "") -> Any:
-    """From the lobby: p, the door by its title, the computer, options typed
-    as keys on the options screen, then start. Returns the match."""
-    caller.send("p")
-    await caller.expect("Choose a door")
-    doors = [info.title for info in session_of(app, handle).screens[-1].doors]
-    caller.send(str(doors.index(title) + 1))
-    await caller.expect("choose your opponent")
-    caller.send("1")
-    await caller.expect("options")
-    screen = session_of(app, handle).screens[-1]
-    rows = len(screen._rows())
-    # the options keys move the selection down/up and change values; then as
-    # many DOWNs as take it to the last row ("start"), all in typing order
-    index = (option_keys.count(DOWN) - option_keys.count(UP)) % rows
-    caller.send(option_keys + DOWN * (rows - 1 - index) + ENTER)
-    await wait_until(lambda: hasattr(session_of(app, handle).screens[-1], "match"), what="game screen")
-    return session_of(app, handle).screens[-1].match
 
 
 OPTION_TOP, OPTION_STEP = 5, 2    # the new-game options screen: first row's line, lines per row
@@ -345,20 +338,3 @@ def door_digit(title: str) -> str:
     """The key that picks a door by its title on the new-game screen."""
     from doors import registry
     return str([info.title for info in registry().values()].index(title) + 1)
-
-
-async def play_towers_move(driver: Caller, session, match, me: int, pick: int = 0) -> None:
-    """One legal Towers move for seat ``me`` (legal action number ``pick``),
-    typed by ``driver`` with arrows and Enter as a person would."""
-    from doors.towers.rules import Move, Place
-    ui = session.screens[-1].ui
-    action = match.state.legal_actions(me)[pick]
-    before = len(match.state.history)
-    if isinstance(action, Place):
-        driver.send(arrows_between(ui.cursor_sq, action.square, 8) + ENTER)
-    else:
-        assert isinstance(action, Move)
-        driver.send(arrows_between(ui.cursor_sq, action.origin, 8) + ENTER)
-        await wait_until(lambda: ui.selected == action.origin, what="selection")
-        driver.send(arrows_between(action.origin, action.target, 8) + ENTER)
-    await wait_until(lambda: len(match.state.history) > before, what="move applied")

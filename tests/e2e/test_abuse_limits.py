@@ -3,7 +3,7 @@ per hour, a second challenge to the same caller, chat that free accounts
 cannot multiply."""
 from __future__ import annotations
 
-from .harness import DOWN, ENTER, Caller, door_digit, menu_number, start_app, wait_until
+from .harness import DOWN, ENTER, Caller, door_digit, menu_number, start_app, user_exists
 
 
 async def test_an_address_registers_only_so_many_accounts_an_hour_but_old_ones_still_log_in(tmp_path):
@@ -13,14 +13,13 @@ async def test_an_address_registers_only_so_many_accounts_an_hour_but_old_ones_s
             caller = await Caller.connect(app.port)
             await caller.login(name)
             await caller.expect("p play")
-            await caller.close()
-            await wait_until(lambda: not app.sessions, what="the call ended")
+            await caller.log_off()
         third = await Caller.connect(app.port)
         await third.expect("Handle")
         third.send("Cid" + ENTER)
         text = await third.expect("No more new accounts from your address this hour")
         assert "Register?" not in text
-        assert await app.store.get_user("Cid") is None
+        assert not user_exists(app, "Cid")
         await third.login("Ann", new=False)                 # an existing account still logs in
         await third.expect("p play")
         await third.close()
@@ -47,7 +46,11 @@ async def test_a_second_challenge_to_the_same_caller_waits_for_the_first(app):
     await bob.expect("Alice challenges you to Towers")
     await challenge()
     await alice.expect("You already have a challenge waiting for Bob.")
-    assert len(app.services.board.incoming("Bob")) == 1
+    # Bob has one challenge, not two: declining it leaves none
+    assert "(+1)" not in await bob.expect("Alice challenges you to Towers")
+    bob.send("n")
+    await bob.expect_gone("Alice challenges you")
+    await alice.expect_gone("Waiting for Bob")
     await alice.close()
     await bob.close()
 
@@ -72,7 +75,9 @@ async def test_chat_from_one_address_is_limited_whatever_the_accounts(tmp_path):
                     await callers[0].expect(f"{name}: {name} line {n}")
                     said += 1
         await callers[2].expect("too much chat from your address")
-        assert not any("Cid line" in text for _, text in app.services.lobby.log.lines)
+        for caller in callers:
+            await caller.settle()
+            assert "Cid line" not in caller.text()
         for caller in callers:
             await caller.close()
     finally:

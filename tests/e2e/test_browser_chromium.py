@@ -1,17 +1,38 @@
 """The browser seat in a real browser: Debian's chromium, headless, driven by
 Playwright. A caller opens the page, registers, plays Towers against the
 computer to the end by keyboard, and the screen is read from xterm.js's own
-buffer. .ci/run installs chromium (apt) and Playwright (pyproject)."""
+buffer and compared with what the bytes the server sent mean on a reference
+terminal (pyte). .ci/run installs chromium (apt) and Playwright (pyproject)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import time
 
+import pyte
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
-from .harness import DOWN, ENTER, ESC, LEFT, RIGHT, UP, door_digit, play_towers_move, session_of, start_app, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    ESC,
+    LEFT,
+    RIGHT,
+    UP,
+    active_game,
+    arrows_between,
+    charset_of,
+    db_rows,
+    door_digit,
+    game_state,
+    game_status,
+    moves_of,
+    start_app,
+    wait_until,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -26,6 +47,23 @@ SCREEN = """() => {
     }
     return rows.join("\\n");
 }"""
+# every byte the page's WebSocket receives, kept in window.__wire (one char a byte)
+RECORD_WIRE = """(() => {
+    const Real = window.WebSocket;
+    window.__wire = "";
+    window.WebSocket = class extends Real {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", (event) => {
+                if (!(event.data instanceof ArrayBuffer)) return;
+                const bytes = new Uint8Array(event.data);
+                let text = "";
+                for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
+                window.__wire += text;
+            });
+        }
+    };
+})();"""
 
 
 @pytest.fixture
@@ -85,43 +123,80 @@ class BrowserCaller:
             raise AssertionError(f"{text!r} never appeared in the browser:\n{await self.text()}") from exc
         return await self.text()
 
+    async def wire_screen(self) -> str:
+        """What an 80x24 reference terminal shows from every byte the page
+        received (UTF-8), lines right-trimmed as xterm's are."""
+        data = str(await self.page.evaluate("window.__wire")).encode("latin-1")
+        screen = pyte.Screen(80, 24)
+        pyte.Stream(screen).feed(data.decode("utf-8", "replace"))
+        return "\n".join(line.rstrip() for line in screen.display)
+
+    async def quiet(self, timeout: float = 30.0) -> None:
+        """Wait until nothing more has arrived for a while (0.3 s)."""
+        deadline, size = time.monotonic() + timeout, -1
+        while (now := len(str(await self.page.evaluate("window.__wire")))) != size:
+            assert time.monotonic() < deadline, "the page never went quiet"
+            size = now
+            await asyncio.sleep(0.3)
+
     async def close(self) -> None:
         self._typist.cancel()
 
 
 async def open_seat(browser: Browser, app, width: int = 1024, height: int = 700) -> BrowserCaller:
     page = await browser.new_page(viewport={"width": width, "height": height})
+    await page.add_init_script(RECORD_WIRE)
     await page.goto(f"http://127.0.0.1:{app.web_port}/")
     return BrowserCaller(page)
 
 
-async def shows_the_servers_screen(caller: BrowserCaller, session) -> None:
-    """Wait until the browser shows, line for line, the screen the server drew."""
-    deadline = time.monotonic() + 15
+async def shows_the_wire_screen(caller: BrowserCaller) -> str:
+    """Wait until the browser shows, line for line, what the server's bytes
+    mean on a reference terminal; returns that screen."""
+    deadline = time.monotonic() + 30
     while True:
-        want = "\n".join(line.rstrip() for line in session.terminal.composed()[0].lines())
+        want = await caller.wire_screen()
         got = "\n".join(line.rstrip() for line in (await caller.text()).splitlines())
         if got == want or time.monotonic() > deadline:
             break
         await asyncio.sleep(0.05)
     assert got == want
+    return got
+
+
+async def towers_move_in_browser(caller: BrowserCaller, app, game_id: int) -> None:
+    """The first legal Towers move of the game the database holds, typed
+    with arrows and Enter from where the screen says the cursor is."""
+    from doors.towers.rules import Move, Place, parse_square
+    state = game_state(app, game_id)
+    action = state.legal_actions(state.to_move()[0])[0]
+    before = len(state.history)
+    if state.history:                                  # the screen has caught up with the record
+        await caller.expect(f"Last: {state.action_to_str(state.history[-1][1])} ")
+    text = await caller.expect("Your turn:")
+    found = re.search(r"Cursor: ([a-h][1-8])", text)
+    assert found is not None, text
+    cursor = parse_square(found.group(1))
+    if isinstance(action, Place):
+        caller.send(arrows_between(cursor, action.square, 8) + ENTER)
+    else:
+        assert isinstance(action, Move)
+        caller.send(arrows_between(cursor, action.origin, 8) + ENTER)
+        caller.send(arrows_between(action.origin, action.target, 8) + ENTER)
+    await wait_until(lambda: len(moves_of(app, game_id)) > before, what=f"{action} applied")
 
 
 async def test_a_browser_caller_registers_and_plays_towers_to_the_end(app, browser):
     caller = await open_seat(browser, app)
     text = await caller.expect("Handle")
-    # the title art, drawn from CP437 art, is exactly what the server drew
-    await wait_until(lambda: len(app.sessions) == 1, what="the browser's session")
-    session = next(iter(app.sessions.values()))
-    assert session.origin == "web" and session.charset == "utf8"
-    canvas, _ = session.terminal.composed()
-    assert [line.rstrip() for line in text.splitlines()[:20]] == \
-        [line.rstrip() for line in canvas.lines()[:20]]
+    # the title art, drawn from CP437 art, is exactly what the server's bytes draw, in UTF-8
+    text = await shows_the_wire_screen(caller)
     assert sum("█" in line for line in text.splitlines()) >= 3
+    assert "charset utf8" in text.splitlines()[23]          # the last of 24 rows, as the server drew it
     # the page sized its terminal to 80x24 in the window and told the server
     size = await caller.page.evaluate("[window.gatehouse.term.cols, window.gatehouse.term.rows]")
     assert size == [80, 24]
-    await wait_until(lambda: (session.conn.cols, session.conn.rows) == (80, 24), what="size")
+    assert "needs at least" not in text
     caller.send("Brox\bw" + ENTER)                    # Backspace works as a person expects
     await caller.expect("Register?")
     caller.send("y")
@@ -130,7 +205,8 @@ async def test_a_browser_caller_registers_and_plays_towers_to_the_end(app, brows
     await caller.expect("once more")
     caller.send("secret1" + ENTER)
     await caller.expect("Who's online")
-    await shows_the_servers_screen(caller, session_of(app, "Brow"))
+    await shows_the_wire_screen(caller)
+    assert charset_of(app, "Brow") == "utf8"
     caller.send("p")
     await caller.expect("Choose a door")
     caller.send(door_digit("Towers"))
@@ -139,32 +215,41 @@ async def test_a_browser_caller_registers_and_plays_towers_to_the_end(app, brows
     await caller.expect("Who places first")
     caller.send(RIGHT + DOWN * 3 + ENTER)            # the challenger places first
     await caller.expect("Your turn")
-    session = session_of(app, "Brow")
-    match = session.screens[-1].match
-    while not match.ended:
-        await wait_until(lambda: match.ended or 0 in match.state.to_move(), what="my turn")
-        if not match.ended:
-            await play_towers_move(caller, session, match, 0)
+    game = active_game(app, "Brow")
+    assert game is not None
+    game_id = game[0]
+    me = 0 if db_rows(app, "SELECT player0 FROM games WHERE id = ?", game_id)[0][0] == "Brow" else 1
+    while game_status(app, game_id) == "active":
+        await wait_until(lambda: game_status(app, game_id) != "active"
+                         or me in game_state(app, game_id).to_move(), what="my turn")
+        if game_status(app, game_id) == "active":
+            await towers_move_in_browser(caller, app, game_id)
     text = await caller.expect("GAME OVER")
-    assert f"{match.outcome.score[0]}-{match.outcome.score[1]}" in text
-    assert len(match.state.history) >= 16
+    outcome = json.loads(db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)[0][0])
+    score = outcome["score"]
+    assert f"{score[0]}-{score[1]}" in text
+    assert len(moves_of(app, game_id)) >= 16
+    await shows_the_wire_screen(caller)
     await caller.close()
 
 
 async def test_pause_and_window_resize_in_the_browser(app, browser):
     caller = await open_seat(browser, app)
     await caller.expect("Handle")
-    await wait_until(lambda: len(app.sessions) == 1, what="the browser's session")
-    session = next(iter(app.sessions.values()))
     caller.send("\x13")                              # CTRL-S holds the screen
-    await wait_until(lambda: session.terminal.paused, what="pause")
-    caller.send("\x11")                              # CTRL-Q lets it go
-    await wait_until(lambda: not session.terminal.paused, what="resume")
+    await caller.typed()
+    caller.send("Pau")                               # typed, but not shown while held
+    await caller.typed()
+    await caller.quiet()
+    assert "Pau" not in await caller.text()
+    caller.send("\x11")                              # CTRL-Q lets it go: the screen as it is now
+    await caller.expect("Pau")
     await caller.page.set_viewport_size({"width": 320, "height": 200})
-    await caller.expect("Gatehouse needs at least 80x24")
-    assert 0 < session.conn.cols < 80
+    text = await caller.expect("Gatehouse needs at least 80x24")
+    found = re.search(r"Your window is (\d+)x(\d+)", text)
+    assert found is not None and 0 < int(found.group(1)) < 80, text
     await caller.page.set_viewport_size({"width": 1200, "height": 800})
     await caller.expect("Handle")
-    assert (session.conn.cols, session.conn.rows) == (80, 24)
-    await shows_the_servers_screen(caller, session)
+    text = await shows_the_wire_screen(caller)
+    assert "charset utf8" in text.splitlines()[23]          # drawn for 80x24 again
     await caller.close()

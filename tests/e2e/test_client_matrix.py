@@ -2,10 +2,12 @@
 computer (log in, challenge, R random fill, ready, two moves) through each
 telnet client callers really use, run in tmux and read back through pyte,
 and through the harness as a CP437 BBS terminal, an 80x25 SyncTERM and a
-terminal that turns LF into CR LF. At the end the caller's screen must be
-the server's, cell for cell: every row and column in its place."""
+terminal that turns LF into CR LF. At the end the caller's screen must be,
+cell for cell, what the bytes the server sent mean on a reference terminal
+(every row and column in its place), before and after a full redraw."""
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 import time
@@ -13,10 +15,28 @@ from pathlib import Path
 
 import pytest
 
-from doors.stratego.pieces import Move
+from doors.stratego.pieces import Move, square_name
 
-from .clients import TmuxClient, wait_same_screen
-from .harness import DOWN, ENTER, LEFT, RIGHT, UP, Caller, door_digit, session_of, start_app, wait_until
+from .clients import TmuxClient, WireRecorder, wait_same_screen
+from .harness import (
+    DOWN,
+    ENTER,
+    LEFT,
+    RIGHT,
+    UP,
+    Caller,
+    active_game,
+    charset_of,
+    db_rows,
+    door_digit,
+    game_state,
+    game_status,
+    moves_of,
+    option_rows,
+    start_app,
+    wait_until,
+)
+from .test_stratego import cursor_on, keys_between
 
 TELNETLIB3_CLIENT = str(Path(sys.executable).with_name("telnetlib3-client"))
 _NAMED = {"Enter": ENTER, "Up": UP, "Down": DOWN, "Left": LEFT, "Right": RIGHT,
@@ -32,29 +52,43 @@ async def press(client, *tokens: str) -> None:
             client.send(_NAMED.get(token, token))
 
 
-def arrows(ui, square: int) -> list[str]:
-    drow = ui.display_row(square) - ui.display_row(ui.cur)
-    dcol = square % 10 - ui.cur % 10
-    return ["Down" if drow > 0 else "Up"] * abs(drow) + ["Right" if dcol > 0 else "Left"] * abs(dcol)
+_ARROW_NAMES = {UP: "Up", DOWN: "Down", LEFT: "Left", RIGHT: "Right"}
 
 
-async def play_move(client, match, ui, frm: int, to: int) -> None:
-    before = len(match.state.history)
-    await press(client, *arrows(ui, frm))
-    await wait_until(lambda: ui.cur == frm, what=f"cursor on {frm}, at {ui.cur}")
-    # a strike is shown for a moment, and keys wait for it (as a caller does)
-    await wait_until(lambda: ui.obs.ply == match.state.ply and not ui.revealing(time.monotonic()),
-                     what="the screen up to date, any strike shown")
+def arrows(me: int, src: int, dst: int) -> list[str]:
+    """Arrow key names from square ``src`` to ``dst`` on seat ``me``'s screen."""
+    keys = keys_between(me, src, dst)
+    return [_ARROW_NAMES[keys[i:i + 3]] for i in range(0, len(keys), 3)]
+
+
+async def my_turn_shown(client) -> None:
+    """Wait until the screen says it is my move and shows no strike."""
+    deadline = time.monotonic() + 30
+    while True:
+        text = await client.expect("Your move", timeout=30)
+        if "Strike being shown" not in text:
+            return
+        assert time.monotonic() < deadline, text
+        await asyncio.sleep(0.05)
+
+
+async def play_move(app, client, me: int, game_id: int, frm: int, to: int) -> None:
+    """Cursor to ``frm``, Enter, cursor to ``to``, Enter: as the screen
+    shows the cursor; returns once the database file holds the move."""
+    before = len(moves_of(app, game_id))
+    await my_turn_shown(client)     # a strike is shown for a moment, and keys wait for it
+    await press(client, *arrows(me, cursor_on(client), frm))
+    await client.expect(f"Cursor {square_name(frm)} ")
     await press(client, "Enter")
-    await wait_until(lambda: ui.selected == frm, what="piece selected")
-    await press(client, *arrows(ui, to))
-    await wait_until(lambda: ui.cur == to, what=f"cursor on {to}, at {ui.cur}")
+    await client.expect(f"Selected {square_name(frm)}")
+    await press(client, *arrows(me, frm, to))
+    await client.expect(f"Cursor {square_name(to)} ")
     await press(client, "Enter")
-    await wait_until(lambda: len(match.state.history) > before, what="my move stored")
+    await wait_until(lambda: len(moves_of(app, game_id)) > before, what="my move stored")
 
 
-async def play_stratego(app, client, handle: str):
-    """The scripted game; returns the caller's session when it is their
+async def play_stratego(app, client, handle: str) -> int:
+    """The scripted game; returns the game's id when it is the caller's
     move again after two moves of their own."""
     await client.expect("Handle")
     await press(client, handle + "zz", "BSpace", "BSpace", "Enter")    # a slip, mended with Backspace
@@ -65,35 +99,47 @@ async def play_stratego(app, client, handle: str):
     await client.expect("once more")
     await press(client, "secret1", "Enter")
     await client.expect("Who's online")
-    session = session_of(app, handle)
     await press(client, "p")
     await client.expect("Choose a door")
     await press(client, door_digit("Stratego"))
     await client.expect("choose your opponent")
     await press(client, "1")
-    await client.expect("options")
-    options = session.screens[-1]
-    await press(client, *["Down"] * (len(options._rows()) - 1 - options.index), "Enter")
-    await wait_until(lambda: hasattr(session.screens[-1], "match"), what="the game screen")
-    screen = session.screens[-1]
-    match, ui = screen.match, screen.ui
-    me = ui.me
+    text = await client.expect("Start game")
+    await press(client, *["Down"] * (option_rows(text.split("\n")) - 1), "Enter")
+    await wait_until(lambda: active_game(app, handle) is not None, what="the game in the database")
+    game = active_game(app, handle)
+    assert game is not None
+    game_id = game[0]
+    me = 0 if db_rows(app, "SELECT player0 FROM games WHERE id = ?", game_id)[0][0] == handle else 1
     await client.expect("R random fill")
     await press(client, "R")
-    await wait_until(lambda: sum(match.state.placed(me).values()) == 40, what="the random fill")
+    await client.expect("You: 40/40")
     await press(client, "Enter")
     await client.expect("Ready? y/n")
     await press(client, "y")
-    await wait_until(lambda: ui.obs.phase == "play", what="play begins")
     for _ in range(2):
-        await wait_until(lambda: match.state.to_move() == (me,), timeout=20, what="my turn")
-        move = next(a for a in match.state.legal_actions(me) if isinstance(a, Move))
-        await play_move(client, match, ui, move.frm, move.to)
-    await wait_until(lambda: match.state.to_move() == (me,) and match.outcome is None, timeout=20,
+        await wait_until(lambda: game_state(app, game_id).to_move() == (me,), timeout=30, what="my turn")
+        move = next(a for a in game_state(app, game_id).legal_actions(me) if isinstance(a, Move))
+        await play_move(app, client, me, game_id, move.frm, move.to)
+    await wait_until(lambda: game_state(app, game_id).to_move() == (me,), timeout=30,
                      what="the computer's answer")
-    await client.expect("Your move")
-    assert len(match.state.own_moves(me)) == 2
-    return session
+    assert game_status(app, game_id) == "active"
+    await my_turn_shown(client)
+    assert len(game_state(app, game_id).own_moves(me)) == 2
+    return game_id
+
+
+async def same_screen_as_the_wire(client, recorder: WireRecorder, charset: str, rows: int = 24) -> list[str]:
+    """The client shows, cell for cell, what the server's bytes mean on a
+    reference terminal, and a full redraw (r) changes nothing: what the
+    server sent as changes drew the same screen as the whole."""
+    before = await wait_same_screen(client, recorder, charset, rows)
+    size = len(recorder.sent)
+    await press(client, "r")
+    await wait_until(lambda: len(recorder.sent) > size + 500, what="the redraw sent")
+    after = await wait_same_screen(client, recorder, charset, rows)
+    assert after == before
+    return after
 
 
 @pytest.fixture
@@ -113,28 +159,32 @@ CLIENTS = {
 
 @pytest.mark.parametrize("name", list(CLIENTS))
 async def test_stratego_through_a_real_client_in_tmux(app, name):
-    command = CLIENTS[name].format(port=app.port)
+    recorder = await WireRecorder(app.port).start()
+    command = CLIENTS[name].format(port=recorder.port)
     assert shutil.which(command.split()[0]), f"{name} is missing: .ci/run installs it"
     client = await TmuxClient(command, term="xterm").start()
     try:
-        session = await play_stratego(app, client, "Tess")
-        seen = await wait_same_screen(client, session, "utf8")
+        await play_stratego(app, client, "Tess")
+        seen = await same_screen_as_the_wire(client, recorder, "utf8")
         assert any("A  B  C  D" in line for line in seen) or any("A B C D" in line for line in seen)
-        assert session.charset == "utf8"
+        assert charset_of(app, "Tess") == "utf8"
     finally:
         await client.close()
+        await recorder.close()
 
 
 async def test_a_client_behind_tmux_is_probed_and_plays(app):
     """Debian telnet with tmux's own TERM (screen): the server asks the
     terminal for its charset (tmux answers) before the first screen."""
-    client = await TmuxClient(f"telnet 127.0.0.1 {app.port}", term="screen").start()
+    recorder = await WireRecorder(app.port).start()
+    client = await TmuxClient(f"telnet 127.0.0.1 {recorder.port}", term="screen").start()
     try:
-        session = await play_stratego(app, client, "Tim")
-        assert session.charset == "utf8"
-        await wait_same_screen(client, session, "utf8")
+        await play_stratego(app, client, "Tim")
+        assert charset_of(app, "Tim") == "utf8"
+        await same_screen_as_the_wire(client, recorder, "utf8")
     finally:
         await client.close()
+        await recorder.close()
 
 
 @pytest.mark.parametrize("term,rows,onlcr", [("ansi-bbs", 24, False), ("syncterm", 25, False),
@@ -142,24 +192,16 @@ async def test_a_client_behind_tmux_is_probed_and_plays(app):
 async def test_stratego_through_the_harness_terminals(app, term, rows, onlcr):
     """A CP437 BBS terminal; an 80x25 SyncTERM-like one (CP437, one window
     size report, never updated); a UTF-8 terminal that turns LF into CR LF."""
-    caller = await Caller.connect(app.port, term=term, rows=rows, onlcr=onlcr)
+    recorder = await WireRecorder(app.port).start()
+    caller = await Caller.connect(recorder.port, term=term, rows=rows, onlcr=onlcr)
     try:
-        session = await play_stratego(app, caller, "Bea")
+        await play_stratego(app, caller, "Bea")
         charset = "utf8" if term == "xterm" else "cp437"
-        assert session.charset == charset
-        lines = await wait_same_screen(_FirstRows(caller, 24), session, charset)
+        assert charset_of(app, "Bea") == charset
+        lines = await same_screen_as_the_wire(caller, recorder, charset, rows)
         assert "Your move" in "\n".join(lines)
         if rows == 25:
             assert caller.screen.display[24].strip() == ""      # the 25th row is left alone
     finally:
         await caller.close()
-
-
-class _FirstRows:
-    """A caller's screen text limited to the rows the server draws."""
-
-    def __init__(self, caller, rows: int):
-        self.caller, self.rows = caller, rows
-
-    def text(self) -> str:
-        return "\n".join(self.caller.screen.display[:self.rows])
+        await recorder.close()

@@ -3,7 +3,18 @@ told "saving... retrying", the move is retried until stored, and it is
 never shown as made before it is on disk."""
 import sqlite3
 
-from .harness import DOWN, ENTER, RIGHT, Caller, active_game, door_digit, game_state, moves_of, wait_until
+from .harness import (
+    DOWN,
+    ENTER,
+    RIGHT,
+    Caller,
+    active_game,
+    door_digit,
+    game_state,
+    moves_of,
+    start_app,
+    wait_until,
+)
 
 
 def stored(con: sqlite3.Connection, game_id: int) -> int:
@@ -14,7 +25,16 @@ def retries(caplog) -> int:
     return sum("database busy" in record.getMessage() for record in caplog.records)
 
 
-async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
+async def test_a_locked_database_delays_the_move_and_loses_nothing(tmp_path, caplog):
+    # a write gives up on a lock quickly (then retries): several retries in a short test
+    app = await start_app(tmp_path / "gatehouse.db", timing={"store_busy_seconds": 0.05})
+    try:
+        await play_through_a_lock(app, caplog)
+    finally:
+        await app.stop()
+
+
+async def play_through_a_lock(app, caplog) -> None:
     caller = await Caller.connect(app.port)
     await caller.login("Alice")
     caller.send("p")
@@ -29,7 +49,6 @@ async def test_a_locked_database_delays_the_move_and_loses_nothing(app, caplog):
     assert game is not None
     game_id = game[0]
     assert 0 in game_state(app, game_id).to_move()
-    await app.store.db.execute("PRAGMA busy_timeout=50")     # give up on a lock quickly
     other = sqlite3.connect(app.config.store.database, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")           # another program holds the write lock
     try:

@@ -21,7 +21,8 @@ from server.net.door_bridge import run_door
 from server.net.rlogin import build_handshake
 from server.services.store import AccountKind
 
-from .harness import charset_of, start_app, wait_until
+from .harness import charset_of, db_rows, start_app, wait_until
+from .test_bbs_handover import Screen
 
 DROP = "{comm}\n{handle}\n38400\nVertrauen BBS\n42\nReal Name\n{alias}\n50\n90\n1\n3\n"
 BOX_UTF8 = "─".encode()              # what a UTF-8 frame is made of
@@ -76,10 +77,10 @@ class DoorCaller:
         self.writer.close()
 
 
-async def bbs_users(app) -> list[str]:
-    async with app.store.db.execute("SELECT handle FROM users WHERE kind=? ORDER BY id",
-                                    (AccountKind.BBS,)) as cur:
-        return [row[0] for row in await cur.fetchall()]
+def bbs_users(app) -> list[str]:
+    """The BBS callers' accounts in the database file, oldest first."""
+    return [row[0] for row in db_rows(app, "SELECT handle FROM users WHERE kind = ? ORDER BY id",
+                                      AccountKind.BBS.value)]
 
 
 async def test_aliases_sharing_their_first_14_characters_stay_two_accounts(tmp_path):
@@ -96,7 +97,7 @@ async def test_aliases_sharing_their_first_14_characters_stay_two_accounts(tmp_p
         again = await DoorCaller(app, "thunderstruck alpha2").start()   # BBS names ignore case
         await again.expect("[VRT]Thunderstruck-2")
         await again.goodbye()
-        assert await bbs_users(app) == ["[VRT]Thunderstruck A", "[VRT]Thunderstruck-2"]
+        assert bbs_users(app) == ["[VRT]Thunderstruck A", "[VRT]Thunderstruck-2"]
     finally:
         await app.stop()
 
@@ -118,7 +119,7 @@ async def test_aliases_that_clean_up_to_one_handle_stay_two_accounts(tmp_path):
         text = await back.expect("Who's online")
         assert "[VRT]badname__-" not in text and "[VRT]badname__" in text
         await back.goodbye()
-        assert len(await bbs_users(app)) == 3
+        assert len(bbs_users(app)) == 3
     finally:
         await app.stop()
 
@@ -129,8 +130,7 @@ async def test_rlogin_and_door_mode_share_one_account_per_alias(tmp_path):
         reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
         writer.write(build_handshake("vrt", "Thunderstruck Alpha1", "ansi-bbs/38400"))
         assert await reader.readexactly(1) == b"\0"
-        await wait_until(lambda: app.find_session("[VRT]Thunderstruck A") is not None,
-                         what="the RLogin caller in the lobby")
+        await Screen(reader).expect("[VRT]Thunderstruck A")       # in the lobby, by that name
         door = await DoorCaller(app, "Thunderstruck Alpha2").start()
         await door.expect("[VRT]Thunderstruck-2")
         await door.goodbye()

@@ -1,5 +1,5 @@
 """Login and registration, as a caller sees them."""
-from .harness import ENTER, Caller
+from .harness import ENTER, Caller, account, wait_until
 
 
 async def test_title_art_then_registration_then_lobby(app):
@@ -17,5 +17,5 @@ async def test_title_art_then_registration_then_lobby(app):
     text = await caller.expect("Who's online")
     assert "Alice" in text and "lobby" in text
     await caller.close()
-    user = await app.store.get_user("alice")
-    assert user is not None and user.handle == "Alice"
+    await wait_until(lambda: account(app, "alice") is not None, what="the account saved")
+    assert account(app, "alice") == ("Alice", "telnet")

@@ -131,7 +131,9 @@ async def test_a_bbs_caller_handed_over_again_may_end_the_old_session(tmp_path):
         await second.expect("Who's online")
         await first.expect("You logged in again on node 2: this connection is closed.")
         await asyncio.wait_for(first.task, 30)      # the server hung up on the old one
-        assert [s.node for s in app.nodes.online()] == [2]
+        # the who-list (node, handle, ...) shows Bobby once, on node 2
+        await wait_until(lambda: re.findall(r"(\d+) \[VRT\]Bobby", "\n".join(second.screen.display)) == ["2"],
+                         what="Bobby only on node 2 in the who-list")
         writer.close()
     finally:
         await app.stop()

@@ -6,7 +6,7 @@ import asyncio
 
 from server.net.rlogin import build_handshake
 
-from .harness import ENTER, Caller, start_app
+from .harness import ENTER, Caller, account, start_app, user_exists, wait_until
 from .test_bbs_handover import Screen
 
 
@@ -38,10 +38,13 @@ async def test_rlogin_cannot_impersonate_telnet_callers_sysop_or_computer(tmp_pa
         assert "not a BBS caller" in reply and "rlogin.tag" in reply
         for name in ("Sysop", "Computer", "sysop", "Guest"):
             assert "reserved" in await refused(app, name)
-        assert app.find_session("Alice") is None and app.find_session("Sysop") is None
+        watcher = await Caller.connect(app.port)             # nobody got in as Alice
+        await watcher.login("Walt")
+        assert "Alice" not in await watcher.expect("Walt")
+        await watcher.close()
         for name in ("Alice", "Sysop", "Computer"):
-            user = await app.store.get_user(name)
-            assert user is None or user.kind != "bbs"
+            user = account(app, name)
+            assert user is None or user[1] != "bbs"
     finally:
         await app.stop()
 
@@ -61,14 +64,14 @@ async def test_a_bbs_callers_name_is_never_a_telnet_account(tmp_path):
         screen, writer = await rlogin_lobby(app, "Bob")
         await screen.expect("Who's online")
         writer.close()
-        assert (await app.store.get_user("[VRT]Bob")).kind == "bbs"
+        await wait_until(lambda: account(app, "[VRT]Bob") == ("[VRT]Bob", "bbs"), what="the BBS account saved")
         eve = await Caller.connect(app.port)
         await eve.expect("Handle")
         eve.send("[VRT]Bob" + ENTER)
         await eve.expect("belongs to a caller from a BBS")
         eve.send("[XYZ]Eve" + ENTER)                  # registering a tag ahead of a BBS
         await eve.expect("kept for callers from BBSes")
-        assert await app.store.get_user("[XYZ]Eve") is None
+        assert not user_exists(app, "[XYZ]Eve")
         await eve.close()
     finally:
         await app.stop()
@@ -80,7 +83,7 @@ async def test_bbs_must_send_its_shared_secret(tmp_path):
     try:
         assert "secret" in await refused(app, "Bob", client_user="wrong")
         assert "secret" in await refused(app, "Bob", client_user="")
-        assert await app.store.get_user("[VRT]Bob") is None
+        assert not user_exists(app, "[VRT]Bob")
         screen, writer = await rlogin_lobby(app, "Bob", client_user="door-s3cret")
         assert "[VRT]Bob" in await screen.expect("Who's online")
         writer.close()
@@ -99,7 +102,7 @@ async def test_lookalike_handles_refused(tmp_path):
         for fake in ("AIice", "A1ice", "a1Ice"):
             mallory.send(fake + ENTER)
             await mallory.expect("looks too much like Alice")
-            assert await app.store.get_user(fake) is None
+            assert not user_exists(app, fake)
         mallory.send("B0b" + ENTER)
         await mallory.expect("Register?")
         await mallory.close()

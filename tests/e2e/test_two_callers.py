@@ -15,6 +15,7 @@ from .harness import (
     game_status,
     menu_number,
     moves_of,
+    start_app,
     towers_move,
     wait_until,
 )
@@ -144,21 +145,22 @@ async def test_full_game_between_two_callers_with_chat_redraw_and_pause(app):
     await bob.close()
 
 
-async def test_a_lobby_redrawn_in_parts_shows_what_a_fresh_lobby_shows(app, monkeypatch):
+async def test_a_lobby_redrawn_in_parts_shows_what_a_fresh_lobby_shows(tmp_path):
     """The lobby redraws only the parts of its screen that changed (the
     clock's minute touches the header, a log-on the who-list, a challenge its
     line). Whatever happened before, the screen must match what a caller who
     has just logged on sees (who-list, doors, chat, challenge lines)."""
-    import types
-
-    from server.screens import lobby
-    # the wall clock stands still but for the jump below: a real minute
-    # turning over mid-test would make the screens differ by it
+    # the server's wall clock stands still but for the jump below: a real
+    # minute turning over mid-test would make the screens differ by it
     start, later = time.time(), [0.0]
-    clock = types.SimpleNamespace(**{name: getattr(lobby.time, name) for name in dir(lobby.time)
-                                     if not name.startswith("_")})
-    clock.time = lambda: start + later[0]
-    monkeypatch.setattr(lobby, "time", clock)
+    app = await start_app(tmp_path / "gatehouse.db", wall=lambda: start + later[0])
+    try:
+        await redrawn_in_parts(app, start, later)
+    finally:
+        await app.stop()
+
+
+async def redrawn_in_parts(app, start: float, later: list[float]) -> None:
     alice, bob = await two_in_lobby(app)
     alice.send("c" + "first" + ENTER)
     await bob.expect("Alice: first")

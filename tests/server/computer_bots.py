@@ -5,8 +5,8 @@ environment they are started with.
 - ``stalling``: the first time it is asked it writes its process id to
   ``$GATEHOUSE_TEST_STALL_MARK`` and stalls (so a test can kill it
   mid-think); once that mark exists it plays as the Towers computer.
-- ``table_probe``: Awari's computer with whatever endgame table the worker
-  was told of at its start; it answers (worker pid, how many times this
+- ``table_probe``: Awari's computer with the endgame table its options
+  name (the door's bot_options); it answers (worker pid, how many times this
   worker loaded the table, whether the bot has it, the worker's niceness,
   the action).
 """
@@ -52,14 +52,14 @@ def stalling(level: int, seed: int | None) -> StallingBot:
 
 
 class TableProbe:
-    def __init__(self, level: int, seed: int | None):
+    def __init__(self, level: int, seed: int | None, options: dict[str, Any] | None = None):
         endgame.load = _counted_load
-        self.inner = awari_ai.make_bot(level, seed)
+        self.inner = awari_ai.make_bot(level, seed, options)
 
     def choose(self, observation: Any, player: int) -> tuple[int, int, bool, int, Any]:
         action = self.inner.choose(observation, player)
         return os.getpid(), TABLE_LOADS, self.inner.table is not None, os.nice(0), action
 
 
-def table_probe(level: int, seed: int | None) -> TableProbe:
-    return TableProbe(level, seed)
+def table_probe(level: int, seed: int | None, options: dict[str, Any] | None = None) -> TableProbe:
+    return TableProbe(level, seed, options)

@@ -22,7 +22,7 @@ async def test_the_awari_table_is_built_in_the_state_directory(tmp_path):
         await wait_until(lambda: described(app) == ["Awari endgame table: ready"], timeout=60,
                          what="the table to be built")
         assert endgame.is_current(state / "awari" / "endgame.bin", 6)
-        assert endgame.table_status() == "ready (6 stones)"
+        assert endgame.table_status(state / "awari" / "endgame.bin", 6) == "ready (6 stones)"
     finally:
         await app.stop()
 
@@ -48,8 +48,7 @@ async def test_no_build_when_switched_off(tmp_path):
     app = await start_app(tmp_path / "gatehouse.db", paths={"state_dir": str(tmp_path)}, awari={"build_endgame": False})
     try:
         assert described(app) == []
-        assert endgame.table_path() == tmp_path / "awari" / "endgame.bin"
-        assert endgame.table_status() == "missing"
+        assert endgame.table_status(tmp_path / "awari" / "endgame.bin") == "missing"
         assert not (tmp_path / "awari" / "endgame.bin").exists()
     finally:
         await app.stop()

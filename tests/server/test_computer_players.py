@@ -81,18 +81,20 @@ async def test_a_killed_worker_mid_think_the_game_goes_on(tmp_path: Path, monkey
 
 async def test_a_worker_loads_the_endgame_table_once_and_thinks_at_low_priority(tmp_path: Path):
     # the table where the server's state directory keeps it; the worker is
-    # told of it at its start, as the server tells its own workers
+    # told of it with each question (the door's bot_options), as the server does
     await asyncio.to_thread(endgame.build, 4, tmp_path / "endgame.bin", 1)
-    info = registry()["awari"]
-    assert info.state_folder is not None
+    unbound = registry()["awari"]
+    assert unbound.state_folder is not None
+    info = unbound.state_folder(tmp_path, {"endgame_stones": 4})
     state = info.state_class.from_options(info.resolve_options({}))
-    computer = ComputerPlayers(workers=1, prepare=[(info.state_folder, (tmp_path, {"endgame_stones": 4}))])
+    computer = ComputerPlayers(workers=1)
     answers = []
     try:
         for ply in range(3):
             player = state.to_move()[0]
             pid, loads, has_table, niceness, action = await computer.choose(
-                computer_bots.table_probe, 5, ply, state.observation(player), player)
+                computer_bots.table_probe, 5, ply, state.observation(player), player,
+                options=info.bot_options)
             assert state.why_illegal(player, action) is None
             state.apply(player, action)
             answers.append((pid, loads, has_table))

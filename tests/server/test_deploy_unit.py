@@ -40,10 +40,11 @@ def test_the_unit_allows_the_builds_own_priority_change_and_kills_for_nothing():
 
 
 def test_the_awari_build_is_python_itself_lowering_its_own_priority(tmp_path):
-    awari = registry()["awari"]
-    assert awari.state_folder is not None and len(awari.tables) == 1
-    awari.state_folder(Config(paths=PathSettings(state_dir=str(tmp_path))).door_folder("awari"),
-                       {"build_endgame": True, "endgame_stones": 12})
+    unbound = registry()["awari"]
+    assert unbound.state_folder is not None and not unbound.tables    # a table needs its folder
+    awari = unbound.state_folder(Config(paths=PathSettings(state_dir=str(tmp_path))).door_folder("awari"),
+                                 {"build_endgame": True, "endgame_stones": 12})
+    assert len(awari.tables) == 1
     argv = build_command(awari.tables[0])
     assert argv[0] == sys.executable and not any("nice" in word for word in argv)
     assert argv[1:4] == ["-m", "doors._core.table_build", "15"]      # lowered in-process

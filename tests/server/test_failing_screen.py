@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import ENTER, session_of, start_app
+from tests.e2e.harness import ENTER, start_app
 from tests.e2e.test_two_callers import two_in_lobby
+from tests.server.inside import session_of
 
 
 @pytest.fixture

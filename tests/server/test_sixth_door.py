@@ -11,7 +11,8 @@ from doors import registry
 from doors._core.door import DoorSetting
 from server.config import ConfigError, load_config
 from server.startup import check_settings
-from tests.e2e.harness import Caller, challenge_computer, start_app
+from tests.e2e.harness import Caller, start_app
+from tests.server.inside import challenge_computer
 
 SIXTH = dataclasses.replace(
     registry()["towers"], key="sixth", title="Sixth Door", blurb="A door the server never heard of.",

@@ -13,12 +13,11 @@ from tests.e2e.harness import (
     RIGHT,
     Caller,
     door_digit,
-    play_towers_move,
-    session_of,
     start_app,
     wait_until,
 )
 
+from .inside import play_towers_move, session_of
 from .sysop_harness import Console
 
 PGUP, PGDN = "\x1b[5~", "\x1b[6~"

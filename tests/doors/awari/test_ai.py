@@ -106,7 +106,7 @@ def test_stronger_level_beats_level_one():
 
 
 def test_level5_search_without_table_keeps_to_budget():
-    bot = AwariBot(5, 1, table=False)
+    bot = AwariBot(5, 1, table=None)
     assert bot.table is None
     s = AwariState({"first": 0})
     assert bot.choose(s.clone(), 0) in range(1, 7)

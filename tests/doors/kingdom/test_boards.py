@@ -74,7 +74,9 @@ def test_list_boards_and_format_round_trip(tmp_path):
     (tmp_path / "zeta.txt").write_text(boards.format_board(spec.board, "Zeta"))
     (tmp_path / "default.txt").write_text(boards.format_board(spec.board, "D"))
     (tmp_path / "Bad Name.txt").write_text("x")
-    assert boards.list_boards(tmp_path) == ["default", "zeta"]
+    assert boards.saved_boards(tmp_path) == ["default", "zeta"]
+    assert boards.list_boards(tmp_path) == ["default", "fortress", "skirmish", "zeta"]   # and the shipped
+    assert boards.load_board("default", tmp_path).title == "D"     # a saved board takes a shipped one's place
     again = boards.load_board("zeta", tmp_path)
     assert again.board == spec.board and again.title == "Zeta"
 
@@ -98,7 +100,6 @@ def test_a_broken_board_file_is_skipped_with_a_log_line(tmp_path, monkeypatch, c
     (tmp_path / "broken.txt").write_text("title: Broken\nthis is not a board\n")
     (tmp_path / "latin1.txt").write_bytes(b"title: D\xe9j\xe0 vu\n")
     monkeypatch.setattr(boards_module, "SHIPPED", tmp_path)
-    monkeypatch.setattr(boards_module, "SAVED_DIR", None)
     caplog.set_level(logging.WARNING, logger="gatehouse.kingdom")
     names = [name for name, _label in kingdom.board_option().choices]
     assert names == ["default"]

@@ -129,10 +129,9 @@ def choose(ed, name):
     keys(ed, *[DOWN] * ed.choosing.index(name), ENTER)
 
 
-def test_editor_loads_a_shipped_board_and_saves_the_change_under_a_new_name(tmp_path, monkeypatch):
+def test_editor_loads_a_shipped_board_and_saves_the_change_under_a_new_name(tmp_path):
     from doors.kingdom import boards
-    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
-    ed = BoardEditor()                      # saves into the saved-boards folder
+    ed = BoardEditor(directory=tmp_path)    # saves into the saved-boards folder
     choose(ed, "fortress")
     assert tuple(ed.board) == load_board("fortress").board and ed.opened == "fortress"
     assert "new name" in ed.message
@@ -142,20 +141,20 @@ def test_editor_loads_a_shipped_board_and_saves_the_change_under_a_new_name(tmp_
     assert ed.naming and ed.name == ""                      # a shipped board: no name offered
     assert keys(ed, *"fortress", ENTER) is None and "comes with Gatehouse" in ed.message
     assert keys(ed, *[BACKSPACE] * 8, *"fort2", ENTER) == "saved"
-    spec = load_board("fort2")
+    spec = load_board("fort2", tmp_path)
     assert spec.board[empty] == 8 and spec.board != load_board("fortress").board
-    assert boards.list_boards() == ["default", "fort2", "fortress", "skirmish"]
+    assert boards.list_boards(tmp_path) == ["default", "fort2", "fortress", "skirmish"]
+    assert boards.list_boards() == ["default", "fortress", "skirmish"]     # shipped ones alone
     assert load_board("fortress").board == boards.parse_board(
         boards.SHIPPED.joinpath("fortress.txt").read_text(), "f").board   # untouched
 
 
-def test_editor_loads_a_saved_board_and_saves_it_again_in_place(tmp_path, monkeypatch):
+def test_editor_loads_a_saved_board_and_saves_it_again_in_place(tmp_path):
     from doors.kingdom import boards
-    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
     (tmp_path / "mine.txt").write_text(boards.format_board(load_board("skirmish").board,
                                                            "Mine: a skirmish"))
     (tmp_path / "other.txt").write_text(boards.format_board(load_board("default").board, "Other"))
-    ed = BoardEditor()
+    ed = BoardEditor(directory=tmp_path)
     choose(ed, "mine")
     assert "s saves it again" in ed.message
     empty = next(sq for sq in range(parse_square("a10"), parse_square("s10") + 1) if not ed.board[sq])
@@ -163,11 +162,11 @@ def test_editor_loads_a_saved_board_and_saves_it_again_in_place(tmp_path, monkey
     keys(ed, "#", "s")
     assert ed.name == "mine"                                # its own name is offered
     assert keys(ed, ENTER) == "saved"
-    again = load_board("mine")
+    again = load_board("mine", tmp_path)
     assert again.board[empty] == 8 and again.title == "Mine: a skirmish"
     # another board's name is still refused
     keys(ed, "s", *[BACKSPACE] * 4, *"other", ENTER)
-    assert "already" in ed.message and load_board("other").title == "Other"
+    assert "already" in ed.message and load_board("other", tmp_path).title == "Other"
 
 
 def test_editor_board_list_can_be_left_and_draws(tmp_path):
@@ -182,16 +181,15 @@ def test_editor_board_list_can_be_left_and_draws(tmp_path):
     assert keys(ed, ESC) == "cancel"
 
 
-def test_a_caller_saves_over_only_their_own_boards_and_keeps_a_bounded_number(tmp_path, monkeypatch):
+def test_a_caller_saves_over_only_their_own_boards_and_keeps_a_bounded_number(tmp_path):
     from doors.kingdom import boards, editor
-    monkeypatch.setattr(boards, "SAVED_DIR", tmp_path)
     (tmp_path / "sysop.txt").write_text("; the sysop's own\n" + boards.format_board(
         load_board("skirmish").board, "Sysop's"))
-    ann = BoardEditor(author="Ann")
+    ann = BoardEditor(author="Ann", directory=tmp_path)
     assert keys(ann, "s", *"annsboard", ENTER) == "saved"
     assert editor.board_author(tmp_path / "annsboard.txt") == "Ann"
     for name in ("sysop", "annsboard"):
-        bob = BoardEditor(author="Bob")
+        bob = BoardEditor(author="Bob", directory=tmp_path)
         choose(bob, name)
         assert "not yours" in bob.message
         keys(bob, "s")
@@ -200,18 +198,18 @@ def test_a_caller_saves_over_only_their_own_boards_and_keeps_a_bounded_number(tm
         with pytest.raises(ValueError, match="not yours"):  # nor by the back door
             bob.save(tmp_path, name, replace=True)
     assert (tmp_path / "sysop.txt").read_text().startswith("; the sysop's own")
-    again = BoardEditor(author="ann")                       # Ann again (any case): hers
+    again = BoardEditor(author="ann", directory=tmp_path)   # Ann again (any case): hers
     choose(again, "annsboard")
     keys(again, "#", "s")
     assert again.name == "annsboard" and keys(again, ENTER) == "saved"
-    sysop = BoardEditor()                                   # the sysop may replace any saved board
+    sysop = BoardEditor(directory=tmp_path)                 # the sysop may replace any saved board
     choose(sysop, "annsboard")
     keys(sysop, "s")
     assert sysop.name == "annsboard" and keys(sysop, ENTER) == "saved"
     assert editor.board_author(tmp_path / "annsboard.txt") is None
     for n in range(editor.MAX_PER_CALLER):
-        assert keys(BoardEditor(author="Cy"), "s", *f"cy{n}", ENTER) == "saved"
-    full = BoardEditor(author="Cy")
+        assert keys(BoardEditor(author="Cy", directory=tmp_path), "s", *f"cy{n}", ENTER) == "saved"
+    full = BoardEditor(author="Cy", directory=tmp_path)
     assert keys(full, "s", *"cy-more", ENTER) is None
     assert full.message.startswith(f"You have {editor.MAX_PER_CALLER} boards saved")
     assert not (tmp_path / "cy-more.txt").exists()

@@ -408,7 +408,6 @@ def test_layout_in_options_keeps_records_replayable(tmp_path, monkeypatch):
     play(s, "b2-b5", "b18-b15")
     from doors.kingdom import boards
     monkeypatch.setattr(boards, "SHIPPED", tmp_path)     # the file "changes"
-    monkeypatch.setattr(boards, "SAVED_DIR", None)
     again = replay(KingdomState, s.options, s.record())
     assert again.pos.board == s.pos.board
 

@@ -344,31 +344,23 @@ def test_a_piece_that_let_our_marshal_be_is_hardly_the_spy():
     assert marg.p(sq("C7"), "S") < 0.5 * marg.p(sq("B7"), "S")
 
 
+def pocket_position(their_e10: str) -> StrategoState:
+    """Our General E8 may take their revealed Miner E9, a square walled in
+    by hidden enemy pieces (D9, F9, E10): E10 is ``their_e10``."""
+    s = position({"A1": (0, "F"), "E8": (0, "2"), "D9": (1, "6"), "F9": (1, "6"), "E10": (1, their_e10),
+                  "J10": (1, "F"), "A10": (1, "9"), "E9": (1, "8")})
+    s.board[sq("E9")] = s.board[sq("E9")]._replace(revealed=True, moved=True)
+    return with_losses(s)
+
+
 def test_an_officer_shuns_a_pocket_of_hidden_pieces():
-    """The pocket rule: a square walled in by hidden enemy pieces costs our
-    Marshal, General and Colonels a share of their value while the enemy
-    has a piece that beats them; none once it has not."""
-    from doors.stratego.search import POCKET, Search
-    s = position({"A1": (0, "F"), "E8": (0, "2"), "D9": (1, "6"), "F9": (1, "6"), "E10": (1, "1"),
-                  "J10": (1, "F"), "A10": (1, "9")})
-    walled, open_ = sq("E9"), sq("E7")
-    cells = [-1] * 100
-    for x, piece in enumerate(s.board):
-        if piece is not None:
-            cells[x] = piece.owner * 16 + {"F": 0, "S": 1, "9": 2, "8": 3, "7": 4, "6": 5,
-                                           "5": 6, "4": 7, "3": 8, "2": 9, "1": 10,
-                                           "B": 11}[piece.rank]
-    hidden = frozenset(sq(n) for n in ("D9", "F9", "E10", "J10", "A10"))
-    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), hidden)
-    general = 9
-    table = search.hunt[0][general]
-    assert table[walled] == -POCKET[3] * search.val[0][general] < 0.0
-    assert table[open_] == 0.0
-    assert search.hunt[0][7] is None      # a Major: no pocket rule
-    # without the enemy Marshal nothing beats the General: no pocket cost
-    cells[sq("E10")] = 16 + 6
-    search = Search(list(cells), 0, 2, True, frozenset({sq("E8")}), hidden)
-    assert search.hunt[0][general] is None
+    """The pocket rule: while one of the hidden pieces around a square may
+    beat our General (their Marshal is among them), the General does not
+    step in there, not even to take a Miner; once none can, it takes it."""
+    take = Move(sq("E8"), sq("E9"))
+    for seed in range(3):
+        assert make_bot(5, seed).choose(pocket_position("1").observation(0), 0) != take
+        assert make_bot(5, seed).choose(pocket_position("5").observation(0), 0) == take
 
 
 def trade_position(our_general: bool) -> StrategoState:
@@ -389,22 +381,24 @@ def trade_position(our_general: bool) -> StrategoState:
 
 def test_marshals_are_traded_only_when_it_leaves_us_no_weaker():
     from doors.stratego.search import trade_ok
-    both = [0] * 12
-    both[10] = both[9] = 1
-    no_general = [0] * 12
-    no_general[10] = 1
-    assert trade_ok(both, both, 10) and trade_ok(both, no_general, 10)
-    assert not trade_ok(no_general, both, 10)
+
+    def army(**ranks: int) -> list[int]:
+        """Pieces left by rank ("1": Marshal ... ), as the trade rule counts them."""
+        counts = [0] * 12
+        for rank, n in ranks.items():
+            counts[R_OF[rank.removeprefix("r")]] = n
+        return counts
+
+    both, no_general = army(r1=1, r2=1), army(r1=1)
+    marshal, general = R_OF["1"], R_OF["2"]
+    assert trade_ok(both, both, marshal) and trade_ok(both, no_general, marshal)
+    assert not trade_ok(no_general, both, marshal)
     # their General on the loose (our Marshal gone): traded off, though
     # they keep more Majors, while we keep a Colonel as strong as theirs
-    ours, theirs = [0] * 12, [0] * 12
-    ours[9], ours[8] = 1, 2
-    theirs[9], theirs[8], theirs[7] = 1, 2, 2
-    assert trade_ok(ours, theirs, 9)
-    ours[8] = 0
-    assert not trade_ok(ours, theirs, 9)     # their Colonels would be on top
-    ours[10] = theirs[10] = 1
-    assert not trade_ok(ours, theirs, 9)     # not on the loose: our Marshal beats it
+    assert trade_ok(army(r2=1, r3=2), army(r2=1, r3=2, r4=2), general)
+    assert not trade_ok(army(r2=1), army(r2=1, r3=2, r4=2), general)     # their Colonels would be on top
+    # not on the loose: our Marshal beats it
+    assert not trade_ok(army(r1=1, r2=1), army(r1=1, r2=1, r3=2, r4=2), general)
     strike = Move(sq("E5"), sq("E6"))
     for seed in range(3):
         assert make_bot(5, seed).choose(trade_position(True).observation(0), 0) == strike
@@ -572,7 +566,8 @@ def race_position(hunter: str) -> StrategoState:
 
 
 def race_cells(s: StrategoState) -> list[int]:
-    from doors.stratego.belief import R_OF
+    """The whole board, hidden ranks too, in the cells the search and the
+    race take as input (their documented format)."""
     cells = [-1] * 100
     for x, piece in enumerate(s.board):
         if piece is not None:
@@ -968,14 +963,11 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
     and gone once their Marshal lives; our Marshal gets none while their
     Spy lives (the Spy strikes first)."""
     from doors.stratego.search import Search
-    from doors.stratego.tables import CLOSE, CLOSE_REACH, closing_hunt
-    general, marshal = 9, 10
+    from doors.stratego.tables import closing_hunt
+    general, marshal = R_OF["2"], R_OF["1"]
     for their_marshal in (False, True):
         s = closing_position(their_marshal)
-        cells = [-1] * 100
-        for x, piece in enumerate(s.board):
-            if piece is not None:
-                cells[x] = piece.owner * 16 + R_OF[piece.rank]
+        cells = race_cells(s)
         unknown = frozenset(sq(n) for n in ("A10", "B10", "A9", "C10", "J10"))
         search = Search(list(cells), 0, 2, True, frozenset({sq("C8")}), unknown, closing=True)
         tables: list[list[float] | None] = [None] * 12
@@ -985,8 +977,7 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
         else:
             table = tables[general]
             assert table is not None
-            pull = CLOSE * search.val[1][R_OF["4"]]
-            assert table[sq("H4")] == pull * (CLOSE_REACH - 1) / CLOSE_REACH
+            assert table[sq("H4")] > 0.0                 # a step from their Major: pulled there
             assert table[sq("C8")] < table[sq("D8")] < table[sq("H4")]
             assert table[sq("A10")] == 0.0      # twelve steps off: no pull
             # the hunter loses the pull towards their flag, which it cannot strike blind

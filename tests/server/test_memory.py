@@ -8,8 +8,7 @@ import random
 from server.net.rlogin import build_handshake
 from server.net.telnet import _Protocol
 from server.screens.session import Session
-
-from .harness import Caller, challenge_computer, start_app, wait_until
+from tests.e2e.harness import Caller, start_app, start_vs_computer, wait_until
 
 
 def live(kind) -> int:
@@ -31,7 +30,7 @@ async def one_caller(app, n: int, rng: random.Random) -> None:
         await caller.login(handle)
         if stage == 2:
             return
-        await challenge_computer(caller, app, handle, "Towers")
+        await start_vs_computer(caller, app, handle, "Towers")
     finally:
         await caller.close()
 
