@@ -94,7 +94,7 @@ class App:
     def find_session(self, handle: str) -> Session | None:
         return self.nodes.find(handle)
 
-    def _tell(self, handle: str, event: object) -> None:
+    def _tell(self, handle: str, event: E.Notice) -> None:
         """An event for a caller if they are online (by-turns news)."""
         session = self.nodes.find(handle)
         if session is not None:

@@ -212,8 +212,8 @@ class ChallengeScreen(Screen):
             return None
         return Pop(ChallengeOffer(target, self.info.key, dict(self.values)))
 
-    async def on_result(self, result: Any) -> Transition:
-        self.message = result or ""      # back from a door's tool
+    async def on_result(self, result: object) -> Transition:
+        self.message = result if isinstance(result, str) else ""      # back from a door's tool
         return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

@@ -36,7 +36,7 @@ from server.screens.keytable import KeySpec, KeyTable
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
-from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
+from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, SessionEvent, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
 from server.screens.watch_list import WatchListScreen
@@ -229,7 +229,7 @@ async def offer_challenge(session: Session, offer: ChallengeOffer) -> str:
     return message
 
 
-def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition]:
+def challenge_news(session: Session, event: SessionEvent) -> tuple[str | None, Transition]:
     """What a screen that takes challenges (the lobby, the sysop console)
     does with challenge news and a match that starts: (message, transition)."""
     if isinstance(event, ChallengeEvent):
@@ -246,9 +246,10 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
         elif ch.state == ChallengeState.EXPIRED:
             return f"Your challenge {'to ' + ch.target if mine else 'from ' + ch.challenger} expired.", None
     elif isinstance(event, MatchEvent) and event.kind == News.START:
-        player = event.match.seat_of(session)
-        if player is not None:
-            return None, Push(MatchScreen(session, event.match, player))
+        match = session.services.matches.live.get(event.game)
+        player = match.seat_of(session) if match is not None else None
+        if match is not None and player is not None:
+            return None, Push(MatchScreen(session, match, player))
     return None, None
 
 
@@ -423,7 +424,7 @@ class LobbyScreen(Screen):
             self.chat.add(who, text)
         self.messages_shown = len(self.session.messages)
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         """The challenge screen returned (or a game ended)."""
         self._new_messages()
         if isinstance(result, ChallengeOffer):
@@ -432,7 +433,7 @@ class LobbyScreen(Screen):
             self.message = result
         return None
 
-    async def on_event(self, event: Any) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.ChatCleared):
