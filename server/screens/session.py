@@ -78,14 +78,14 @@ class Services:
     store: Store
     nodes: NodeRegistry[Session]
     board: ChallengeBoard[Session]
-    lobby: LobbyChat
+    lobby: LobbyChat[Session]
     matches: MatchManager
     ratings: RatingBook
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits
-    accounts: Accounts
-    messages: CallerMessages
+    accounts: Accounts[Session]
+    messages: CallerMessages[Session]
     shutdown: Callable[[str], None] = lambda message: None   # stop the server (the console's S)
 
 
