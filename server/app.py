@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from doors import registry
 from server.config import Config
@@ -22,7 +21,7 @@ from server.net.streams import StreamConnection, start_rlogin
 from server.net.sysop_socket import start_sysop_listener, stop_sysop_listener
 from server.net.telnet import TelnetListener, start_telnet
 from server.net.terminal import Connection
-from server.net.web import start_web
+from server.net.web import WebListener, start_web
 from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
@@ -81,8 +80,8 @@ class App:
         self._servers: list[TelnetListener] = []
         self._rlogin: asyncio.base_events.Server | None = None
         self._sysop: asyncio.base_events.Server | None = None
-        self._web: Any = None
-        self._calls: set[asyncio.Task[Any]] = set()     # every caller's connection task
+        self._web: WebListener | None = None
+        self._calls: set[asyncio.Task[object]] = set()     # every caller's connection task
         self.stopping: asyncio.Event = asyncio.Event()  # set by the console's shutdown (or a signal)
         self.stop_message = ""                          # the sysop's own shutdown line, if any
 

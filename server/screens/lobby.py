@@ -6,7 +6,7 @@ import functools
 import random
 import time
 import weakref
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -182,7 +182,8 @@ WhoRows = tuple[tuple[NodeId, str], ...]
 # Per node list: its who-list rows as of (generation, minute). Every lobby
 # shows the same rows (each its own in colour), and when someone logs on
 # every lobby redraws: the rows are made once for all of them.
-_WHO_ROWS: weakref.WeakKeyDictionary[Any, tuple[tuple[int, str], WhoRows, int]] = weakref.WeakKeyDictionary()
+_WHO_ROWS: weakref.WeakKeyDictionary[NodeRegistry[Session], tuple[tuple[int, str], WhoRows, int]] = \
+    weakref.WeakKeyDictionary()
 
 
 def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock: str) -> tuple[WhoRows, int]:
@@ -279,7 +280,7 @@ class LobbyScreen(Screen):
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
         self._backdrop: tuple[Backdrop, tuple[Row, ...]] | None = None   # (parts, its drawing)
-        self._who: tuple[Any, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
+        self._who: tuple[WhoRows | None, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
 
     @property
     def message(self) -> str:

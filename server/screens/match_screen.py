@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -94,7 +95,7 @@ KEYS: KeyTable[Seen] = KeyTable([
 ])
 
 
-async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
+async def start_match(me: Session, info: DoorInfo, chosen: Mapping[str, object],
                       seats: list[Seat], sessions: dict[int, Session] | None = None,
                       move_seconds: float = 0.0) -> MatchScreen:
     """Create and start a match (by turns if ``move_seconds``); returns
