@@ -24,18 +24,19 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "Setting", "ServerSettings",
+__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "Setting", "DoorValue", "ServerSettings",
            "PathSettings",
            "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
            "DoorSettings", "TimingSettings"]
 
 Tables = Mapping[str, Mapping[str, object]]     # section -> {key: value}, as in the TOML file
-Setting = bool | int | float | str | tuple[str, ...]   # a setting's value, once checked
+DoorValue = bool | float | str                   # a door's setting, once checked (DoorSetting.default)
+Setting = DoorValue | tuple[str, ...]             # any setting, once checked
 T = TypeVar("T")
 
 
@@ -163,7 +164,7 @@ MOVE_MINUTES = 5.0
 MOVE_MINUTES_RANGE = (0.0, 1440.0, True)
 
 
-def _door_defaults() -> dict[str, dict[str, Setting]]:
+def _door_defaults() -> dict[str, dict[str, DoorValue]]:
     from doors import registry
     return {key: {"move_minutes": MOVE_MINUTES, **info.setting_defaults()} for key, info in registry().items()}
 
@@ -183,13 +184,13 @@ class Config:
     door: DoorSettings = dataclasses.field(default_factory=DoorSettings)
     timing: TimingSettings = dataclasses.field(default_factory=TimingSettings)
     # [<door key>]: each door's own settings (DoorInfo.settings), by door
-    doors: Mapping[str, Mapping[str, Setting]] = dataclasses.field(default_factory=_door_defaults)
+    doors: Mapping[str, Mapping[str, DoorValue]] = dataclasses.field(default_factory=_door_defaults)
 
     def door_folder(self, key: str) -> Path:
         """A door's own folder in the state directory."""
         return Path(self.paths.state_dir) / key
 
-    def door_settings(self, door: str) -> Mapping[str, Setting]:
+    def door_settings(self, door: str) -> Mapping[str, DoorValue]:
         return self.doors.get(door, {})
 
     def move_seconds(self, door: str) -> float:
@@ -204,6 +205,12 @@ class Config:
         return apply_tables(self, tables, source, code=True, ranges=ranges)
 
 
+@overload
+def _coerce(where: str, value: object, default: DoorValue, limits: tuple[float, float, bool] | None,
+            ranges: bool = True) -> DoorValue: ...
+@overload
+def _coerce(where: str, value: object, default: Setting, limits: tuple[float, float, bool] | None,
+            ranges: bool = True) -> Setting: ...
 def _coerce(where: str, value: object, default: Setting, limits: tuple[float, float, bool] | None,
             ranges: bool = True) -> Setting:
     """``value`` as the type of ``default``, or ConfigError naming ``where``."""
@@ -252,8 +259,8 @@ def _apply_section(current: DataclassInstance, section: str, table: Mapping[str,
     return dataclasses.replace(current, **changes)
 
 
-def _apply_door(settings: Mapping[str, Setting], section: str, table: Mapping[str, object],
-                source: str, ranges: bool) -> dict[str, Setting]:
+def _apply_door(settings: Mapping[str, DoorValue], section: str, table: Mapping[str, object],
+                source: str, ranges: bool) -> dict[str, DoorValue]:
     from doors import registry
     specs = {spec.key: spec for spec in registry()[section].settings}
     new = dict(settings)
@@ -276,7 +283,7 @@ def apply_tables(cfg: Config, tables: Tables, source: str, code: bool = False,
     type or out of range raises ConfigError naming ``source``, the section
     and the key. ``code``: also the sections only a program sets (timing);
     ``ranges``: whether numbers must be in their allowed range."""
-    # the sections' new values, by field name: Any, for dataclasses.replace
+    # the sections' new values by field name, loosely typed: dataclasses.replace
     # takes each by name (every one is its field's own settings dataclass)
     changes: dict[str, Any] = {}
     doors = dict(cfg.doors)
