@@ -2,30 +2,20 @@
 screen. Every key goes to the tool; it draws the whole screen."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ansi.canvas import Canvas
+from doors._core.door import Editor
 from server.screens.session import Pop, Screen, Transition
 
 if TYPE_CHECKING:
     from server.screens.session import Session
 
-__all__ = ["ToolScreen", "Tool"]
-
-
-class Tool(Protocol):
-    """What the screen needs of a door's tool (``DoorInfo.editor`` builds one)."""
-    message: str                  # the tool's news; after a save, for the screen below
-
-    def on_key(self, key: str) -> str | None:
-        """A key; "saved" or "cancel" when the tool is done."""
-        ...
-
-    def draw(self, canvas: Canvas) -> None: ...
+__all__ = ["ToolScreen"]
 
 
 class ToolScreen(Screen):
-    def __init__(self, session: Session, tool: Tool, title: str):
+    def __init__(self, session: Session, tool: Editor, title: str):
         super().__init__(session)
         self.tool = tool
         self.location = title
