@@ -45,6 +45,7 @@ from doors import registry  # noqa: E402
 from server.app import App  # noqa: E402
 from server.config import Config  # noqa: E402
 from server.screens.match_screen import start_match  # noqa: E402
+from server.screens.session import PushScreen  # noqa: E402
 from server.services import events as E  # noqa: E402
 from server.services.seats import Seat, SeatKind  # noqa: E402
 
@@ -105,7 +106,7 @@ class Player:
         seats = [Seat(0, SeatKind.HUMAN, self.session.handle),
                  Seat(1, SeatKind.BOT, f"Computer ({level})", level, seed=self.rng.randrange(1 << 30))]
         screen = await start_match(self.session, self.info, {}, seats, {0: self.session})
-        self.session.send(E.PushScreen(lambda _s, screen=screen: screen))
+        self.session.send(PushScreen(lambda _s, screen=screen: screen))
         self.games += 1
         return screen.match
 

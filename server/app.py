@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from server.config import Config
 from server.net.rlogin import RloginHandshake
@@ -21,7 +20,7 @@ from server.net.streams import StreamConnection, start_rlogin
 from server.net.sysop_socket import start_sysop_listener, stop_sysop_listener
 from server.net.telnet import TelnetListener, start_telnet
 from server.net.terminal import Connection
-from server.net.web import start_web
+from server.net.web import WebListener, start_web
 from server.screens.console import open_console
 from server.screens.login import TitleScreen, enter_as
 from server.screens.session import Screen, Services, Session
@@ -79,8 +78,8 @@ class App:
         self._servers: list[TelnetListener] = []
         self._rlogin: asyncio.base_events.Server | None = None
         self._sysop: asyncio.base_events.Server | None = None
-        self._web: Any = None
-        self._calls: set[asyncio.Task[Any]] = set()     # every caller's connection task
+        self._web: WebListener | None = None
+        self._calls: set[asyncio.Task[object]] = set()     # every caller's connection task
         self.stopping: asyncio.Event = asyncio.Event()  # set by the console's shutdown (or a signal)
         self.stop_message = ""                          # the sysop's own shutdown line, if any
 
@@ -92,7 +91,7 @@ class App:
     def find_session(self, handle: str) -> Session | None:
         return self.nodes.find(handle)
 
-    def _tell(self, handle: str, event: object) -> None:
+    def _tell(self, handle: str, event: E.Notice) -> None:
         """An event for a caller if they are online (by-turns news)."""
         session = self.nodes.find(handle)
         if session is not None:

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Any
+from typing import BinaryIO
 
 from server.config import Config, ConfigError, load_config, settings_file
 
@@ -18,12 +18,12 @@ def _config(args: argparse.Namespace) -> Config:
     return check_settings(load_config(getattr(args, "config", None), _flags(args)))
 
 
-def _flags(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+def _flags(args: argparse.Namespace) -> dict[str, dict[str, object]]:
     """The settings given as flags, as section tables (only those given)."""
     given = {("server", "host"): "host", ("server", "port"): "port", ("store", "database"): "db",
              ("sysop", "socket"): "socket", ("server", "forfeit_minutes"): "forfeit_minutes",
              ("server", "idle_minutes"): "idle_minutes", ("web", "port"): "web_port"}
-    tables: dict[str, dict[str, Any]] = {}
+    tables: dict[str, dict[str, object]] = {}
     for (section, key), flag in given.items():
         value = getattr(args, flag, None)
         if value is not None:
@@ -71,7 +71,7 @@ def _existing_database(config: Config) -> bool:
     return False
 
 
-async def _replay(config: Config, game_id: int, delay: float, charset: str, out: Any) -> int:
+async def _replay(config: Config, game_id: int, delay: float, charset: str, out: BinaryIO) -> int:
     from server.screens.replay import replay_frames
     from server.services.store import Store
     store = await Store(config.store.database).open()

@@ -6,14 +6,17 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from server.config import Config
+
+if TYPE_CHECKING:
+    from server.services.store_ratings import StoredRating
 
 __all__ = ["games_command", "bulletin_command"]
 
 
-def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str:
+def rating_text(players: tuple[str, str], change: StoredRating | None) -> str:
     """"Alice 1500->1662 +162, Bob 1500->1338 -162"; "unrated"; "" if not over."""
     if change is None:
         return ""
@@ -27,7 +30,7 @@ def rating_text(players: tuple[str, str], change: tuple[Any, ...] | None) -> str
     return ", ".join(parts)
 
 
-async def games_command(config: Config, status: str | None, limit: int, out: Any = None) -> None:
+async def games_command(config: Config, status: str | None, limit: int, out: TextIO | None = None) -> None:
     from doors import registry
     from server.services.store import Store
     doors = registry()
@@ -65,7 +68,7 @@ async def games_command(config: Config, status: str | None, limit: int, out: Any
         await store.close()
 
 
-async def bulletin_command(config: Config, door: str | None, fmt: str, out: Any,
+async def bulletin_command(config: Config, door: str | None, fmt: str, out: BinaryIO,
                            output: str | None = None, bbs: str | None = None) -> int:
     """Write the bulletin to ``out`` (bytes), or to the file ``output``
     (replaced at once: a caller never sees half a file); a message and a

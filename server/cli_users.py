@@ -9,7 +9,6 @@ import getpass
 import socket
 import sys
 import time
-from typing import Any
 
 from server.config import Config
 
@@ -24,7 +23,7 @@ class UserParsers:
         self.actions = actions
 
 
-def add_user_parser(sub: Any) -> UserParsers:
+def add_user_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> UserParsers:
     user: argparse.ArgumentParser = sub.add_parser("user", help="the sysop's account tools: list, reset-password, ban, "
                                        "unban, rename")
     actions = user.add_subparsers(dest="action", required=True)
@@ -74,6 +73,7 @@ def _server_running(config: Config) -> bool:
 
 async def user_command(config: Config, args: argparse.Namespace) -> int:
     from server.services.accounts import AccountError, Accounts
+    from server.services.nodes import Node
     from server.services.store import Store
     by = f"{getpass.getuser()} (command line)"
     if args.action == "rename" and _server_running(config):
@@ -86,7 +86,7 @@ async def user_command(config: Config, args: argparse.Namespace) -> int:
         print(f"gatehouse: {exc}", file=sys.stderr)
         return 1
     store = await Store(config.store.database).open()
-    accounts = Accounts(store, sysop_name=config.sysop.name)
+    accounts: Accounts[Node] = Accounts(store, sysop_name=config.sysop.name)   # (no server: nobody online)
     try:
         if args.action == "list":
             for row in await accounts.list():

@@ -24,24 +24,30 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from doors._core.door import DoorInfo
 
-__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "ServerSettings", "PathSettings",
+__all__ = ["Config", "load_config", "settings_file", "ConfigError", "Tables", "Setting", "DoorValue", "ServerSettings",
+           "PathSettings",
            "StoreSettings", "SysopSettings", "RloginSettings", "WebSettings", "LimitSettings",
            "DoorSettings", "TimingSettings"]
 
-Tables = Mapping[str, Mapping[str, Any]]     # section -> {key: value}, as in the TOML file
+Tables = Mapping[str, Mapping[str, object]]     # section -> {key: value}, as in the TOML file
+DoorValue = bool | float | str                   # a door's setting, once checked (DoorSetting.default)
+Setting = DoorValue | tuple[str, ...]             # any setting, once checked
+T = TypeVar("T")
 
 
 class ConfigError(ValueError):
     pass
 
 
-def _setting(default: Any, low: float | None = None, high: float | None = None,
-             low_ok: bool = True) -> Any:
+def _setting(default: T, low: float | None = None, high: float | None = None,
+             low_ok: bool = True) -> T:
     """A field with its default and, for a number, its allowed range
     (``low_ok``: whether ``low`` itself is allowed)."""
     meta = {} if low is None else {"range": (low, high, low_ok)}
@@ -161,7 +167,7 @@ MOVE_MINUTES = 5.0
 MOVE_MINUTES_RANGE = (0.0, 1440.0, True)
 
 
-def _door_defaults() -> dict[str, dict[str, Any]]:
+def _door_defaults() -> dict[str, dict[str, DoorValue]]:
     from doors import registry
     return {key: {"move_minutes": MOVE_MINUTES, **info.setting_defaults()} for key, info in registry().items()}
 
@@ -181,7 +187,7 @@ class Config:
     door: DoorSettings = dataclasses.field(default_factory=DoorSettings)
     timing: TimingSettings = dataclasses.field(default_factory=TimingSettings)
     # [<door key>]: each door's own settings (DoorInfo.settings), by door
-    doors: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=_door_defaults)
+    doors: Mapping[str, Mapping[str, DoorValue]] = dataclasses.field(default_factory=_door_defaults)
 
     def door_folder(self, key: str) -> Path:
         """A door's own folder in the state directory."""
@@ -194,12 +200,13 @@ class Config:
         return {key: info.state_folder(self.door_folder(key), self.door_settings(key))
                 if info.state_folder is not None else info for key, info in registry().items()}
 
-    def door_settings(self, door: str) -> Mapping[str, Any]:
+    def door_settings(self, door: str) -> Mapping[str, DoorValue]:
         return self.doors.get(door, {})
 
     def move_seconds(self, door: str) -> float:
         """A live game's time per move in ``door`` (``[<door>] move_minutes``; 0: no clock)."""
-        return float(self.door_settings(door).get("move_minutes", MOVE_MINUTES)) * 60
+        minutes = self.door_settings(door).get("move_minutes", MOVE_MINUTES)
+        return float(minutes if isinstance(minutes, (int, float)) else MOVE_MINUTES) * 60
 
     def with_tables(self, tables: Tables, source: str = "settings", ranges: bool = True) -> Config:
         """This Config with ``tables`` applied (see :func:`apply_tables`);
@@ -208,8 +215,14 @@ class Config:
         return apply_tables(self, tables, source, code=True, ranges=ranges)
 
 
-def _coerce(where: str, value: Any, default: Any, limits: tuple[Any, ...] | None,
-            ranges: bool = True) -> Any:
+@overload
+def _coerce(where: str, value: object, default: DoorValue, limits: tuple[float, float, bool] | None,
+            ranges: bool = True) -> DoorValue: ...
+@overload
+def _coerce(where: str, value: object, default: Setting, limits: tuple[float, float, bool] | None,
+            ranges: bool = True) -> Setting: ...
+def _coerce(where: str, value: object, default: Setting, limits: tuple[float, float, bool] | None,
+            ranges: bool = True) -> Setting:
     """``value`` as the type of ``default``, or ConfigError naming ``where``."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
@@ -243,10 +256,10 @@ def _check_range(where: str, value: float, low: float, high: float, low_ok: bool
         raise ConfigError(f"{where} = {value!r} is out of range: set it to {bound}")
 
 
-def _apply_section(current: Any, section: str, table: Mapping[str, Any], source: str,
-                   ranges: bool) -> Any:
+def _apply_section(current: DataclassInstance, section: str, table: Mapping[str, object], source: str,
+                   ranges: bool) -> DataclassInstance:
     fields = {f.name: f for f in dataclasses.fields(current)}
-    changes: dict[str, Any] = {}
+    changes: dict[str, Setting] = {}
     for key, value in table.items():
         if key not in fields:
             hint = _RENAMED.get(f"{section}.{key}", "")
@@ -256,8 +269,8 @@ def _apply_section(current: Any, section: str, table: Mapping[str, Any], source:
     return dataclasses.replace(current, **changes)
 
 
-def _apply_door(settings: Mapping[str, Any], section: str, table: Mapping[str, Any],
-                source: str, ranges: bool) -> dict[str, Any]:
+def _apply_door(settings: Mapping[str, DoorValue], section: str, table: Mapping[str, object],
+                source: str, ranges: bool) -> dict[str, DoorValue]:
     from doors import registry
     specs = {spec.key: spec for spec in registry()[section].settings}
     new = dict(settings)
@@ -265,7 +278,8 @@ def _apply_door(settings: Mapping[str, Any], section: str, table: Mapping[str, A
         if key not in new:
             raise ConfigError(f"{source}: unknown setting {section}.{key}")
         spec = specs.get(key)
-        limits = None if spec is None or spec.low is None else (spec.low, spec.high, spec.low_ok)
+        limits = None if spec is None or spec.low is None else (
+            spec.low, math.inf if spec.high is None else spec.high, spec.low_ok)
         if key == "move_minutes" and spec is None:
             limits = MOVE_MINUTES_RANGE
         new[key] = _coerce(f"{source}: {section}.{key}", value, new[key], limits, ranges)
@@ -279,6 +293,8 @@ def apply_tables(cfg: Config, tables: Tables, source: str, code: bool = False,
     type or out of range raises ConfigError naming ``source``, the section
     and the key. ``code``: also the sections only a program sets (timing);
     ``ranges``: whether numbers must be in their allowed range."""
+    # the sections' new values by field name, loosely typed: dataclasses.replace
+    # takes each by name (every one is its field's own settings dataclass)
     changes: dict[str, Any] = {}
     doors = dict(cfg.doors)
     known = {**_SECTIONS, **(_CODE_ONLY if code else {})}
@@ -295,7 +311,7 @@ def apply_tables(cfg: Config, tables: Tables, source: str, code: bool = False,
     return dataclasses.replace(cfg, doors=doors, **changes)
 
 
-def _read_file(candidate: Path) -> dict[str, Any]:
+def _read_file(candidate: Path) -> Tables:
     try:
         return tomllib.loads(candidate.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:

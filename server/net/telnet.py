@@ -120,7 +120,7 @@ class _ComplainingWriter(TelnetWriter):
     for every such command. (A ``ValueError`` is telnetlib3's refusal of a
     command, which it logs only at debug level: it goes on to telnetlib3.)"""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:    # (telnetlib3's own, passed on as they are)
         super().__init__(*args, **kwargs)
         peer = self.get_extra_info("peername") or ("?", 0)
         self.complaints = ComplaintLog(logging.getLogger("telnetlib3.stream_writer"), str(peer[0]))
@@ -146,7 +146,7 @@ class _Protocol(TelnetServer):
     other callers for long. A connection that sends ``ComplaintLog.TOO_MANY``
     bad telnet commands is told ``BAD_COMMANDS_GOODBYE`` and closed."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:    # (telnetlib3's own, passed on as they are)
         kwargs.setdefault("reader_factory", _PushReader)
         kwargs.setdefault("writer_factory", _ComplainingWriter)
         super().__init__(*args, **kwargs)
@@ -218,7 +218,7 @@ class _Protocol(TelnetServer):
 class TelnetConnection:
     """A caller over telnet, as ``server.net.terminal.Connection``."""
 
-    def __init__(self, reader: Any, writer: Any):
+    def __init__(self, reader: TelnetReader, writer: TelnetWriter):     # (bytes: encoding=False)
         self._reader = reader
         self._writer = writer
         peer = writer.get_extra_info("peername") or ("?", 0)
@@ -262,16 +262,19 @@ class TelnetConnection:
         self._reader.listen(on_data, on_end)
         return True
 
-    def _socket(self) -> Any:
-        return getattr(self._writer, "transport", None)
+    def _socket(self) -> asyncio.Transport | None:
+        transport = self._writer.transport
+        return transport if isinstance(transport, asyncio.Transport) else None
 
     def pause_reading(self) -> None:
-        if not self.is_closing():
-            self._socket().pause_reading()
+        transport = self._socket()
+        if transport is not None and not transport.is_closing():
+            transport.pause_reading()
 
     def resume_reading(self) -> None:
-        if not self.is_closing():
-            self._socket().resume_reading()
+        transport = self._socket()
+        if transport is not None and not transport.is_closing():
+            transport.resume_reading()
 
     def write(self, data: bytes) -> None:
         if not self.is_closing():
@@ -350,7 +353,7 @@ async def start_telnet(host: str, port: int,
 
     server: TelnetlibServer | None = None
 
-    async def shell(reader: Any, writer: Any) -> None:
+    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
         conn = TelnetConnection(reader, writer)
         try:
             await on_connect(conn)
@@ -392,7 +395,7 @@ class _Discard:
     def is_closing(self) -> bool:
         return False
 
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
+    def get_extra_info(self, name: str, default: object = None) -> object:
         return default
 
     def close(self) -> None:

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import MutableMapping
-from typing import Any
+from collections.abc import Callable, MutableMapping
 
 __all__ = ["ComplaintLog", "LogBudget", "BAD_COMMANDS_GOODBYE", "TELNETLIB3_LOGGERS"]
 
@@ -28,7 +27,7 @@ TELNETLIB3_LOGGERS = ("telnetlib3.server", "telnetlib3.server_base", "telnetlib3
 BAD_COMMANDS_GOODBYE = b"\r\nToo many bad telnet commands. Goodbye.\r\n"
 
 
-class ComplaintLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+class ComplaintLog(logging.LoggerAdapter[logging.Logger]):
     """Stands in for telnetlib3's writer logger on one connection from
     ``peer``: warnings and errors are complaints, counted in ``count``; the
     first ``LOGGED`` are logged, naming the peer. Debug and info pass."""
@@ -41,15 +40,18 @@ class ComplaintLog(logging.LoggerAdapter):  # type: ignore[type-arg]
         self.peer = peer
         self.count = 0
 
-    def process(self, msg: Any, kwargs: MutableMapping[str, Any]) -> tuple[Any, MutableMapping[str, Any]]:
+    def process(self, msg: object, kwargs: MutableMapping[str, object]) -> tuple[str, MutableMapping[str, object]]:
         return f"{self.peer.replace('%', '%%')}: {msg}", kwargs
 
-    def log(self, level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+    def isEnabledFor(self, level: int) -> bool:
+        """``LoggerAdapter.log`` asks this once for each line it is given
+        (``warning`` and the rest call ``log``): a complaint is counted
+        here, and only the first ``LOGGED`` go on."""
         if level >= logging.WARNING:
             self.count += 1
             if self.count > self.LOGGED:
-                return
-        super().log(level, msg, *args, **kwargs)
+                return False
+        return super().isEnabledFor(level)
 
     @property
     def too_many(self) -> bool:
@@ -69,7 +71,7 @@ class LogBudget(logging.Filter):
 
     PER_MINUTE = 30
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.clock = clock
         self.window_start = clock()

@@ -26,9 +26,9 @@ import ipaddress
 import json
 import logging
 import mimetypes
+import socket
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -244,7 +244,7 @@ class WebListener:
         self._server = server
 
     @property
-    def sockets(self) -> Any:
+    def sockets(self) -> tuple[socket.socket, ...]:
         return self._server.sockets
 
     def close(self) -> None:

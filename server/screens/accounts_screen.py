@@ -5,7 +5,7 @@ unban, rename. Every action goes through ``services.accounts`` (as
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Awaitable
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas, shorten
@@ -91,7 +91,7 @@ class AccountsScreen(Screen):
             await self._act(accounts.rename(row.handle, text, me))
         return None
 
-    async def _act(self, action: Any) -> None:
+    async def _act(self, action: Awaitable[str]) -> None:
         try:
             self.message = await action
         except AccountError as exc:

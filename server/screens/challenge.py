@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten, wrap
@@ -37,7 +37,7 @@ class ChallengeOffer:
     offer on the board."""
     target: str
     door: str
-    options: dict[str, Any]
+    options: dict[str, object]      # the door's option values, by key
     move_seconds: float = 0.0       # > 0: by turns, with this time per move
 
 
@@ -60,7 +60,7 @@ class ChallengeScreen(Screen):
         self.info: DoorInfo | None = None
         self.opponents: list[str] = []
         self.opponent = ""
-        self.values: dict[str, Any] = {}
+        self.values: dict[str, object] = {}
         self.level = 0
         self.level2 = 0                  # player 2's level when the computer plays itself
         self.by_turns = False           # the opponent was typed by name: by turns
@@ -90,10 +90,10 @@ class ChallengeScreen(Screen):
         # one at the console first; one in a game hears of it and answers on the console
         return next((s for s in sysops if s.location == CONSOLE), sysops[0] if sysops else None)
 
-    def _rows(self) -> list[tuple[str, Any]]:
+    def _rows(self) -> list[tuple[str, OptionSpec | str]]:
         """The option rows: (label, spec or "level" or "go")."""
         assert self.info is not None
-        rows: list[tuple[str, Any]] = [(spec.label, spec) for spec in self.info.specs()]
+        rows: list[tuple[str, OptionSpec | str]] = [(spec.label, spec) for spec in self.info.specs()]
         if self.opponent == COMPUTER:
             rows.append(("Computer level", "level"))
         elif self.opponent == WATCH:      # each side its own level
@@ -105,7 +105,7 @@ class ChallengeScreen(Screen):
         rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
         return rows
 
-    def _cycle(self, row: Any, step: int) -> None:
+    def _cycle(self, row: OptionSpec | str, step: int) -> None:
         assert self.info is not None
         if row == "days":
             self.days = MOVE_DAYS[(MOVE_DAYS.index(self.days) + step) % len(MOVE_DAYS)]
@@ -220,8 +220,8 @@ class ChallengeScreen(Screen):
             return None
         return Pop(ChallengeOffer(target, self.info.key, dict(self.values)))
 
-    async def on_result(self, result: Any) -> Transition:
-        self.message = result or ""      # back from a door's tool
+    async def on_result(self, result: object) -> Transition:
+        self.message = result if isinstance(result, str) else ""      # back from a door's tool
         return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

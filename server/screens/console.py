@@ -10,7 +10,6 @@ import enum
 import itertools
 import logging
 import time
-from typing import Any
 
 from ansi import keys as K
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas, shorten
@@ -24,7 +23,7 @@ from server.screens.login import account_for
 from server.screens.match_screen import MatchScreen
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
-from server.screens.session import Push, Quit, Screen, Session, Transition
+from server.screens.session import Push, Quit, Screen, Session, SessionEvent, Transition
 from server.screens.split_chat import open_split_chat
 from server.screens.sysop_news import CONSOLE_HELP, SysopNews
 from server.screens.turns import TurnsScreen, turns_line
@@ -356,7 +355,7 @@ class SysopScreen(Screen):
         return Push(MatchScreen(self.session, match, None))
 
     # ----- events -----------------------------------------------------------------
-    async def on_event(self, event: Any) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         if isinstance(event, E.Page):
             self.session.terminal.bell()
             self.message = f"Page from {event.handle}: {event.reason}"
@@ -365,7 +364,7 @@ class SysopScreen(Screen):
         self.message = message or self.message
         return transition
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         if isinstance(result, ChallengeOffer):
             self.message = await offer_challenge(self.session, result)
         elif isinstance(result, str):

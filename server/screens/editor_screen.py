@@ -2,9 +2,10 @@
 screen. Every key goes to the tool; it draws the whole screen."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ansi.canvas import Canvas
+from doors._core.door import Editor
 from server.screens.session import Pop, Screen, Transition
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ __all__ = ["ToolScreen"]
 
 
 class ToolScreen(Screen):
-    def __init__(self, session: Session, tool: Any, title: str):
+    def __init__(self, session: Session, tool: Editor, title: str):
         super().__init__(session)
         self.tool = tool
         self.location = title
@@ -22,7 +23,7 @@ class ToolScreen(Screen):
     async def on_key(self, key: str) -> Transition:
         result = self.tool.on_key(key)
         if result in ("saved", "cancel"):
-            return Pop(getattr(self.tool, "message", "") if result == "saved" else None)
+            return Pop(self.tool.message if result == "saved" else None)
         return None
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:

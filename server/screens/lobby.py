@@ -6,7 +6,7 @@ import functools
 import random
 import time
 import weakref
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -37,7 +37,7 @@ from server.screens.keytable import KeySpec, KeyTable
 from server.screens.match_screen import MatchScreen, start_match
 from server.screens.pager import PagerScreen
 from server.screens.resume import ResumeScreen
-from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, Transition
+from server.screens.session import NOTICE_SECONDS, Push, Quit, Screen, Session, SessionEvent, Transition
 from server.screens.settings import SettingsScreen
 from server.screens.turns import TurnsScreen, turns_line
 from server.screens.watch_list import WatchListScreen
@@ -183,7 +183,8 @@ WhoRows = tuple[tuple[NodeId, str], ...]
 # Per node list: its who-list rows as of (generation, minute). Every lobby
 # shows the same rows (each its own in colour), and when someone logs on
 # every lobby redraws: the rows are made once for all of them.
-_WHO_ROWS: weakref.WeakKeyDictionary[Any, tuple[tuple[int, str], WhoRows, int]] = weakref.WeakKeyDictionary()
+_WHO_ROWS: weakref.WeakKeyDictionary[NodeRegistry[Session], tuple[tuple[int, str], WhoRows, int]] = \
+    weakref.WeakKeyDictionary()
 
 
 def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock: str) -> tuple[WhoRows, int]:
@@ -230,7 +231,7 @@ async def offer_challenge(session: Session, offer: ChallengeOffer) -> str:
     return message
 
 
-def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition]:
+def challenge_news(session: Session, event: SessionEvent) -> tuple[str | None, Transition]:
     """What a screen that takes challenges (the lobby, the sysop console)
     does with challenge news and a match that starts: (message, transition)."""
     if isinstance(event, ChallengeEvent):
@@ -239,9 +240,10 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
             session.terminal.bell()           # someone wants to play
         return ended_line(ch, session.handle), None
     elif isinstance(event, MatchEvent) and event.kind == News.START:
-        player = event.match.seat_of(session)
-        if player is not None:
-            return None, Push(MatchScreen(session, event.match, player))
+        match = session.services.matches.live.get(event.game)
+        player = match.seat_of(session) if match is not None else None
+        if match is not None and player is not None:
+            return None, Push(MatchScreen(session, match, player))
     return None, None
 
 
@@ -272,7 +274,7 @@ class LobbyScreen(Screen):
         self.message_until = 0.0          # a message fades after a while
         self.confirm_bye = False
         self._backdrop: tuple[Backdrop, tuple[Row, ...]] | None = None   # (parts, its drawing)
-        self._who: tuple[Any, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
+        self._who: tuple[WhoRows | None, tuple[tuple[str, int], ...]] = (None, ())   # (who_rows' rows, in colour)
 
     @property
     def message(self) -> str:
@@ -417,7 +419,7 @@ class LobbyScreen(Screen):
             self.chat.add(who, text)
         self.messages_shown = len(self.session.messages)
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         """The challenge screen returned (or a game ended)."""
         self._new_messages()
         if isinstance(result, ChallengeOffer):
@@ -426,7 +428,7 @@ class LobbyScreen(Screen):
             self.message = result
         return None
 
-    async def on_event(self, event: Any) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         if isinstance(event, E.Chat) and event.channel == "lobby":
             self.chat.add(event.who, event.text)
         elif isinstance(event, E.ChatCleared):

@@ -19,7 +19,7 @@ from ansi.canvas import BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, WHITE, YELLOW, Canva
 from ansi.widgets import LineInput
 from server.screens.arrival import after_login
 from server.screens.board_look import footer_line, title_art
-from server.screens.session import Quit, Replace, Screen, Transition
+from server.screens.session import Quit, Replace, Screen, SessionEvent, Transition
 from server.services.handles import valid_handle
 from server.services.nodes import Origin
 from server.services.store import AccountKind, Store, UserRow, WriteFailed, check_password, hash_password
@@ -83,7 +83,7 @@ class TitleScreen(Screen):
             self._ask(Stage.CHARSET)
         return None
 
-    async def on_event(self, event: object) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         now = time.monotonic()
         if now >= self.deadline:   # an idle title screen holds a node
             return Quit("You took too long to log in. Goodbye.")

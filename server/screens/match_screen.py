@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import (
@@ -37,7 +38,7 @@ from server.screens.history_screen import ReplayScreen
 from server.screens.keytable import KeySpec, KeyTable
 from server.screens.pager import PagerScreen
 from server.screens.plain_game import PlainCommands
-from server.screens.session import Pop, Push, Screen, Transition
+from server.screens.session import Pop, Push, Screen, SessionEvent, Transition
 from server.services import events as E
 from server.services.match import Match, MatchEvent, News
 from server.services.move_clock import WARN_AT, clock_text
@@ -94,7 +95,7 @@ KEYS: KeyTable[Seen] = KeyTable([
 ])
 
 
-async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
+async def start_match(me: Session, info: DoorInfo, chosen: Mapping[str, object],
                       seats: list[Seat], sessions: dict[int, Session] | None = None,
                       move_seconds: float = 0.0) -> MatchScreen:
     """Create and start a match (by turns if ``move_seconds``); returns
@@ -110,7 +111,7 @@ async def start_match(me: Session, info: DoorInfo, chosen: dict[str, Any],
         match.watch(me)
     for seat in seats:
         if seat.session is not None and seat.session is not me:
-            seat.session.send(MatchEvent(match, News.START))
+            seat.session.send(MatchEvent(match.id, News.START))
     me.services.matches.start(match)
     return MatchScreen(me, match, player)
 
@@ -337,8 +338,8 @@ class MatchScreen(Screen):
         return Pop("The game is suspended.")
 
     # ----- events -----------------------------------------------------------
-    async def on_event(self, event: Any) -> Transition:
-        if isinstance(event, MatchEvent) and event.match is self.match:
+    async def on_event(self, event: SessionEvent) -> Transition:
+        if isinstance(event, MatchEvent) and event.game == self.match.id:
             self._refresh()
             if event.kind == News.ENDED:
                 self.session.terminal.bell()
@@ -389,7 +390,7 @@ class MatchScreen(Screen):
                 self._warned.add((start, mark))
                 self.session.terminal.bell()
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         """Back from help or a sysop chat: draw again from the match's state."""
         self._refresh()
         if self.match.ended:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
@@ -66,7 +66,7 @@ class ResumeScreen(Screen):
                 return self._done()
         return None
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         if self._current() is None:
             return self._done()
         return None

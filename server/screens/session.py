@@ -16,7 +16,7 @@ import random
 import textwrap
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, assert_never
 
 from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
@@ -57,7 +57,8 @@ if TYPE_CHECKING:
     from server.net.terminal import Connection
     from server.services.store import UserRow
 
-__all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "Transition"]
+__all__ = ["Services", "Session", "Screen", "Push", "Pop", "Replace", "Quit", "Transition", "PushScreen",
+           "SessionEvent"]
 
 log = logging.getLogger("gatehouse.session")
 
@@ -77,15 +78,15 @@ class Services:
     config: Config
     store: Store
     nodes: NodeRegistry[Session]
-    board: ChallengeBoard
-    lobby: LobbyChat
+    board: ChallengeBoard[Session]
+    lobby: LobbyChat[Session]
     matches: MatchManager
     ratings: RatingBook
     login_guard: LoginGuard
     jobs: DoorJobs
     limits: AbuseLimits
-    accounts: Accounts
-    messages: CallerMessages
+    accounts: Accounts[Session]
+    messages: CallerMessages[Session]
     shutdown: Callable[[str], None] = lambda message: None   # stop the server (the console's S)
 
 
@@ -96,7 +97,7 @@ class Push:
 
 @dataclasses.dataclass(frozen=True)
 class Pop:
-    result: Any = None
+    result: object = None     # for the screen below's ``on_result``, which knows what it pushed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,6 +111,20 @@ class Quit:
 
 
 Transition = Push | Pop | Replace | Quit | None
+
+
+@dataclasses.dataclass(frozen=True)
+class PushScreen:
+    """Open a screen on top of whatever the session shows (the sysop's
+    split-screen chat); ``factory(session)`` builds it in the receiving
+    session. When it closes, the previous screen is drawn again from its
+    own state."""
+    factory: Callable[[Session], Screen]
+
+
+# Everything a session's inbox holds: what the services send (``events.Event``)
+# and what one screen sends another session.
+SessionEvent = E.Event | PushScreen
 
 
 class Screen:
@@ -139,10 +154,10 @@ class Screen:
     async def on_key(self, key: str) -> Transition:
         return None
 
-    async def on_event(self, event: Any) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         return None
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         """A screen pushed by this one has popped with ``result``."""
         return None
 
@@ -157,11 +172,9 @@ class Screen:
         """The session is ending (dropped or quit) while this screen is open."""
 
 
-class _Due:
-    """Put in the inbox when the loop's deadline comes (see ``_next_item``)."""
-
-
-_DUE = _Due()
+# put in the inbox when the loop's deadline comes (see ``_next_item``): told
+# apart from any other Tick by identity
+_DUE = E.Tick()
 
 
 class Session:
@@ -176,7 +189,7 @@ class Session:
         self.conn = conn
         self.node = node
         self.origin = origin
-        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.inbox: asyncio.Queue[SessionEvent] = asyncio.Queue()
         self.user: UserRow | None = None
         self.handle = ""
         self.is_sysop = False
@@ -200,7 +213,7 @@ class Session:
         self.messages: list[tuple[str, str]] = []      # sysop messages this call, for the screens' logs
         # called with every inbox item before the top screen sees it (the
         # sysop console's news line in games)
-        self.hooks: list[Callable[[Any], None]] = []
+        self.hooks: list[Callable[[SessionEvent], None]] = []
         self.closed = False
         self._idle_warned = False
         self._quit_message = ""
@@ -226,7 +239,7 @@ class Session:
     def idle_seconds(self, now: float | None = None) -> float:
         return (time.monotonic() if now is None else now) - self.last_key
 
-    def send(self, event: Any) -> None:
+    def send(self, event: SessionEvent) -> None:
         """Put an event in this session's inbox (the only way in). News of
         the node list reaches only a screen that shows it, or a session with
         hooks (the sysop's news line hears who logs on in any screen)."""
@@ -408,7 +421,7 @@ class Session:
                 due.append(extra)
         return min(due)
 
-    async def _next_item(self) -> Any:
+    async def _next_item(self) -> SessionEvent:
         """The next inbox item, or a Tick when the deadline comes first (a
         timer puts a marker in the inbox: no task per wait)."""
         if self.inbox.empty():
@@ -442,7 +455,7 @@ class Session:
             return E.Tick()
         return item
 
-    async def _handle(self, item: Any) -> None:
+    async def _handle(self, item: SessionEvent) -> None:
         """Handle one inbox item; a failing screen is logged and the caller
         told, and the session (and everyone else's) goes on."""
         try:
@@ -462,56 +475,59 @@ class Session:
         if ended is not None:
             self.show_notice(ended)
 
-    async def _dispatch(self, item: Any) -> None:
+    async def _dispatch(self, item: SessionEvent) -> None:
         if item is _DUE:             # a deadline that came with other items: they woke the loop
             return
         top = self.screens[-1]
         for hook in self.hooks:
             hook(item)
-        if isinstance(item, E.Key):
-            key = item.name
-            self.last_key = time.monotonic()
-            if self.pinned is not None and self.last_key - self.pinned[1] >= READ_SECONDS:
-                self.pinned = None          # read: it stays in the screen's log
-            self._idle_warned = False
-            if key == K.CTRL_L:
-                self.terminal.redraw()
-            await self._apply(await top.on_key(key))
-        elif isinstance(item, E.Closed):
-            self.closed = True
-        elif isinstance(item, E.Resized):
-            if self._resizes.allow():
-                self.terminal.redraw()
-            elif not self.closed:
-                log.info("closing node %s (%s): its window size changes faster than anyone resizes",
-                         self.node, self.conn.peer)
-                self._quit_message = FLOOD_GOODBYE.decode().strip()
+        match item:
+            case E.Key(name=key):
+                self.last_key = time.monotonic()
+                if self.pinned is not None and self.last_key - self.pinned[1] >= READ_SECONDS:
+                    self.pinned = None          # read: it stays in the screen's log
+                self._idle_warned = False
+                if key == K.CTRL_L:
+                    self.terminal.redraw()
+                await self._apply(await top.on_key(key))
+            case E.Closed():
                 self.closed = True
-        elif isinstance(item, E.Kick):
-            self._quit_message = f"Disconnected by the sysop: {item.reason}"
-            self.closed = True
-        elif isinstance(item, E.Shutdown):
-            self._quit_message = item.text
-            self._linger = item.grace
-            self.closed = True
-        elif isinstance(item, E.TakenOver):
-            self._quit_message = (f"You logged in again on node {item.node}: this connection "
-                                  "is closed. Goodbye.")
-            self.closed = True
-        elif isinstance(item, E.Notice):
-            self.show_notice(item.text)
-        elif isinstance(item, E.SysopMessage):
-            self.messages.append((item.who, item.text))    # the sysop's: few, kept for this call
-            self.pinned = (f"{item.who}: {item.text}", time.monotonic())
-            self.terminal.bell()
-            await self._apply(await top.on_event(item))
-        elif isinstance(item, E.PushScreen):
-            await self._apply(Push(item.factory(self)))
-        elif isinstance(item, ChallengeEvent) and not top.hears_challenges:
-            self._challenge_ended(item)
-            await self._apply(await top.on_event(item))
-        else:
-            await self._apply(await top.on_event(item))
+            case E.Resized():
+                if self._resizes.allow():
+                    self.terminal.redraw()
+                elif not self.closed:
+                    log.info("closing node %s (%s): its window size changes faster than anyone resizes",
+                             self.node, self.conn.peer)
+                    self._quit_message = FLOOD_GOODBYE.decode().strip()
+                    self.closed = True
+            case E.Kick(reason=reason):
+                self._quit_message = f"Disconnected by the sysop: {reason}"
+                self.closed = True
+            case E.Shutdown(text=text, grace=grace):
+                self._quit_message = text
+                self._linger = grace
+                self.closed = True
+            case E.TakenOver(node=node):
+                self._quit_message = (f"You logged in again on node {node}: this connection "
+                                      "is closed. Goodbye.")
+                self.closed = True
+            case E.Notice(text=text):
+                self.show_notice(text)
+            case E.SysopMessage(who=who, text=text):      # (and a caller's message)
+                self.messages.append((who, text))    # the sysop's: few, kept for this call
+                self.pinned = (f"{who}: {text}", time.monotonic())
+                self.terminal.bell()
+                await self._apply(await top.on_event(item))
+            case PushScreen(factory=factory):
+                await self._apply(Push(factory(self)))
+            case E.ChallengeEvent() if not top.hears_challenges:
+                self._challenge_ended(item)
+                await self._apply(await top.on_event(item))
+            case (E.Tick() | E.Chat() | E.ChatCleared() | E.NodesChanged() | E.Page() | E.MatchEvent()
+                  | E.SplitLine() | E.SplitEnd() | E.ChallengeEvent()):
+                await self._apply(await top.on_event(item))
+            case _:
+                assert_never(item)
 
     async def _apply(self, transition: Transition) -> None:
         while transition is not None:

@@ -1,34 +1,19 @@
 """Split-screen chat between the sysop and one caller. It opens on both
 sessions: on the sysop's by a push, on the caller's through its inbox
-(``events.PushScreen``). The two screens talk only through inbox events
+(``session.PushScreen``). The two screens talk only through inbox events
 (``SplitLine``, ``SplitEnd``)."""
 from __future__ import annotations
 
-import dataclasses
 import itertools
-from typing import Any
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_GREEN, BRIGHT_RED, CYAN, DARK_GREY, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import ChatPane, LineInput
-from server.screens.session import Pop, Push, Replace, Screen, Session, Transition
-from server.services import events as E
+from server.screens.session import Pop, Push, PushScreen, Replace, Screen, Session, SessionEvent, Transition
 from server.services.chat import clean_chat
+from server.services.events import SplitEnd, SplitLine
 
 __all__ = ["SplitChatScreen", "SplitLine", "SplitEnd", "open_split_chat"]
-
-
-@dataclasses.dataclass(frozen=True)
-class SplitLine:
-    """A line typed in split-screen chat ``chat`` by the other side."""
-    chat: int
-    text: str
-
-
-@dataclasses.dataclass(frozen=True)
-class SplitEnd:
-    """The sysop ended split-screen chat ``chat`` (or left)."""
-    chat: int
 
 
 _chat_ids = itertools.count(1)
@@ -38,7 +23,7 @@ def open_split_chat(sysop: Session, caller: Session) -> SplitChatScreen:
     """Open the chat on the caller's side (through its inbox); returns the
     sysop's side, to push."""
     chat = next(_chat_ids)
-    caller.send(E.PushScreen(lambda s: SplitChatScreen(s, sysop, chat, sysop_side=False)))
+    caller.send(PushScreen(lambda s: SplitChatScreen(s, sysop, chat, sysop_side=False)))
     return SplitChatScreen(sysop, caller, chat, sysop_side=True)
 
 
@@ -88,7 +73,7 @@ class SplitChatScreen(Screen):
                 self.peer.send(SplitLine(self.chat, text))
         return None
 
-    async def on_event(self, event: Any) -> Transition:
+    async def on_event(self, event: SessionEvent) -> Transition:
         if isinstance(event, SplitLine):
             if event.chat == self.chat:
                 self._theirs().add(self.peer.handle, event.text)

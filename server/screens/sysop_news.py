@@ -6,10 +6,9 @@ need not know about it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from doors import registry
-from server.screens.session import Session
+from server.screens.session import Session, SessionEvent
 from server.services import events as E
 from server.services.board import ChallengeEvent, ChallengeState
 
@@ -50,7 +49,7 @@ class SysopNews:
         return {s.handle: int(s.node) for s in self.session.services.nodes.online()
                 if s is not self.session and s.handle}
 
-    def __call__(self, item: Any) -> None:
+    def __call__(self, item: SessionEvent) -> None:
         if isinstance(item, E.NodesChanged):
             now = self._online()
             came = [h for h in now if h not in self.known]

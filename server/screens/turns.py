@@ -3,7 +3,7 @@ is and the time left; ENTER opens one to move (ESC leaves it waiting),
 ``t`` reads its whole chat thread."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
@@ -73,7 +73,7 @@ class TurnsScreen(Screen):
                                     f"Game {match.id} thread"))
         return None
 
-    async def on_result(self, result: Any) -> Transition:
+    async def on_result(self, result: object) -> Transition:
         if isinstance(result, str):
             self.message = result
         return None

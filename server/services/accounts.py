@@ -15,12 +15,12 @@ import asyncio
 import logging
 import sqlite3
 import time
-from typing import Any
+from typing import Generic
 
 from server.services.addresses import address_key
 from server.services.chat import clean_chat
 from server.services.handles import valid_handle
-from server.services.nodes import NodeRegistry
+from server.services.nodes import N, NodeRegistry
 from server.services.ratings import RatingBook
 from server.services.store import AccountKind, Store, handle_key, handle_skeleton, hash_password
 from server.services.store_accounts import AccountRow, BanRow
@@ -35,13 +35,13 @@ class AccountError(Exception):
     """The action was refused; ``str(err)`` is one line saying why."""
 
 
-class Accounts:
+class Accounts(Generic[N]):
     """Owner of the accounts' sysop-set state (passwords, bans, handles).
     ``nodes`` and ``ratings`` are the running server's (None from the
     command line): a banned caller online is disconnected, a rename is
     refused while they are on, and the ratings follow a rename at once."""
 
-    def __init__(self, store: Store, nodes: NodeRegistry[Any] | None = None,
+    def __init__(self, store: Store, nodes: NodeRegistry[N] | None = None,
                  ratings: RatingBook | None = None, sysop_name: str = "Sysop"):
         self.store = store
         self._nodes = nodes
@@ -80,8 +80,8 @@ class Accounts:
         await self.store.add_ban(handle_key(name), BanRow(name, where, reason, by, time.time()))
         log.info("%s banned by %s%s: %s", name, by, f" with address {where}" if where else "", reason)
         session = self._nodes.find(name) if self._nodes is not None else None
-        if session is not None:
-            self._nodes.kick(session, f"banned: {reason}")       # type: ignore[union-attr]
+        if self._nodes is not None and session is not None:
+            self._nodes.kick(session, f"banned: {reason}")
         return f"{name} is banned{f' (and {where})' if where else ''}."
 
     async def unban(self, handle: str, by: str) -> str:

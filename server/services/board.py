@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import enum
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Generic
 
 from doors import registry
+from server.services.challenge import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import ChallengeId, MonoTime
 from server.services.limits import AbuseLimits
-from server.services.nodes import TAKES_CHALLENGES, Node, NodeRegistry
+from server.services.nodes import TAKES_CHALLENGES, N, NodeRegistry
 from server.services.store import AccountKind, Store, WaitingChallengeRow
-from server.services.turn_clock import DAY
 
 __all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
 
@@ -34,63 +33,11 @@ CHALLENGE_TTL = 600.0     # seconds an unanswered challenge stays open
 MAX_WAITING = 20          # by-turns challenges one caller may have waiting
 
 
-class ChallengeState(enum.StrEnum):
-    OPEN = "open"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    WITHDRAWN = "withdrawn"
-    EXPIRED = "expired"
-
-
-@dataclasses.dataclass(frozen=True)
-class ChallengeEvent:
-    """A challenge was made, answered, withdrawn or expired (see its state)."""
-    challenge: Challenge
-
-
-@dataclasses.dataclass(frozen=True)
-class Challenge:
-    id: ChallengeId
-    challenger: str
-    target: str
-    door: str
-    options: Mapping[str, Any]
-    made_at: MonoTime
-    state: ChallengeState = ChallengeState.OPEN
-    move_seconds: float = 0.0       # > 0: a by-turns game with this time per move
-
-    @property
-    def by_turns(self) -> bool:
-        return self.move_seconds > 0
-
-    def headline(self) -> str:
-        """The door, and for a by-turns game its pace: "<door> by turns, 3 days a move"."""
-        title = registry()[self.door].title
-        if not self.by_turns:
-            return title
-        days = self.move_seconds / DAY
-        return f"{title} by turns, {days:g} day{'s' if days != 1 else ''} a move"
-
-    def options_text(self) -> str:
-        """The options chosen: "Strike: ..., Reveal: ..." ("" for a door without)."""
-        info = registry()[self.door]
-        return ", ".join(f"{spec.label}: {spec.label_of(self.options.get(spec.key, spec.default))}"
-                         for spec in info.specs())
-
-    def describe(self) -> str:
-        opts = self.options_text()
-        return self.headline() + (f" ({opts})" if opts else "")
-
-    def involves(self, handle: str) -> bool:
-        key = handle.casefold()
-        return key in (self.challenger.casefold(), self.target.casefold())
-
-
-class ChallengeBoard:
-    def __init__(self, nodes: NodeRegistry[Any], ttl: float = CHALLENGE_TTL,
+class ChallengeBoard(Generic[N]):
+    def __init__(self, nodes: NodeRegistry[N], ttl: float = CHALLENGE_TTL,
                  clock: Callable[[], float] = time.monotonic, store: Store | None = None,
                  limits: AbuseLimits | None = None):
-        self._nodes: NodeRegistry[Node] = nodes
+        self._nodes = nodes
         self._store = store
         self._limits = limits if limits is not None else AbuseLimits(clock=clock)
         self.ttl = ttl
@@ -125,7 +72,7 @@ class ChallengeBoard:
 
     # ----- changes ----------------------------------------------------------
     async def offer(self, challenger: str, target: str, door: str,
-                    options: Mapping[str, Any], move_seconds: float = 0.0) -> tuple[Challenge | None, str]:
+                    options: Mapping[str, object], move_seconds: float = 0.0) -> tuple[Challenge | None, str]:
         """Put up a challenge and tell its target: (the challenge or None,
         what to tell the challenger)."""
         if move_seconds > 0:
@@ -153,7 +100,7 @@ class ChallengeBoard:
         return challenge, f"Challenge sent to {seat.handle}. Waiting for an answer (x withdraws)."
 
     async def _offer_by_turns(self, challenger: str, target: str, door: str,
-                              options: Mapping[str, Any], move_seconds: float) -> tuple[Challenge | None, str]:
+                              options: Mapping[str, object], move_seconds: float) -> tuple[Challenge | None, str]:
         user = await self._store.get_user(target) if self._store is not None else None
         if user is None or user.kind not in (AccountKind.TELNET, AccountKind.BBS):
             return None, f"There is no caller called {target}."

@@ -1,15 +1,18 @@
 """Messages that travel through session inboxes (sessions never share state
-any other way). The challenge board and the matches define their own
-(``board.ChallengeEvent``, ``match.MatchEvent``)."""
+any other way): values, never live objects. ``Event`` is the closed union
+of what the services send a session; the screens add their own
+(``session.SessionEvent``). A challenge's news is ``challenge.ChallengeEvent``."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+import enum
 
-from server.services.ids import NodeId, WallTime
+from server.services.challenge import ChallengeEvent
+from server.services.ids import GameId, NodeId, WallTime
 
 __all__ = ["Key", "Resized", "Closed", "Chat", "ChatCleared", "Notice", "SysopMessage", "CallerMessage",
-           "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "PushScreen"]
+           "NodesChanged", "Kick", "Shutdown", "TakenOver", "Tick", "Page", "News", "MatchEvent",
+           "SplitLine", "SplitEnd", "ChallengeEvent", "Event"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,13 +82,38 @@ class Page:
     at: WallTime
 
 
+class News(enum.StrEnum):
+    """What happened in a match (``MatchEvent.kind``)."""
+    UPDATE = "update"
+    START = "start"
+    SUSPENDED = "suspended"
+    RESUMED = "resumed"
+    ENDED = "ended"
+    DRAW_OFFER = "draw_offer"
+    AUTO_FINISH_OFFER = "auto_finish_offer"
+
+
 @dataclasses.dataclass(frozen=True)
-class PushScreen:
-    """Open a screen on top of whatever the session shows (the sysop's
-    split-screen chat); ``factory(session)`` builds it in the receiving
-    session. When it closes, the previous screen is drawn again from its
-    own state."""
-    factory: Any
+class MatchEvent:
+    """Something happened in match ``game`` (a live one, in
+    ``MatchManager.live`` while it lasts), which the receiving session
+    sits in or watches."""
+    game: GameId
+    kind: News
+    text: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class SplitLine:
+    """A line typed in split-screen chat ``chat`` by the other side."""
+    chat: int
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SplitEnd:
+    """The sysop ended split-screen chat ``chat`` (or left)."""
+    chat: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,3 +134,8 @@ class TakenOver:
     """The caller logged in again on ``node``: this session ends (its game
     is suspended as on a dropped line)."""
     node: NodeId
+
+
+Event = (Key | Resized | Closed | Tick | Chat | ChatCleared | Notice | SysopMessage | CallerMessage
+         | NodesChanged | Page | Kick | Shutdown | TakenOver | MatchEvent | SplitLine | SplitEnd
+         | ChallengeEvent)

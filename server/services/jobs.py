@@ -19,7 +19,6 @@ import os
 import signal
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from doors._core.door import DoorInfo, PreparedTable
 
@@ -52,7 +51,7 @@ class TableStatus:
 
 
 class DoorJobs:
-    def __init__(self, doors: Iterable[DoorInfo], settings: Mapping[str, Mapping[str, Any]]):
+    def __init__(self, doors: Iterable[DoorInfo], settings: Mapping[str, Mapping[str, object]]):
         self._wanted: list[tuple[str, PreparedTable]] = [
             (info.key, table) for info in doors for table in info.tables
             if table.enabled_by is None or settings.get(info.key, {}).get(table.enabled_by, True)]

@@ -4,20 +4,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Generic
 
 from server.services import events as E
 from server.services.chat import ChatLog, clean_chat
 from server.services.ids import WallTime
 from server.services.limits import AbuseLimits
-from server.services.nodes import Node, NodeRegistry
+from server.services.nodes import N, Node, NodeRegistry
 
 __all__ = ["LobbyChat"]
 
 log = logging.getLogger("gatehouse")
 
 
-class LobbyChat:
+class LobbyChat(Generic[N]):
     """The lobby channel and the sysop's pages: the only code that adds to
     them. Lines go to every logged-in session as ``events.Chat``; pages go to
     the sysop consoles as ``events.Page`` and are kept for a console that
@@ -25,9 +25,9 @@ class LobbyChat:
 
     HISTORY = 20      # lobby lines kept for a caller who arrives later
 
-    def __init__(self, nodes: NodeRegistry[Any], clock: Callable[[], float] = time.time,
+    def __init__(self, nodes: NodeRegistry[N], clock: Callable[[], float] = time.time,
                  limits: AbuseLimits | None = None):
-        self._nodes: NodeRegistry[Node] = nodes
+        self._nodes = nodes
         self._limits = limits if limits is not None else AbuseLimits()
         self._clock = clock
         self.log = ChatLog(self.HISTORY)
@@ -66,7 +66,7 @@ class LobbyChat:
             return "The sysop is not at the console; your page is kept for later."
         return "The sysop has been paged."
 
-    def notice(self, text: str, to: Node | None = None, but: Node | None = None) -> None:
+    def notice(self, text: str, to: Node | None = None, but: N | None = None) -> None:
         """A one-line notice: to one session, or to everybody but ``but``."""
         text = clean_chat(text)
         if to is not None:
@@ -74,7 +74,7 @@ class LobbyChat:
         else:
             self._nodes.broadcast(E.Notice(text), but=but)
 
-    def message(self, sysop: str, text: str, to: Node | None = None, but: Node | None = None) -> None:
+    def message(self, sysop: str, text: str, to: Node | None = None, but: N | None = None) -> None:
         """A sysop message: to one session, or to everybody but ``but``. It
         stays on the receiver's screen until read, and in its log."""
         event = E.SysopMessage(clean_chat(sysop), clean_chat(text))

@@ -9,8 +9,6 @@ so the next turn is never offered before the move is on disk.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import enum
 import logging
 import random
 import time
@@ -22,6 +20,7 @@ from doors._core.game import Outcome, Termination
 from server.config import Config
 from server.services import events as E
 from server.services.chat import ChatLog, clean_chat
+from server.services.events import MatchEvent, News
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match_bots import BotDriver
@@ -39,26 +38,7 @@ __all__ = ["News", "MatchEvent", "Match"]
 log = logging.getLogger("gatehouse.match")
 
 
-class News(enum.StrEnum):
-    """What happened in a match (``MatchEvent.kind``)."""
-    UPDATE = "update"
-    START = "start"
-    SUSPENDED = "suspended"
-    RESUMED = "resumed"
-    ENDED = "ended"
-    DRAW_OFFER = "draw_offer"
-    AUTO_FINISH_OFFER = "auto_finish_offer"
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchEvent:
-    """Something happened in a match the receiving session sits in or watches."""
-    match: Match
-    kind: News
-    text: str = ""
-
-
-Tell = Callable[[str, object], None]     # (handle, event): to that caller if online
+Tell = Callable[[str, E.Notice], None]     # (handle, event): to that caller if online
 
 
 class Match:
@@ -159,7 +139,7 @@ class Match:
 
     def notify(self, kind: News, text: str = "") -> None:
         for session in self._audience():
-            session.send(MatchEvent(self, kind, text))
+            session.send(MatchEvent(self.id, kind, text))
 
     async def post_chat(self, player: int | None, who: str, text: str,
                         address: str = "") -> str | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 from doors import registry
 from doors._core.door import DoorInfo
@@ -46,7 +45,7 @@ class MatchManager:
         self.live: dict[GameId, Match] = {}
         self._watch: asyncio.Task[None] | None = None
 
-    async def create(self, info: DoorInfo, options: dict[str, Any],
+    async def create(self, info: DoorInfo, options: Mapping[str, object],
                      seats: list[Seat], move_seconds: float = 0.0) -> Match:
         """A new match; ``move_seconds`` > 0 makes it a by-turns game with
         that time per move (its clock starts now for the sides to move)."""

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Generic
 
 from server.services import events as E
 from server.services.chat import clean_chat
 from server.services.limits import AbuseLimits
-from server.services.nodes import Node, NodeRegistry
+from server.services.nodes import N, Node, NodeRegistry
 from server.services.store import AccountKind, Store, handle_key
 from server.services.store_accounts import KeptMessage
 
@@ -22,10 +22,10 @@ MAX_MESSAGE = 120
 MAX_KEPT = 20          # messages kept for one caller who is away
 
 
-class CallerMessages:
-    def __init__(self, store: Store, nodes: NodeRegistry[Any], limits: AbuseLimits | None = None):
+class CallerMessages(Generic[N]):
+    def __init__(self, store: Store, nodes: NodeRegistry[N], limits: AbuseLimits | None = None):
         self.store = store
-        self._nodes: NodeRegistry[Node] = nodes
+        self._nodes = nodes
         self._limits = limits if limits is not None else AbuseLimits()
 
     async def recipient(self, sender: str, to: str) -> tuple[str | None, str]:

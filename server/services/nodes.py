@@ -29,7 +29,7 @@ from server.services import events as E
 from server.services.addresses import address_key
 from server.services.ids import NodeId
 
-__all__ = ["Node", "NodeRegistry", "Origin", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
+__all__ = ["Node", "N", "NodeRegistry", "Origin", "LOBBY", "CONSOLE", "TAKES_CHALLENGES"]
 
 LOBBY = "lobby"                      # locations the who-list shows
 CONSOLE = "sysop console"
@@ -58,7 +58,7 @@ class Node(Protocol):
     @property
     def is_sysop(self) -> bool: ...
 
-    def send(self, event: object) -> None: ...
+    def send(self, event: E.Event) -> None: ...
 
     def flash(self, text: str) -> None: ...
 
@@ -90,7 +90,7 @@ class NodeRegistry(Generic[N]):
         self._free: list[int] = []             # released nodes (a heap), all below _next
         self._next = 1                         # the lowest node never given
         self.generation = 0        # counts changes: a who-list drawn at the same one is the same
-        self._pending: list[tuple[object, N | None]] = []   # broadcasts not yet delivered
+        self._pending: list[tuple[E.Event, N | None]] = []   # broadcasts not yet delivered
         self._nodes_dirty = False
         self._head_as: tuple[object, ...] | None = None     # what the who-lists were last told:
         self._count_as = 0                                  # their named part, the count, and when
@@ -213,7 +213,7 @@ class NodeRegistry(Generic[N]):
         """Disconnect ``session`` (the sysop's k), telling it why."""
         session.send(E.Kick(reason))
 
-    def broadcast(self, event: object, but: N | None = None) -> None:
+    def broadcast(self, event: E.Event, but: N | None = None) -> None:
         """``event`` to every logged-in session but ``but``, with the next
         coalesced delivery (a session handles what one delivery brings
         before it draws again)."""

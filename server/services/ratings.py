@@ -32,14 +32,15 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from doors import registry
 from doors._core.game import Termination
 from server.services.glicko2 import Rating, rate_game
 from server.services.seats import is_computer
 from server.services.store import NewRating, RatingWrite, handle_key
+from server.services.store_core import JSONObject
 
 if TYPE_CHECKING:
     from server.services.store import GameRow, Store
@@ -95,7 +96,7 @@ class GameFacts:
     game_id: int
     door: str
     labels: tuple[str, str]              # the seats as ``seats.seat_label`` writes them
-    outcome: dict[str, Any]              # ``Outcome.to_json()``
+    outcome: JSONObject                  # ``Outcome.to_json()``
     moves: tuple[int, int] = (2, 2)      # game moves each side made (setup not counted)
 
 
@@ -111,7 +112,7 @@ def counts(game: GameRow) -> bool:
     return _why_not(game.players, game.outcome) is None
 
 
-def _why_not(labels: tuple[str, str], outcome: dict[str, Any]) -> str | None:
+def _why_not(labels: tuple[str, str], outcome: Mapping[str, object]) -> str | None:
     """Why a game does not count by its seats and end alone; None if it may."""
     if outcome.get("termination") == Termination.ABORTED.value:
         return ""                      # (the result says it was aborted)

@@ -11,10 +11,10 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from server.services.seats import is_computer, parse_seat_label
 from server.services.store import Store, handle_key
+from server.services.store_core import JSONObject
 
 __all__ = ["HistoryRow", "Hall", "Tally", "history", "hall_of_fame", "open_readonly", "MIN_RATED_GAMES",
            "LeagueRow", "bbs_league", "bbs_members",
@@ -26,7 +26,7 @@ class HistoryRow:
     id: int
     door: str
     players: tuple[str, str]         # as the games table writes them
-    outcome: dict[str, Any]
+    outcome: JSONObject
     ended: float
     rated: bool
     before: tuple[float | None, float | None]

@@ -4,7 +4,8 @@ shown only once it is stored (the match applies it after the write)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+
+from server.services.nodes import Node
 
 __all__ = ["SavingNotice"]
 
@@ -13,7 +14,7 @@ class SavingNotice:
     """Tells the players while a write waits for a locked database (once),
     and that it was saved after all; the move is shown only once stored."""
 
-    def __init__(self, audience: Callable[[], Iterable[Any]]):
+    def __init__(self, audience: Callable[[], Iterable[Node]]):
         self._audience = audience
         self.waited = False
 

@@ -16,7 +16,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Self
 
@@ -25,11 +25,15 @@ import aiosqlite
 from server.services.schema import MIGRATIONS
 from server.services.store_schema import schema_gap
 
-__all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements"]
+__all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements", "Params", "JSONObject"]
 
 log = logging.getLogger("gatehouse.store")
 
-Statements = list[tuple[str, Any]]
+# A JSON object as the store keeps it (a game's options, its outcome): any
+# JSON value may sit under a key, and only its reader knows which.
+JSONObject = dict[str, Any]
+Params = Iterable[object]                 # a statement's parameters, for its ? marks
+Statements = list[tuple[str, Params]]
 
 
 class StoreError(Exception):
@@ -168,7 +172,9 @@ class StoreCore:
 
     async def _check(self) -> None:
         """Refuse a damaged database or one from a newer Gatehouse."""
-        (result,) = await self._row("PRAGMA quick_check(1)")
+        row = await self._row("PRAGMA quick_check(1)")
+        assert row is not None            # (a pragma always answers)
+        (result,) = row
         if result != "ok":
             result = " ".join(str(result).replace("*** in database main ***", "").split())
             raise StoreError(f"{self.path}: the database is damaged (quick_check: {result}): "
@@ -192,21 +198,22 @@ class StoreCore:
 
     async def schema_version(self) -> int:
         row = await self._row("PRAGMA user_version")
+        assert row is not None            # (a pragma always answers)
         return int(row[0])
 
     # ----- the one way to the connection ----------------------------------------
-    async def _execute(self, sql: str, args: Any = ()) -> aiosqlite.Cursor:
+    async def _execute(self, sql: str, args: Params = ()) -> aiosqlite.Cursor:
         """One statement on the connection (every statement goes through here)."""
         assert self.db is not None
         return await self.db.execute(sql, args)
 
-    async def _write(self, sql: str, args: Any = (),
-                     on_retry: Callable[[], None] | None = None) -> Any:
+    async def _write(self, sql: str, args: Params = (),
+                     on_retry: Callable[[], None] | None = None) -> aiosqlite.Cursor:
         """Execute one write and commit it (see ``transaction``)."""
         return await self.transaction([(sql, args)], on_retry)
 
     async def transaction(self, statements: Statements,
-                          on_retry: Callable[[], None] | None = None) -> Any:
+                          on_retry: Callable[[], None] | None = None) -> aiosqlite.Cursor:
         """Execute writes and commit them together; returns the last cursor.
 
         One transaction at a time holds the connection (``BEGIN IMMEDIATE``
@@ -256,12 +263,11 @@ class StoreCore:
             self._reported[kind] = (last, since + 1)
         return WriteFailed(kind, str(exc))
 
-    async def _attempt(self, statements: Statements) -> Any:
+    async def _attempt(self, statements: Statements) -> aiosqlite.Cursor:
         assert self.db is not None
         async with self._lock:
             try:
-                await self._execute("BEGIN IMMEDIATE")
-                cur = None
+                cur = await self._execute("BEGIN IMMEDIATE")
                 for sql, args in statements:
                     cur = await self._execute(sql, args)
                 await self._execute("COMMIT")
@@ -274,7 +280,7 @@ class StoreCore:
                         pass
                 raise
 
-    async def _rows(self, sql: str, args: Any = ()) -> list[Any]:
+    async def _rows(self, sql: str, args: Params = ()) -> list[sqlite3.Row]:
         """A query's rows; under the lock, so a read never sees a transaction
         that is still under way."""
         async with self._lock:
@@ -284,6 +290,6 @@ class StoreCore:
             finally:
                 await cur.close()
 
-    async def _row(self, sql: str, args: Any = ()) -> Any:
+    async def _row(self, sql: str, args: Params = ()) -> sqlite3.Row | None:
         rows = await self._rows(sql, args)
         return rows[0] if rows else None

@@ -4,12 +4,13 @@ A part of ``store.Store``."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
-from server.services.store_core import Statements, StoreCore
+from server.services.store_core import JSONObject, Statements, StoreCore
 from server.services.store_ratings import RatingWrite, rating_statements
 from server.services.store_turns import Turns
 
@@ -20,10 +21,10 @@ __all__ = ["GameRow", "GamesRecord"]
 class GameRow:
     id: int
     door: str
-    options: dict[str, Any]
+    options: JSONObject
     players: tuple[str, str]
     status: str
-    outcome: dict[str, Any] | None
+    outcome: JSONObject | None
     created: float
     ended: float | None
     moves: int = 0
@@ -31,7 +32,7 @@ class GameRow:
 
 class GamesRecord(StoreCore):
     # ----- games and moves --------------------------------------------------
-    async def create_game(self, door: str, options: dict[str, Any],
+    async def create_game(self, door: str, options: Mapping[str, object],
                           players: tuple[str, str],
                           on_retry: Callable[[], None] | None = None,
                           by_turns: tuple[float, Turns] | None = None) -> int:
@@ -61,7 +62,7 @@ class GamesRecord(StoreCore):
                                (turns[0], turns[1], game_id)))
         await self.transaction(statements, on_retry)
 
-    async def finish_game(self, game_id: int, outcome: dict[str, Any],
+    async def finish_game(self, game_id: int, outcome: Mapping[str, object],
                           on_retry: Callable[[], None] | None = None,
                           final: tuple[int, int, str] | None = None,
                           rating: RatingWrite | None = None) -> None:
@@ -79,7 +80,7 @@ class GamesRecord(StoreCore):
             statements += rating_statements(game_id, rating)
         await self.transaction(statements, on_retry)
 
-    def _game(self, row: Any) -> GameRow:
+    def _game(self, row: sqlite3.Row) -> GameRow:
         return GameRow(row[0], row[1], json.loads(row[2]), (row[3], row[4]), row[5],
                        json.loads(row[6]) if row[6] else None, row[7], row[8], row[9])
 

@@ -3,13 +3,13 @@ handle key), and what each finished game did to them. A part of
 ``store.Store``; ``ratings.RatingBook`` decides, this keeps."""
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from server.services.store_core import Statements, StoreCore
 
-__all__ = ["RatingsRecord", "RatingWrite", "NewRating", "rating_statements"]
+__all__ = ["RatingsRecord", "RatingWrite", "NewRating", "StoredRating", "rating_statements"]
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,9 @@ def rating_statements(game_id: int, write: RatingWrite) -> Statements:
 StoredRating = tuple[bool, tuple[float | None, float | None], tuple[float | None, float | None], str]
 
 
-def _stored(row: Any) -> StoredRating:
-    return bool(row[0]), (row[1], row[3]), (row[2], row[4]), str(row[5] or "")
+def _stored(row: sqlite3.Row, at: int = 0) -> StoredRating:
+    """The rating columns of ``row`` from column ``at`` on."""
+    return bool(row[at]), (row[at + 1], row[at + 3]), (row[at + 2], row[at + 4]), str(row[at + 5] or "")
 
 
 class RatingsRecord(StoreCore):
@@ -73,7 +74,7 @@ class RatingsRecord(StoreCore):
         marks = ",".join("?" * len(ids)) or "NULL"
         rows = await self._rows("SELECT game_id, rated, before0, after0, before1, after1, why"
                                 f" FROM game_ratings WHERE game_id IN ({marks})", ids)
-        return {int(r[0]): _stored(r[1:]) for r in rows}
+        return {int(r[0]): _stored(r, 1) for r in rows}
 
     async def unrated_finished_games(self) -> list[int]:
         """Finished games with no rating record (an older release's), in the

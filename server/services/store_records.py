@@ -5,14 +5,13 @@ tables of them."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from server.services.store_core import StoreCore
+from server.services.store_core import JSONObject, StoreCore
 
 __all__ = ["RecordsQueries", "HistoryTuple"]
 
 # (id, door, (player0, player1), outcome, ended, rated, before per seat, after per seat)
-HistoryTuple = tuple[int, str, tuple[str, str], dict[str, Any], float, bool,
+HistoryTuple = tuple[int, str, tuple[str, str], JSONObject, float, bool,
                      tuple[float | None, float | None], tuple[float | None, float | None]]
 
 _HISTORY_SQL = ("SELECT g.id, g.door, g.player0, g.player1, g.outcome, g.ended,"
@@ -26,7 +25,7 @@ class RecordsQueries(StoreCore):
                              limit: int | None = None, oldest_first: bool = False) -> list[HistoryTuple]:
         """Finished games, newest first (or oldest first), of a door and/or a
         caller (matched ASCII-case-blind here: the caller checks the key)."""
-        sql, args = _HISTORY_SQL, list[Any]()
+        sql, args = _HISTORY_SQL, list[object]()
         if door:
             sql += " AND g.door = ?"
             args.append(door)

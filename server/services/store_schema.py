@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from typing import Any
+
+import aiosqlite
 
 from server.services.schema import MIGRATIONS
 
@@ -34,7 +35,7 @@ def _built(migrations: tuple[str, ...]) -> dict[str, frozenset[str]]:
         db.close()
 
 
-async def schema_gap(db: Any) -> str | None:
+async def schema_gap(db: aiosqlite.Connection) -> str | None:
     """The first table or column missing from ``db`` (an aiosqlite
     connection), as a phrase ("no table moves", "no column kind in table
     users"); None when nothing is missing."""

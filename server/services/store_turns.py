@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
 
-from server.services.store_core import StoreCore
+from server.services.store_core import JSONObject, StoreCore
 
 __all__ = ["ByTurnsRecord", "Turns", "WaitingChallengeRow"]
 
@@ -23,7 +22,7 @@ class WaitingChallengeRow:
     challenger: str
     target: str
     door: str
-    options: dict[str, Any]
+    options: JSONObject
     move_seconds: float
     made: float
 
