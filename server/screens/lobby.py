@@ -29,6 +29,7 @@ from ansi.canvas import (
 )
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
+from server.screens import ticks
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.hall_screen import HallOfFameScreen
 from server.screens.history_screen import MyGamesScreen
@@ -277,7 +278,9 @@ class LobbyScreen(Screen):
     times, both in minutes; idle times are shown as of the clock's minute,
     so an idle lobby changes once a minute. Each lobby redraws at its own
     moment in the first ``SPREAD`` seconds of the minute: two thousand of
-    them do not redraw at once."""
+    them do not redraw at once. The minute comes by ``ticks`` (a timer
+    shared by the lobbies due at that moment, drawing each directly), not
+    by each session's own loop."""
     location = LOBBY
     shows_nodes = True
     SPREAD = 20.0
@@ -310,10 +313,14 @@ class LobbyScreen(Screen):
         self.message_until = time.monotonic() + NOTICE_SECONDS
 
     def frame_due(self, now: float) -> float | None:
-        """The next redraw: a message fading, or the clock's next minute."""
-        due = [t for t in (self.message_until if self._message and now < self.message_until else 0.0,
-                           self._refresh_at) if t > 0]
-        return min(due) if due else None
+        """The next redraw for a message fading (the clock's minute comes by ``tick``)."""
+        return self.message_until if self._message and now < self.message_until else None
+
+    def tick(self) -> None:
+        """The clock's minute (``ticks``): redraw, if this screen is still shown."""
+        session = self.session
+        if session.screens and session.screens[-1] is self:
+            session.draw_now()
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
@@ -480,6 +487,10 @@ class LobbyScreen(Screen):
             self._who = (rows, coloured(rows, self.session.node))
         who = self._who[1]
         self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
+        try:
+            ticks.at(self._refresh_at, self)
+        except RuntimeError:
+            pass                   # drawn with no event loop (a test's canvas): nothing to wake
         incoming = self._incoming()
         offers = []
         for ch in incoming[:1]:
