@@ -519,7 +519,10 @@ class LobbyScreen(Screen):
                 canvas.fill(*self._AREAS[fields[0]])
                 return True
             return False
-        if changed("header"):
+        if before is not None and before.header[:-5] == parts.header[:-5]:
+            if before.header != parts.header:     # the clock's minute alone: its five cells
+                canvas.text(74, 0, parts.header[-5:], BRIGHT_CYAN, BLUE)
+        elif changed("header"):
             canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
             canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
             canvas.text(11, 0, "· Lobby", WHITE, BLUE)
