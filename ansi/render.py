@@ -104,7 +104,7 @@ _NORMAL = _Normalized()
 # rows each minute, and each of them would work out the same bytes.
 RowPaint = tuple[Row, Row, tuple["str | bytes", ...], "tuple[int, int] | None", "Attr | None", Row]
 _PAINTS: dict[tuple[object, ...], RowPaint] = {}
-PAINTS_KEPT = 4096
+PAINTS_KEPT = 512
 
 
 class DiffRenderer:

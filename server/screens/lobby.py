@@ -217,7 +217,7 @@ def coloured(rows: WhoRows, node: NodeId) -> tuple[tuple[str, int], ...]:
 # every lobby whose caller is not named in the who-list and has no game by
 # turns waiting shows the same rows, drawn once a minute for all of them.
 _BOXES: dict[tuple[object, ...], tuple[Row, ...]] = {}
-BOXES_KEPT = 256
+BOXES_KEPT = 64
 
 
 async def answer_challenge(session: Session, ch: Challenge,
