@@ -542,10 +542,6 @@ class LobbyScreen(Screen):
                         _BOXES.clear()
                     _BOXES[boxes] = canvas.take_rows(1, 11)
         if changed("offers", "waiting"):
-            marks = door_marks()
-            for i, (key, info) in enumerate(registry().items()):
-                canvas.text(52, 3 + i, shorten(info.title, 22), BRIGHT_GREEN)
-                canvas.text(76, 3 + i, marks[key], DARK_GREY)
             row = 12
             for text, hint in parts.offers:
                 canvas.fill(0, row, 80, 1, " ", WHITE, BLUE)
