@@ -28,15 +28,16 @@ class _Ticks:
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
-        self.groups: dict[int, set[Ticked]] = {}
+        self.groups: dict[int, list[Ticked]] = {}     # (lists: a few screens each, smaller than sets)
 
     def at(self, when: float, screen: Ticked) -> None:
         slot = math.ceil(when / GRAIN)
         group = self.groups.get(slot)
         if group is None:
-            group = self.groups[slot] = set()
+            group = self.groups[slot] = []
             self.loop.call_at(slot * GRAIN, self._fire, slot)
-        group.add(screen)
+        if screen not in group:
+            group.append(screen)
 
     def _fire(self, slot: int) -> None:
         for screen in self.groups.pop(slot, ()):
