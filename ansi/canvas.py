@@ -215,6 +215,28 @@ class Canvas:
         self._kept[:] = rows
         self._sides.clear()
 
+    def take_rows(self, y: int, count: int) -> tuple[Row, ...]:
+        """Rows y..y+count-1 as shared rows, to ``put_rows`` on another
+        canvas (many callers' screens share a part: it is drawn once).
+        Whole canvases only."""
+        if not self.whole:
+            raise ValueError("rows are taken from a whole canvas, not a region")
+        w, cells = self.width, self.cells
+        taken = tuple(self._kept[r] or shared_row(tuple(cells[r * w:r * w + w])) for r in range(y, y + count))
+        self._kept[y:y + count] = taken
+        return taken
+
+    def put_rows(self, y: int, rows: tuple[Row, ...]) -> None:
+        """Rows from ``take_rows`` back at row ``y``, as they were (a
+        renderer that sent those very rows skips them). Whole canvases only."""
+        if not self.whole or y + len(rows) > self.height or any(len(row) != self.width for row in rows):
+            raise ValueError("put_rows needs a whole canvas with room for the rows")
+        w, cells = self.width, self.cells
+        for r, row in enumerate(rows, y):
+            cells[r * w:r * w + w] = row
+        self._kept[y:y + len(rows)] = rows
+        self._forget_sides(0, y, w, len(rows))
+
     def kept_rows(self) -> list[Row | None]:
         """Per row, the snapshot row ``restore`` put there (or ``snapshot``
         took) if nothing has been drawn on it since, else None (a renderer

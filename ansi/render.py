@@ -98,6 +98,14 @@ class _Normalized(dict[Cell, Cell]):
 
 _NORMAL = _Normalized()
 
+# A row's bytes from one drawing of it to another, by (the renderer's size,
+# charset and wrap, the row, its old and new cells (shared rows: compared by
+# identity), the cursor and attributes before): every lobby redraws the same
+# rows each minute, and each of them would work out the same bytes.
+RowPaint = tuple[Row, Row, tuple["str | bytes", ...], "tuple[int, int] | None", "Attr | None", Row]
+_PAINTS: dict[tuple[object, ...], RowPaint] = {}
+PAINTS_KEPT = 512
+
 
 class DiffRenderer:
     """Brings a caller's screen from what it last sent to a new canvas."""
@@ -296,6 +304,13 @@ class DiffRenderer:
                 new = self._target_row(canvas, y, raw)
                 if tuple(new) == old:
                     continue
+            key = (w, h, cs, wraps, y, id(old), id(raw), self._pos, self._attr)
+            hit = _PAINTS.get(key)
+            if hit is not None and hit[0] is old and hit[1] is raw:
+                out.extend(hit[2])
+                self._pos, self._attr, front[y] = hit[3], hit[4], hit[5]
+                continue
+            mark = len(out)
             changed = list(compress(range(w), map(ne, new, old)))
             work, work_y = list(old), y
             last_row = y == h - 1
@@ -355,6 +370,10 @@ class DiffRenderer:
                 work[el_from:w] = [blank_tail] * (w - el_from)
             front[y] = target or shared_row(tuple(work))
             work_y = -1
+            if raw is not None:
+                if len(_PAINTS) >= PAINTS_KEPT:
+                    _PAINTS.clear()
+                _PAINTS[key] = (old, raw, tuple(out[mark:]), self._pos, self._attr, front[y])
 
         # the cursor
         self._cursor = cursor

@@ -6,7 +6,7 @@ each level (goals: >= 95 % at level 3+ over 200 games; <= 1 s at level 5).
 
     python bench/stratego_ai.py [--games N] [--quick] [--levels 1,3,5]
         [--versus N] [--ladder N] [--rungs 1,2,3,4] [--minutes M]
-        [--jobs J] [--verbose] [--repeatable]
+        [--jobs J] [--verbose] [--repeatable] [--busy SCALE]
 
 ``--jobs 2`` plays two games at once in worker processes (a game's
 options and seeds depend only on its number, so the figures are the same;
@@ -15,6 +15,12 @@ more often on a busy machine). ``--repeatable`` takes the time cap away
 (the node budget alone ends a move), so a match is the same on any load:
 use it to compare versions, or when the machine is busy; think times are
 then not the product's. ``--verbose`` prints a comment line a game.
+
+``--busy 0.25`` plays only level 5 thinking that share of its budget (what
+a busy server gives a question: ``server.services.thinkers``; samples,
+belief samples and node budget scaled, ``ai.busy_level``) against level 5
+at rest, ``--games`` games (``--minutes`` stops sooner): the strength a
+busy server's shorter moves cost.
 
 The ladder (``--ladder N``: N games of each level n+1 against level n,
 sides alternated) is the figure behind "each level wins at least 65 % against
@@ -57,6 +63,11 @@ class RandomMover:
 def bot(level: int, repeatable: bool, seed: int) -> Any:
     """A level's bot; ``repeatable``: without its time cap (see the docstring)."""
     return make_bot(level, seed, None if repeatable else TIME_CAP)
+
+
+def busy_bot(scale: float, repeatable: bool, seed: int) -> Any:
+    """Level 5 thinking ``scale`` of its budget, as a busy server asks."""
+    return make_bot(5, seed, None if repeatable else TIME_CAP, time_scale=scale)
 
 
 def play(bots: dict[int, Any], options: dict[str, Any], times: dict[int, list[float] | None]) -> int | None:
@@ -145,12 +156,23 @@ def main(argv: list[str] | None = None) -> None:
                     help="per match against random or ladder: start no new game after this many minutes")
     ap.add_argument("--repeatable", action="store_true",
                     help="no time cap: the node budget alone ends a move, so a match is the same on any load")
+    ap.add_argument("--busy", type=float, default=None, metavar="SCALE",
+                    help="only level 5 at this share of its budget against level 5 at rest (--games games)")
     args = ap.parse_args(argv)
 
     def level_bot(level: int) -> Callable[[int], Any]:
         return functools.partial(bot, level, args.repeatable)
 
     games = 4 if args.quick else args.games
+    if args.busy is not None:
+        start = time.perf_counter()
+        times = match(f"stratego L5 at {args.busy:g} vs L5", functools.partial(busy_bot, args.busy, args.repeatable),
+                      level_bot(5), games, 4242, args.minutes, args.jobs, args.verbose)
+        if times:
+            print(f"stratego L5 at {args.busy:g} median move time: {statistics.median(times):.3f} s")
+            print(f"stratego L5 at {args.busy:g} worst move time: {max(times):.3f} s")
+        print(f"stratego bench wall time: {time.perf_counter() - start:.0f} s")
+        return
     versus = 2 if args.quick else (args.versus if args.versus is not None else max(2, games // 4))
     levels = [int(x) for x in args.levels.split(",") if x]
     start = time.perf_counter()

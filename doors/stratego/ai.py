@@ -181,11 +181,12 @@ def _vdc(i: int) -> float:
 class StrategoBot:
     """A Stratego computer player; deterministic given its seed."""
 
-    def __init__(self, level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP):
+    def __init__(self, level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP,
+                 time_scale: float = 1.0):
         self.level = max(1, min(5, int(level)))
         self.time_cap = time_cap      # None: the node budget alone bounds a move (repeatable)
         self.rng = random.Random(seed)
-        self.cfg = LEVELS[self.level]
+        self.cfg = busy_level(LEVELS[self.level], time_scale)
         self.last_nodes = 0
         self.last_samples = 0
         self.last_depth = 0
@@ -466,7 +467,21 @@ def _quiet(obs: StrategoObservation) -> int:
     return int(obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0))
 
 
-def make_bot(level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP) -> StrategoBot:
+def busy_level(cfg: Level, time_scale: float) -> Level:
+    """``cfg`` thinking ``time_scale`` (0-1] as long: its samples, belief
+    samples and node budget shrink alike (at least two samples), so a busy
+    server's shorter move is the same on any load, as the node budget is."""
+    if time_scale >= 1.0 or not cfg.samples:
+        return cfg
+    return dataclasses.replace(cfg, samples=max(2, round(cfg.samples * time_scale)),
+                               budget=int(cfg.budget * time_scale),
+                               marginal=max(20, round(cfg.marginal * time_scale)))
+
+
+def make_bot(level: int = 3, seed: int | None = None, time_cap: float | None = TIME_CAP,
+             time_scale: float = 1.0) -> StrategoBot:
     """``time_cap`` None: the node budget alone ends a move (the benches'
-    repeatable runs: the same move on any load)."""
-    return StrategoBot(level, seed, time_cap)
+    repeatable runs: the same move on any load). ``time_scale`` < 1 (a busy
+    server's share): ``busy_level`` of the level, and the time cap scaled too."""
+    scale = max(0.0, min(1.0, time_scale))
+    return StrategoBot(level, seed, None if time_cap is None else time_cap * scale, scale)

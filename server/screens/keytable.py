@@ -34,6 +34,9 @@ class KeySpec(Generic[S]):
 class KeyTable(Generic[S]):
     def __init__(self, specs: Sequence[KeySpec[S]]):
         self.specs = tuple(specs)
+        # (the hints that apply, width) -> the key line: every lobby redraws its
+        # key line each minute, most with the same hints
+        self._lines: dict[tuple[tuple[int, ...], int], str] = {}
 
     def _applies(self, spec: KeySpec[S], state: S, test: Callable[[str], bool]) -> bool:
         return state in spec.states and (spec.when is None or test(spec.when))
@@ -50,7 +53,16 @@ class KeyTable(Generic[S]):
     def line(self, state: S, test: Callable[[str], bool], width: int) -> str:
         """The key line in ``width`` columns, two spaces apart: the spare
         hints left off first (last first), then the line's tail."""
-        specs = [spec for spec in self.specs if spec.hint and self._applies(spec, state, test)]
+        shown = tuple(i for i, spec in enumerate(self.specs) if spec.hint and self._applies(spec, state, test))
+        found = self._lines.get((shown, width))
+        if found is None:
+            if len(self._lines) > 1024:        # (never grows without bound)
+                self._lines.clear()
+            found = self._lines[shown, width] = self._line([self.specs[i] for i in shown], width)
+        return found
+
+    @staticmethod
+    def _line(specs: list[KeySpec[S]], width: int) -> str:
         while len("  ".join(spec.hint for spec in specs)) > width and any(s.spare for s in specs):
             specs.remove([s for s in specs if s.spare][-1])
         out = ""

@@ -29,6 +29,7 @@ from ansi.canvas import (
 )
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
+from server.screens import ticks
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
 from server.screens.challenge_lines import ended_line
 from server.screens.hall_screen import HallOfFameScreen
@@ -201,6 +202,26 @@ def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock
     return kept[1], kept[2]
 
 
+_GREY: list[Any] = [None, ()]      # the who-list's rows last coloured for a lobby not in them
+
+
+def coloured(rows: WhoRows, node: NodeId) -> tuple[tuple[str, int], ...]:
+    """The who-list's rows in colour for the lobby of ``node`` (its own row
+    yellow): one shared tuple for every lobby whose caller is not in them."""
+    if any(n == node for n, _text in rows):
+        return tuple((text, YELLOW if n == node else GREY) for n, text in rows)
+    if _GREY[0] is not rows:
+        _GREY[:] = [rows, tuple((text, GREY) for _n, text in rows)]
+    return _GREY[1]  # type: ignore[no-any-return]
+
+
+# The lobby's rows 1-11 (the who-list and the doors box) by what they show:
+# every lobby whose caller is not named in the who-list and has no game by
+# turns waiting shows the same rows, drawn once a minute for all of them.
+_BOXES: dict[tuple[object, ...], tuple[Row, ...]] = {}
+BOXES_KEPT = 64
+
+
 async def answer_challenge(session: Session, ch: Challenge,
                            accept: bool) -> tuple[str, Screen | None]:
     """``session`` accepts or declines ``ch`` on the board: (what to tell
@@ -252,7 +273,9 @@ class LobbyScreen(Screen):
     times, both in minutes; idle times are shown as of the clock's minute,
     so an idle lobby changes once a minute. Each lobby redraws at its own
     moment in the first ``SPREAD`` seconds of the minute: two thousand of
-    them do not redraw at once."""
+    them do not redraw at once. The minute comes by ``ticks`` (a timer
+    shared by the lobbies due at that moment, drawing each directly), not
+    by each session's own loop."""
     location = LOBBY
     shows_nodes = True
     hears_challenges = True
@@ -286,10 +309,14 @@ class LobbyScreen(Screen):
         self.message_until = time.monotonic() + NOTICE_SECONDS
 
     def frame_due(self, now: float) -> float | None:
-        """The next redraw: a message fading, or the clock's next minute."""
-        due = [t for t in (self.message_until if self._message and now < self.message_until else 0.0,
-                           self._refresh_at) if t > 0]
-        return min(due) if due else None
+        """The next redraw for a message fading (the clock's minute comes by ``tick``)."""
+        return self.message_until if self._message and now < self.message_until else None
+
+    def tick(self) -> None:
+        """The clock's minute (``ticks``): redraw, if this screen is still shown."""
+        session = self.session
+        if session.screens and session.screens[-1] is self:
+            session.draw_now()
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
@@ -454,9 +481,13 @@ class LobbyScreen(Screen):
         header = f"{self.session.handle} · node {self.session.node} · {clock}"
         rows, count = who_rows(app.nodes, self.WHO_ROWS, now - into_minute, clock)
         if self._who[0] is not rows:
-            self._who = (rows, tuple((text, YELLOW if node == self.session.node else GREY) for node, text in rows))
+            self._who = (rows, coloured(rows, self.session.node))
         who = self._who[1]
         self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
+        try:
+            ticks.at(self._refresh_at, self)
+        except RuntimeError:
+            pass                   # drawn with no event loop (a test's canvas): nothing to wake
         incoming = self._incoming()
         offers = []
         for ch in incoming[:1]:
@@ -477,7 +508,7 @@ class LobbyScreen(Screen):
         """Draw ``parts``; on a canvas that holds the drawing of ``before``
         (the last frame's backdrop, restored), only the parts that differ:
         the clock's minute touches the header and the who-list, not the
-        doors or the chat."""
+        chat; rows 1-11 come from ``_BOXES`` when another lobby drew them."""
         def changed(*fields: str) -> bool:
             if before is None:
                 return True
@@ -485,28 +516,28 @@ class LobbyScreen(Screen):
                 canvas.fill(*self._AREAS[fields[0]])
                 return True
             return False
-        if changed("header"):
+        if before is not None and before.header[:-5] == parts.header[:-5]:
+            if before.header != parts.header:     # the clock's minute alone: its five cells
+                canvas.text(74, 0, parts.header[-5:], BRIGHT_CYAN, BLUE)
+        elif changed("header"):
             canvas.fill(0, 0, 80, 1, " ", WHITE, BLUE)
             canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
             canvas.text(11, 0, "· Lobby", WHITE, BLUE)
             canvas.text(79 - len(parts.header), 0, parts.header, BRIGHT_CYAN, BLUE)
-        if changed("who"):
-            canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
-            canvas.text(2, 2, "No. Handle               Where    Rating  Idle", DARK_GREY)
-            for i, (line, colour) in enumerate(parts.who):
-                canvas.text(2, 3 + i, line, colour)
-            self._draw_count(canvas, parts.online)
-        elif changed("online"):          # only how many more: that line alone
-            self._draw_count(canvas, parts.online)
-        if changed("turns", "sysop"):
-            canvas.box(50, 1, 30, 11, CYAN, title="Doors")
-            marks = door_marks()
-            for i, (key, info) in enumerate(registry().items()):
-                canvas.text(52, 3 + i, shorten(info.title, 22), BRIGHT_GREEN)
-                canvas.text(76, 3 + i, marks[key], DARK_GREY)
-            if parts.turns:              # by turns: the games waiting for this caller's move
-                canvas.text(52, 9, shorten(f"{parts.turns} (t)", 27), BRIGHT_GREEN)
-            canvas.text(52, 10, f"Sysop: {'available' if parts.sysop else 'not available'}", DARK_GREY)
+        boxes = (parts.who, parts.online, parts.turns, parts.sysop)
+        shared = canvas.whole and canvas.width == 80 and canvas.height > 11
+        if before is None or boxes != (before.who, before.online, before.turns, before.sysop):
+            rows = _BOXES.get(boxes) if shared else None
+            if rows is not None:
+                canvas.put_rows(1, rows)
+            else:
+                if before is not None:
+                    canvas.fill(0, 1, 80, 11)
+                self._draw_boxes(canvas, parts)
+                if shared:
+                    if len(_BOXES) >= BOXES_KEPT:
+                        _BOXES.clear()
+                    _BOXES[boxes] = canvas.take_rows(1, 11)
         if changed("offers", "waiting"):
             row = 12
             for text, hint in parts.offers:
@@ -522,6 +553,22 @@ class LobbyScreen(Screen):
             canvas.box(0, 14, 80, 9, BRIGHT_BLUE, style=BOX_DOUBLE, title="Lobby chat")
             self.chat.draw(canvas.region(2, 15, 76, 7))
 
+    def _draw_boxes(self, canvas: Canvas, parts: Backdrop) -> None:
+        """Rows 1-11: the who-list and the doors box."""
+        canvas.box(0, 1, 50, 11, CYAN, title="Who's online")
+        canvas.text(2, 2, "No. Handle               Where    Rating  Idle", DARK_GREY)
+        for i, (line, colour) in enumerate(parts.who):
+            canvas.text(2, 3 + i, line, colour)
+        self._draw_count(canvas, parts.online)
+        canvas.box(50, 1, 30, 11, CYAN, title="Doors")
+        marks = door_marks()
+        for i, (key, info) in enumerate(registry().items()):
+            canvas.text(52, 3 + i, shorten(info.title, 22), BRIGHT_GREEN)
+            canvas.text(76, 3 + i, marks[key], DARK_GREY)
+        if parts.turns:              # by turns: the games waiting for this caller's move
+            canvas.text(52, 9, shorten(f"{parts.turns} (t)", 27), BRIGHT_GREEN)
+        canvas.text(52, 10, f"Sysop: {'available' if parts.sysop else 'not available'}", DARK_GREY)
+
     def _draw_count(self, canvas: Canvas, online: int) -> None:
         """The who-list's bottom edge, with how many more are on than it names."""
         canvas.text(0, 11, BOX_SINGLE[2] + BOX_SINGLE[4] * 48 + BOX_SINGLE[3], CYAN)
@@ -529,8 +576,7 @@ class LobbyScreen(Screen):
             canvas.text(2, 11, f" and {online - self.WHO_ROWS} more ", DARK_GREY)
 
     # where each part of the backdrop is drawn (x, y, width, height), cleared before it is drawn again
-    _AREAS = {"header": (0, 0, 80, 1), "who": (0, 1, 50, 11), "online": (0, 11, 50, 1), "turns": (50, 1, 30, 11),
-              "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
+    _AREAS = {"header": (0, 0, 80, 1), "offers": (0, 12, 80, 2), "chat": (0, 14, 80, 9)}
 
     PLAIN_CHAT = 4      # chat lines the plain lobby shows
 

@@ -258,6 +258,12 @@ class Session:
             self.show_notice(text)
             self._draw()
 
+    def draw_now(self) -> None:
+        """Draw the top screen now, from outside the loop (a screen's own
+        timer: the lobby's clock, ``ticks``)."""
+        if not self.closed and self.screens:
+            self._draw()
+
     def sign_in(self, user: UserRow, handle: str | None = None) -> Session | None:
         """This session is ``user``'s now, under ``handle`` (a second sysop
         console is "Sysop#2"); the who-lists hear of it. If another session

@@ -125,8 +125,12 @@ class NodeRegistry(Generic[N]):
 
     def _list(self, session: N) -> None:
         """Into the who-list's order (kept sorted as sessions sign in and
-        go: no sort of everyone per change)."""
-        at = bisect.bisect_left(self._listed, session.node, key=lambda s: s.node)
+        go: no sort of everyone per change; most come after everyone on)."""
+        listed = self._listed
+        if not listed or listed[-1].node < session.node:
+            listed.append(session)
+            return
+        at = bisect.bisect_left(listed, session.node, key=lambda s: s.node)
         if at == len(self._listed) or self._listed[at] is not session:
             self._listed.insert(at, session)
 

@@ -16,9 +16,12 @@ Many games at once take turns (``FairQueue``): a question goes to a worker
 only when one is free, and the games waiting are served one question each,
 in turn, so a game that asks several at once (or again at once) does not
 hold up the others. When questions wait, each one is given less time: its
-think budget is the door's own (a bot's ``time_cap``) times
-``workers / (questions being thought out or waiting)``, never less than
-``MIN_SCALE`` of it; with no queue it is the door's own.
+think budget is the door's own (a bot's ``time_cap``, or all its search
+budget for a door that takes ``time_scale``) times
+``workers / (questions being thought out or waiting)``, and times
+``1 - waited / WAIT_SECONDS`` for a question that waited in the queue
+(one that waited long is answered quickly, so the queue drains), never
+less than ``MIN_SCALE`` of it; with no queue it is the door's own.
 """
 from __future__ import annotations
 
@@ -115,6 +118,7 @@ class ComputerPlayers:
 
     NICE = 10       # workers think at a lower priority than the server's callers
     MIN_SCALE = 0.25  # the least share of a bot's own time budget a busy pool gives a question
+    WAIT_SECONDS = 1.0  # a question that waited this long in the queue gets ``MIN_SCALE``
 
     def __init__(self, workers: int = 2, retries: int = 5,
                  prepare: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]] = ()):
@@ -134,9 +138,11 @@ class ComputerPlayers:
     def worker_pids(self) -> list[int]:
         return self._seat.pids()
 
-    def time_scale(self) -> float:
-        """The share of a bot's own time budget the next question gets."""
-        return max(self.MIN_SCALE, min(1.0, self.queue.slots / max(1, self.queue.load())))
+    def time_scale(self, waited: float = 0.0) -> float:
+        """The share of a bot's own time budget the next question gets,
+        when it waited ``waited`` seconds for its turn."""
+        share = min(1.0, self.queue.slots / max(1, self.queue.load())) * max(0.0, 1.0 - waited / self.WAIT_SECONDS)
+        return max(self.MIN_SCALE, share)
 
     async def choose(self, make_bot: Callable[..., Any], level: int, seed: int,
                      observation: Any, player: int, game: Hashable = None,
@@ -145,9 +151,11 @@ class ComputerPlayers:
         options)`` with ``options``: the door's ``bot_options``) chooses,
         thought out in a worker when ``game``'s turn in the queue comes."""
         path = factory_path(make_bot)
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
         await self.queue.acquire(game)
         try:
-            scale = self.time_scale()
+            scale = self.time_scale(loop.time() - asked)
             return await self._seat.choose_async(path, level, seed, observation, player, options,
                                                  time_scale=scale if scale < 1.0 else None)
         finally:

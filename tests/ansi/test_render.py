@@ -94,6 +94,36 @@ def test_round_trip_with_drawings_kept_and_restored(frames):
         assert emu.pyte_canvas() == want
 
 
+shared_frame = st.tuples(st.lists(st.one_of(cell_op, fill_op, text_op), max_size=6),
+                         st.lists(st.one_of(cell_op, text_op), max_size=3),
+                         st.one_of(st.none(), st.tuples(st.integers(0, W - 1), st.integers(0, H - 1))))
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(shared_frame, min_size=1, max_size=8))
+def test_callers_sharing_rows_each_see_their_own_screen(charset, frames):
+    """Three callers draw the same rows (as every lobby draws its who-list),
+    the second with a few cells of its own and the third with no cursor: the
+    bytes of a shared row's change are worked out once for all of them, and
+    each caller's screen still shows exactly its own frame."""
+    renderers = [DiffRenderer(W, H, charset) for _ in range(3)]
+    emus = [Emulators(W, H, charset) for _ in range(3)]
+    canvases = [Canvas(W, H) for _ in range(3)]
+    for common, own, cursor in frames:
+        for i, (r, emu, canvas) in enumerate(zip(renderers, emus, canvases, strict=True)):
+            apply(canvas, common)
+            if i == 1:
+                apply(canvas, own)
+            shown = Canvas(W, H)
+            shown.restore(canvas.snapshot())      # shared rows, as the lobby's are
+            emu.feed(r.render(shown, cursor if i < 2 else None))
+            want = visible(shown, charset)
+            assert emu.ours_canvas() == want
+            assert emu.pyte_canvas() == want
+
+
 def busy_canvas(seed: int = 1) -> Canvas:
     rnd = random.Random(seed)
     c = Canvas(W, H)

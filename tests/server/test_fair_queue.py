@@ -83,6 +83,8 @@ async def test_a_busy_pool_gives_each_question_a_smaller_share_of_its_time():
         task.cancel()
     await asyncio.gather(*waiting, return_exceptions=True)
     assert computer.queue.load() == 2 and computer.time_scale() == 1.0
+    assert computer.time_scale(waited=0.5) == 0.5           # half of WAIT_SECONDS in the queue: half
+    assert computer.time_scale(waited=5.0) == ComputerPlayers.MIN_SCALE     # long: the least, never 0
     await computer.close()
 
 
@@ -92,7 +94,11 @@ def test_a_busy_pool_tells_each_door_to_think_shorter_in_its_own_terms():
     from doors.kingdom.ai import make_bot as kingdom_bot
     from doors.stratego.ai import TIME_CAP
     from doors.stratego.ai import make_bot as stratego_bot
-    assert _time_cap(stratego_bot, 0.5) == {"time_cap": TIME_CAP * 0.5}     # its own cap, halved
+    assert _time_cap(stratego_bot, 0.5) == {"time_scale": 0.5}
+    half, whole = stratego_bot(5, 1, time_scale=0.5), stratego_bot(5, 1)
+    assert half.time_cap == TIME_CAP * 0.5                                  # its own cap, halved,
+    assert (half.cfg.samples, half.cfg.budget, half.cfg.marginal) == (     # and its search alike
+        whole.cfg.samples // 2, whole.cfg.budget // 2, whole.cfg.marginal // 2)
     assert _time_cap(kingdom_bot, 0.5) == {"time_scale": 0.5}
     assert kingdom_bot(5, 1, time_scale=0.5).max_time == kingdom_bot(5, 1).max_time / 2
     assert _time_cap(awari_bot, 0.5) == {}                                  # takes neither: as it is

@@ -1,0 +1,46 @@
+"""The lobby's minute comes by ``ticks``: screens due at the same moment
+share one timer, and each is told once, however often it asked."""
+from __future__ import annotations
+
+import asyncio
+
+from server.screens import ticks
+
+
+class Screen:
+    def __init__(self, done: asyncio.Event, expect: int, told: list[Screen]):
+        self.done, self.expect, self.told = done, expect, told
+        self.ticks = 0
+
+    def tick(self) -> None:
+        self.ticks += 1
+        self.told.append(self)
+        if len(self.told) >= self.expect:
+            self.done.set()
+
+
+async def test_screens_due_at_once_share_one_timer_and_each_is_told_once():
+    loop = asyncio.get_running_loop()
+    done, told = asyncio.Event(), []
+    screens = [Screen(done, 4, told) for _ in range(4)]
+    when = loop.time() + 0.05
+    timers = len(loop._scheduled)          # noqa: SLF001 (the loop's timer heap: counted, not timed)
+    for screen in screens:
+        ticks.at(when, screen)
+    ticks.at(when, screens[0])             # asked again for the same moment (redrawn meanwhile)
+    assert len(loop._scheduled) == timers + 1         # noqa: SLF001
+    await asyncio.wait_for(done.wait(), 30)
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert [s.ticks for s in screens] == [1, 1, 1, 1]
+
+
+async def test_screens_due_at_different_moments_are_told_in_order():
+    loop = asyncio.get_running_loop()
+    done, told = asyncio.Event(), []
+    early, late = Screen(done, 2, told), Screen(done, 2, told)
+    now = loop.time()
+    ticks.at(now + 0.2, late)
+    ticks.at(now + 0.02, early)
+    await asyncio.wait_for(done.wait(), 30)
+    assert told == [early, late]
