@@ -202,7 +202,11 @@ def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock
     return kept[1], kept[2]
 
 
-_GREY: list[Any] = [None, ()]      # the who-list's rows last coloured for a lobby not in them
+class _Grey:
+    """The who-list's rows last coloured for a lobby not in them (one
+    shared tuple, so lobbies that show the same rows share their colours)."""
+    rows: WhoRows | None = None
+    coloured: tuple[tuple[str, int], ...] = ()
 
 
 def coloured(rows: WhoRows, node: NodeId) -> tuple[tuple[str, int], ...]:
@@ -210,9 +214,9 @@ def coloured(rows: WhoRows, node: NodeId) -> tuple[tuple[str, int], ...]:
     yellow): one shared tuple for every lobby whose caller is not in them."""
     if any(n == node for n, _text in rows):
         return tuple((text, YELLOW if n == node else GREY) for n, text in rows)
-    if _GREY[0] is not rows:
-        _GREY[:] = [rows, tuple((text, GREY) for _n, text in rows)]
-    return _GREY[1]  # type: ignore[no-any-return]
+    if _Grey.rows is not rows:
+        _Grey.rows, _Grey.coloured = rows, tuple((text, GREY) for _n, text in rows)
+    return _Grey.coloured
 
 
 # The lobby's rows 1-11 (the who-list and the doors box) by what they show:
