@@ -350,7 +350,10 @@ class MatchScreen(Screen):
                 own = ((event.kind == News.DRAW_OFFER and m.draw_offer == self.me)
                        or (event.kind == News.AUTO_FINISH_OFFER and m.auto_offer == self.me))
                 if not own:     # "X asks ...: press a to agree" is not for X (their own row says it)
-                    self.chat.add("", event.text)
+                    # the log keeps what happened; the key to answer is the banner's
+                    # while the question stands, never a stale prompt in the history
+                    said = event.text.split(": press ")[0]
+                    self.chat.add("", said if said == event.text else said + ".")
                 if event.kind in PROMPTED and not own:      # and, if it asks this caller, the banner
                     self.banner = self._prompt = event.text
                 elif event.kind not in PROMPTED:            # an answer or a move: the question is gone

@@ -28,7 +28,9 @@ class _Ticks:
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
-        self.groups: dict[int, list[Ticked]] = {}     # (lists: a few screens each, smaller than sets)
+        # weak: a screen whose session has gone is not kept until its minute
+        # (lists: a few screens each, smaller than sets)
+        self.groups: dict[int, list[weakref.ref[Ticked]]] = {}
 
     def at(self, when: float, screen: Ticked) -> None:
         slot = math.ceil(when / GRAIN)
@@ -36,12 +38,14 @@ class _Ticks:
         if group is None:
             group = self.groups[slot] = []
             self.loop.call_at(slot * GRAIN, self._fire, slot)
-        if screen not in group:
-            group.append(screen)
+        if all(ref() is not screen for ref in group):
+            group.append(weakref.ref(screen))
 
     def _fire(self, slot: int) -> None:
-        for screen in self.groups.pop(slot, ()):
-            screen.tick()
+        for ref in self.groups.pop(slot, ()):
+            screen = ref()
+            if screen is not None:
+                screen.tick()
 
 
 _TICKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Ticks] = weakref.WeakKeyDictionary()

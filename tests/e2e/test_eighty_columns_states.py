@@ -103,13 +103,19 @@ async def keys_work(who, name: str, back: str, press: dict[str, tuple[str, str]]
             await who.settle()
 
 
+def status_line(caller: Caller) -> str:
+    """The match screen's status line: row 20, or higher when the chat strip
+    has grown up into rows the door left blank."""
+    return next((caller.line(y) for y in range(20, 16, -1) if "GAME OVER" in caller.line(y)), caller.line(20))
+
+
 async def game_over(tour: Tour, caller: Caller, name: str, result: str) -> None:
     """A finished game's screen: the result once in the header, no move
     hint; every key on its key line works, and its ``?`` keys page names
     only the keys of a finished game."""
     await caller.expect("GAME OVER", timeout=30)
     await tour.station(caller, name)
-    assert f"GAME OVER: {result}" in caller.line(20), (name, caller.line(20))
+    assert f"GAME OVER: {result}" in status_line(caller), (name, caller.text())
     text = caller.text()
     for hint in (*MOVE_HINTS, "targets shown", "to move 0", "to place"):
         assert hint not in text, (name, hint, text)
@@ -134,7 +140,7 @@ async def both_over(tour: Tour, alice: Caller, bob: Caller, title: str) -> None:
     """The end seen on both sides: one won and the other lost, or a draw."""
     for caller in (alice, bob):
         await caller.expect("GAME OVER", timeout=60)
-    a = alice.line(20)
+    a = status_line(alice)
     results = (("you won", "you lost") if "you won" in a else ("you lost", "you won") if "you lost" in a
                else ("a draw", "a draw"))
     await game_over(tour, alice, f"{title}: {results[0]} by the rules, UTF-8", results[0])
