@@ -88,6 +88,7 @@ INFO = DoorInfo(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
+    anchors=(1000.0, 1324.0, 1457.0, 1654.0, 1759.0),     # the ladder as Elo: docs/LADDERS.md
     # capabilities: auto finish; the endgame table in its state folder, built at start if missing
     auto_finish=True,
     settings=(DoorSetting("build_endgame", True),
