@@ -30,8 +30,8 @@ around it, then the other bombs, then the movable ranks.
   (``MINER_AT_BOMB``: a piece that walks up to our bomb wall may be coming
   to open it, and our defenders should start before the first bomb falls;
   scaled by what this opponent did to our bombs in this game: each bomb of
-  ours it opened with a Miner makes the cue stronger, each piece it lost on
-  one weaker, ``_bomb_record``); one
+  ours it opened with a Miner makes the cue stronger, each piece but a
+  Scout it lost on one weaker, ``_bomb_record``); one
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
@@ -124,13 +124,14 @@ def _bomb_record(obs: Any, enemy: int) -> float:
     """How much likelier than the prior says a piece of ``enemy``'s at our
     bomb wall is a Miner, from its strikes on our bombs in this game: one
     that opens bombs with Miners comes to open them (1 + opened), one that
-    loses other pieces on them walks into bombs unawares (1 + lost)."""
+    loses its other pieces on them walks into bombs unawares (1 + lost; not
+    a Scout: striking an unknown piece to see what it is is a Scout's job)."""
     opened = lost = 0
     for st in obs.strikes:
         if st.player == enemy and st.defender == "B":
             if st.attacker == "8":
                 opened += 1
-            else:
+            elif st.attacker != "9":
                 lost += 1
     low, high = BOMB_RECORD
     return min(high, max(low, (1 + opened) / (1 + lost)))

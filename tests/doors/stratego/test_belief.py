@@ -1115,6 +1115,7 @@ def test_the_walk_to_our_bomb_wall_weighs_by_what_this_opponent_did_to_our_bombs
     plain, opener, bumper = miner_after(None), miner_after("8"), miner_after("6")
     assert opener > plain + 0.1
     assert bumper < plain - 0.1
+    assert miner_after("9") == plain        # a Scout's probe says nothing of what walks up
 
 
 def test_a_piece_that_walks_up_to_our_bomb_wall_is_likelier_a_miner():
