@@ -119,6 +119,13 @@ class ChatPane:
                 rows.append((line[:n], line[n:], who, i == 0))
         return rows
 
+    def rows_for(self, count: int, width: int) -> int:
+        """How many rows the newest ``count`` lines take, wrapped to ``width``
+        (what a pane must hold to show them whole)."""
+        rows = self._wrap(width)
+        starts = [i for i, row in enumerate(rows) if row[3]]
+        return len(rows) - starts[-count] if count > 0 and len(starts) >= count else len(rows)
+
     def draw(self, canvas: Canvas, fg: int = GREY, bg: int = BLACK) -> None:
         canvas.fill(0, 0, canvas.width, canvas.height, " ", fg, bg)
         if canvas.width < 2 or not canvas.height:

@@ -183,7 +183,8 @@ class Scouts(Scripted):
     def plan(self, obs: StrategoObservation) -> Move | None:
         if len(self.moves) > 80:
             return None
-        runs = [m for m in obs.legal_actions() if self.board[m.frm][1] == "9"
+        runs = [m for m in obs.legal_actions() if isinstance(m, Move)
+                and (p := self.board[m.frm]) is not None and p[1] == "9"
                 and abs(m.to - m.frm) not in (1, 10)]
         if not runs:
             return None

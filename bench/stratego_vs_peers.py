@@ -72,7 +72,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from doors.stratego.ai import TIME_CAP, make_bot  # noqa: E402
 from doors.stratego.observation import Seen, StrategoObservation  # noqa: E402
-from doors.stratego.pieces import RANKS, Move, Phase  # noqa: E402
+from doors.stratego.pieces import RANKS, Fill, Move, Phase  # noqa: E402
 from doors.stratego.rules import StrategoState, Strike  # noqa: E402
 
 OPTIONS = {"scout_strike": 2, "two_square": "seed"}
@@ -125,6 +125,7 @@ class Adapter:
     def setup_rows(self) -> list[str]:
         state = StrategoState(OPTIONS)
         fill = self.bot.choose(state.observation(self.me), self.me)
+        assert isinstance(fill, Fill), fill          # a setup is one Fill
         grid = dict(fill.placements)
         rows = range(0, 4) if self.me == 0 else range(6, 10)
         for sq, rank in grid.items():

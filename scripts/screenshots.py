@@ -26,9 +26,10 @@ from tests.e2e.harness import (  # noqa: E402
     RIGHT,
     Caller,
     challenge_computer,
-    play_towers_move,
-    session_of,
+    game_state,
+    game_status,
     start_app,
+    towers_move,
     wait_until,
 )
 from tests.e2e.test_two_callers import alice_challenges_bob  # noqa: E402
@@ -106,22 +107,21 @@ async def shoot(app) -> None:
     await alice.settle()
     await picture(alice, "lobby")
 
-    match = await alice_challenges_bob(app, alice, bob)
-    sessions = {0: session_of(app, "Alice"), 1: session_of(app, "Bob")}
+    game_id = await alice_challenges_bob(app, alice, bob)
     callers = {0: alice, 1: bob}
     for _ in range(22):
-        me = match.state.to_move()[0]
-        await play_towers_move(callers[me], sessions[me], match, me, pick=-1)
+        me = game_state(app, game_id).to_move()[0]
+        await towers_move(callers[me], app, game_id, pick=-1)
     bob.send("c")
     bob.send("Nice move." + ENTER + "\x1b")
     await alice.expect("Bob: Nice move.")
     await alice.settle()
     await picture(alice, "towers-game")
-    while not match.ended:
-        movers = match.state.to_move()
+    while game_status(app, game_id) == "active":
+        movers = game_state(app, game_id).to_move()
         if not movers:
             break
-        await play_towers_move(callers[movers[0]], sessions[movers[0]], match, movers[0], pick=-1)
+        await towers_move(callers[movers[0]], app, game_id, pick=-1)
     await alice.expect("GAME OVER")
     await alice.settle()
     await picture(alice, "towers-end")
@@ -149,9 +149,21 @@ async def shoot(app) -> None:
     for door, name in (("Awari", "awari"), ("Stone Towers", "stone-towers"), ("Kingdom", "kingdom")):
         match = await challenge_computer(bob, app, "Bob", door)
         await bob.expect("Your move" if door != "Stone Towers" else "Your move")
-        if door == "Awari":
+        if door == "Awari":          # two moves each: the game counts for the ratings
             bob.send("3")
             await wait_until(lambda match=match: len(match.state.history) >= 2, timeout=20)
+            for hole in "654321":
+                if len(match.state.history) >= 4:
+                    break
+                await wait_until(lambda match=match: 0 in match.state.to_move(), timeout=20)
+                before = len(match.state.history)
+                bob.send(hole)
+                try:
+                    await wait_until(lambda match=match, before=before: len(match.state.history) > before + 1,
+                                     timeout=5)
+                except AssertionError:
+                    continue         # an empty hole: the next
+            await wait_until(lambda match=match: 0 in match.state.to_move(), timeout=20)
         elif door == "Stone Towers":
             for _ in range(3):
                 bob.send(RIGHT + DOWN + ENTER)

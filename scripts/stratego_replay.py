@@ -24,6 +24,8 @@ sys.path.insert(0, ROOT)
 
 from stratego_vs_peers import TOKEN_RANK, Adapter  # noqa: E402
 
+from doors.stratego.pieces import Move  # noqa: E402
+
 LAKES = {42, 43, 46, 47, 52, 53, 56, 57}
 
 
@@ -100,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     for seed in range(args.seeds):
         bot.rng = random.Random(seed)
         move = bot.choose(obs, adapter.me)
+        assert isinstance(move, Move), move
         print(f"seed {seed}: {move.frm % 10},{move.frm // 10} -> {move.to % 10},{move.to // 10} "
               f"({bot.last_samples} samples, depth {bot.last_depth}, {bot.last_nodes} nodes)")
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from doors._core.game import GameState, Player
@@ -32,17 +32,19 @@ WIN = 1_000_000.0
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 16
 
-#: the game a bot searches (its evaluation and ordering may know the concrete state)
-S = TypeVar("S", bound=GameState)
+#: the game a bot searches, as its own class (its evaluation and ordering
+#: know the concrete state), whatever its action and observation types
+S = TypeVar("S", bound="GameState[Any, object]")
+A = TypeVar("A", bound=Hashable)    # the game's action (S's own)
 Evaluate = Callable[[S, Player], float]
-Order = Callable[[S, Player, list[Any]], list[Any]]
+Order = Callable[[S, Player, list[A]], list[A]]
 
 
 class _OutOfBudget(Exception):
     """The time or node budget ran out mid-iteration."""
 
 
-class AlphaBetaBot(Generic[S]):
+class AlphaBetaBot(Generic[S, A]):
     """Iterative-deepening negamax with alpha-beta pruning.
 
     ``max_time`` (seconds) bounds each ``choose``; ``max_nodes`` gives a
@@ -51,7 +53,7 @@ class AlphaBetaBot(Generic[S]):
 
     def __init__(self, evaluate: Evaluate[S], max_time: float | None = 1.0,
                  max_depth: int = 64, seed: int | None = None,
-                 order: Order[S] | None = None,
+                 order: Order[S, A] | None = None,
                  terminal_value: Evaluate[S] | None = None,
                  use_tt: bool = True, max_nodes: int | None = None):
         self.evaluate = evaluate
@@ -62,16 +64,16 @@ class AlphaBetaBot(Generic[S]):
         self.terminal_value = terminal_value
         self.use_tt = use_tt
         self.max_nodes = max_nodes
-        self.last_info: dict[str, Any] = {}
-        self._tt: dict[Any, tuple[int, float, int, Any]] = {}
+        self.last_info: dict[str, object] = {}
+        self._tt: dict[Hashable, tuple[int, float, int, A | None]] = {}
         self._nodes = 0
         self._deadline: float | None = None
         self._horizon = False
 
     # ----- the public entry point -------------------------------------------
-    def choose(self, observation: S, player: Player) -> Any:
+    def choose(self, observation: S, player: Player) -> A:
         start = time.monotonic()
-        actions = list(observation.legal_actions(player))
+        actions: list[A] = list(observation.legal_actions(player))
         if not actions:
             raise ValueError(f"player {player} has no legal action")
         self.rng.shuffle(actions)
@@ -100,8 +102,8 @@ class AlphaBetaBot(Generic[S]):
         return best
 
     # ----- search -----------------------------------------------------------
-    def _root(self, state: S, player: Player, actions: list[Any],
-              depth: int) -> tuple[float, Any]:
+    def _root(self, state: S, player: Player, actions: list[A],
+              depth: int) -> tuple[float, A]:
         alpha, beta = -float("inf"), float("inf")
         best, best_value = actions[0], -float("inf")
         for action in actions:
@@ -150,7 +152,7 @@ class AlphaBetaBot(Generic[S]):
     def _search_as_mover(self, state: S, depth: int, alpha: float,
                          beta: float, mover: Player) -> float:
         key = None
-        tt_best = None
+        tt_best: A | None = None
         alpha0 = alpha
         if self.use_tt and hasattr(state, "key_for_tt"):
             key = state.key_for_tt()
@@ -165,7 +167,7 @@ class AlphaBetaBot(Generic[S]):
                         return e_value
                     if e_flag == _UPPER and e_value <= alpha:
                         return e_value
-        actions = state.legal_actions(mover)
+        actions: list[A] = state.legal_actions(mover)
         if self.order is not None and depth > 1:
             actions = self.order(state, mover, actions)
         if tt_best is not None and tt_best in actions:

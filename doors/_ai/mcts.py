@@ -14,33 +14,37 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar, cast, overload
 
 from doors._core.game import GameState, Player
 
 __all__ = ["MCTSBot", "random_rollout"]
 
-Rollout = Callable[[GameState, Player, random.Random], Any]
-Determinize = Callable[[Any, Player, random.Random], GameState]
-Evaluate = Callable[[GameState, Player], float]
+A = TypeVar("A", bound=Hashable)    # the game's action
+Obs = TypeVar("Obs")                # what the bot is given: a state, or an observation
+#: the state searched: its own observation type does not matter to the search
+Searched = GameState[A, object]
+Rollout = Callable[[Searched[A], Player, random.Random], A]
+Determinize = Callable[[Obs, Player, random.Random], Searched[A]]
+Evaluate = Callable[[Searched[A], Player], float]
 
 
-def random_rollout(state: GameState, player: Player, rng: random.Random) -> Any:
+def random_rollout(state: Searched[A], player: Player, rng: random.Random) -> A:
     """The default rollout policy: a uniformly random legal action."""
     return rng.choice(state.legal_actions(player))
 
 
-class _Node:
+class _Node(Generic[A]):
     __slots__ = ("children", "visits", "totals")
 
     def __init__(self) -> None:
-        self.children: dict[Any, _Node] = {}
+        self.children: dict[A, _Node[A]] = {}
         self.visits = 0
         self.totals = [0.0, 0.0]
 
 
-class MCTSBot:
+class MCTSBot(Generic[Obs, A]):
     """UCT with random (or ``rollout``-policy) playouts.
 
     The budget is ``iterations`` and/or ``max_time`` seconds (1000
@@ -49,35 +53,50 @@ class MCTSBot:
     ``max_rollout_steps`` stops and scores ``evaluate(state, 0)`` if given
     (a value in [-1, 1] for player 0), else a draw."""
 
-    def __init__(self, iterations: int | None = None, max_time: float | None = None,
-                 seed: int | None = None, rollout: Rollout | None = None,
-                 determinize: Determinize | None = None,
+    @overload
+    def __init__(self: MCTSBot[Searched[A], A], iterations: int | None = None,
+                 max_time: float | None = None, seed: int | None = None,
+                 rollout: Rollout[A] | None = None, determinize: None = None,
                  exploration: float = 1.4, max_rollout_steps: int = 1000,
-                 evaluate: Evaluate | None = None):
+                 evaluate: Evaluate[A] | None = None) -> None: ...
+
+    @overload
+    def __init__(self, iterations: int | None = None, max_time: float | None = None,
+                 seed: int | None = None, rollout: Rollout[A] | None = None, *,
+                 determinize: Determinize[Obs, A],
+                 exploration: float = 1.4, max_rollout_steps: int = 1000,
+                 evaluate: Evaluate[A] | None = None) -> None: ...
+
+    def __init__(self, iterations: int | None = None, max_time: float | None = None,
+                 seed: int | None = None, rollout: Rollout[A] | None = None,
+                 determinize: Determinize[Obs, A] | None = None,
+                 exploration: float = 1.4, max_rollout_steps: int = 1000,
+                 evaluate: Evaluate[A] | None = None):
         if iterations is None and max_time is None:
             iterations = 1000
         self.iterations = iterations
         self.max_time = max_time
         self.rng = random.Random(seed)
-        self.rollout = rollout or random_rollout
+        self.rollout: Rollout[A] = rollout or random_rollout
         self.determinize = determinize
         self.exploration = exploration
         self.max_rollout_steps = max_rollout_steps
         self.evaluate = evaluate
-        self.last_info: dict[str, Any] = {}
+        self.last_info: dict[str, float] = {}
 
-    def choose(self, observation: Any, player: Player) -> Any:
+    def choose(self, observation: Obs, player: Player) -> A:
         start = time.monotonic()
         deadline = start + self.max_time if self.max_time is not None else None
-        root = _Node()
+        root: _Node[A] = _Node()
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if deadline is not None and done and time.monotonic() > deadline:
                 break
+            # without determinize, the first overload made Obs a state
             state = (self.determinize(observation, player, self.rng)
-                     if self.determinize is not None else observation.clone())
+                     if self.determinize is not None else cast(Searched[A], observation).clone())
             self._iterate(root, state, player)
             done += 1
         if not root.children:
@@ -88,13 +107,13 @@ class MCTSBot:
         return best[0]
 
     # ----- one iteration ------------------------------------------------------
-    def _mover(self, state: GameState, me: Player) -> Player | None:
+    def _mover(self, state: Searched[A], me: Player) -> Player | None:
         movers = state.to_move()
         if not movers:
             return None
         return me if me in movers else movers[0]
 
-    def _iterate(self, root: _Node, state: GameState, me: Player) -> None:
+    def _iterate(self, root: _Node[A], state: Searched[A], me: Player) -> None:
         path = [root]
         node = root
         while True:
@@ -121,7 +140,7 @@ class MCTSBot:
             n.totals[0] += returns[0]
             n.totals[1] += returns[1]
 
-    def _select(self, node: _Node, actions: list[Any], mover: Player) -> Any:
+    def _select(self, node: _Node[A], actions: list[A], mover: Player) -> A:
         log_n = math.log(max(1, node.visits))
         c = self.exploration
         best, best_ucb = actions[0], -float("inf")
@@ -132,7 +151,7 @@ class MCTSBot:
                 best, best_ucb = action, ucb
         return best
 
-    def _playout(self, state: GameState) -> tuple[float, float]:
+    def _playout(self, state: Searched[A]) -> tuple[float, float]:
         rng = self.rng
         for _ in range(self.max_rollout_steps):
             movers = state.to_move()

@@ -24,15 +24,23 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import cast
+
+from doors._core.door import Bot
+from doors._core.game import Options, Player
 
 __all__ = ["WorkerSeat", "think"]
 
 
-Prepare = tuple[tuple[str, tuple[Any, ...]], ...]    # ("module:name", args) run in each worker
+Prepare = tuple[tuple[str, tuple[object, ...]], ...]  # ("module:name", args) run in each worker
+# A bot's factory found by name. The worker hands it only its own door's
+# observations, which travel pickled: to the worker they are plain objects.
+Factory = Callable[..., object]
+# think's arguments: factory, level, seed, observation, player, options, time_scale
+Question = tuple[str, int, "int | None", object, Player, "Options | None", "float | None"]
 
 
 def _worker_start(nice: int, prepare: Prepare = ()) -> None:
@@ -52,12 +60,13 @@ def _worker_start(nice: int, prepare: Prepare = ()) -> None:
         threading.Thread(target=orphaned, name="parent-watch", daemon=True).start()
 
 
-def _factory(path: str) -> Any:
+def _factory(path: str) -> Factory:
     module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name or "make_bot")
+    found: Factory = getattr(importlib.import_module(module), name or "make_bot")
+    return found
 
 
-def _time_cap(make: Any, time_scale: float | None) -> dict[str, float]:
+def _time_cap(make: Factory, time_scale: float | None) -> dict[str, float]:
     """What tells a factory to think shorter (a busy pool): ``time_scale=``
     itself if it takes that, else ``time_cap=`` as ``time_scale`` of its
     default; nothing for a factory that takes neither."""
@@ -75,13 +84,14 @@ def _time_cap(make: Any, time_scale: float | None) -> dict[str, float]:
     return {"time_cap": param.default * time_scale}
 
 
-def think(factory: str, level: int, seed: int | None, observation: Any, player: Any,
-          options: Mapping[str, Any] | None = None, time_scale: float | None = None) -> Any:
+def think(factory: str, level: int, seed: int | None, observation: object, player: Player,
+          options: Options | None = None, time_scale: float | None = None) -> object:
     """Build the bot and choose (runs in the worker; also callable in-process).
     ``time_scale``: the share of the bot's own time cap it may use."""
     make = _factory(factory)
     cap = _time_cap(make, time_scale)
-    bot = make(level, seed, **cap) if options is None else make(level, seed, dict(options), **cap)
+    made = make(level, seed, **cap) if options is None else make(level, seed, dict(options), **cap)
+    bot = cast(Bot[object, object], made)    # the door's own bot, given its own observation
     return bot.choose(observation, player)
 
 
@@ -114,7 +124,7 @@ class WorkerSeat:
                 self.restarts += 1
         broken.shutdown(wait=False, cancel_futures=True)
 
-    def submit(self, *args: Any) -> tuple[ProcessPoolExecutor, Future[Any]]:
+    def submit(self, args: Question) -> tuple[ProcessPoolExecutor, Future[object]]:
         pool = self._current()
         try:
             return pool, pool.submit(think, *args)
@@ -123,12 +133,12 @@ class WorkerSeat:
             pool = self._current()
             return pool, pool.submit(think, *args)
 
-    def choose(self, factory: str, level: int, seed: int | None, observation: Any,
-               player: Any, options: Mapping[str, Any] | None = None) -> Any:
+    def choose(self, factory: str, level: int, seed: int | None, observation: object,
+               player: Player, options: Options | None = None) -> object:
         """The bot's action (blocks the calling thread)."""
-        args = (factory, level, seed, observation, player, options)
+        args: Question = (factory, level, seed, observation, player, options, None)
         for attempt in range(self.retries + 1):
-            pool, future = self.submit(*args)
+            pool, future = self.submit(args)
             try:
                 return future.result()
             except BrokenProcessPool:
@@ -137,13 +147,13 @@ class WorkerSeat:
                     raise
         raise AssertionError("unreachable")
 
-    async def choose_async(self, factory: str, level: int, seed: int | None, observation: Any,
-                           player: Any, options: Mapping[str, Any] | None = None,
-                           time_scale: float | None = None) -> Any:
+    async def choose_async(self, factory: str, level: int, seed: int | None, observation: object,
+                           player: Player, options: Options | None = None,
+                           time_scale: float | None = None) -> object:
         """The bot's action, awaited without blocking the event loop."""
-        args = (factory, level, seed, observation, player, options, time_scale)
+        args: Question = (factory, level, seed, observation, player, options, time_scale)
         for attempt in range(self.retries + 1):
-            pool, future = self.submit(*args)
+            pool, future = self.submit(args)
             try:
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:

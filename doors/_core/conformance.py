@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-from .door import DoorInfo
+from .door import Door
 from .game import GameState, IllegalAction, replay
 
 __all__ = ["random_playout", "check_game", "check_position", "check_door", "fingerprint"]
@@ -22,9 +22,13 @@ __all__ = ["random_playout", "check_game", "check_position", "check_door", "fing
 #: legal actions checked one by one at each position (all of them when fewer)
 ACTIONS_CHECKED = 12
 
+A = TypeVar("A", bound=Hashable)
+Obs = TypeVar("Obs")
+S = TypeVar("S", bound="GameState[Any, object]")     # any door's state, as its own class
 
-def random_playout(state: GameState, rng: random.Random, max_steps: int = 100_000,
-                   on_step: Callable[[GameState], None] | None = None) -> GameState:
+
+def random_playout(state: S, rng: random.Random, max_steps: int = 100_000,
+                   on_step: Callable[[S], None] | None = None) -> S:
     """Play random legal actions until the game ends (or ``max_steps``)."""
     for _ in range(max_steps):
         movers = state.to_move()
@@ -39,17 +43,17 @@ def random_playout(state: GameState, rng: random.Random, max_steps: int = 100_00
     return state
 
 
-def fingerprint(state: GameState) -> bytes:
+def fingerprint(state: GameState[A, Obs]) -> bytes:
     """Every field of the state, serialised: two states with the same
     fingerprint hold the same data (board, history, counters, caches)."""
     return pickle.dumps(state.__dict__, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _players(state: GameState) -> range:
+def _players(state: GameState[A, Obs]) -> range:
     return range(state.num_players)
 
 
-def check_position(state: GameState, rng: random.Random) -> None:
+def check_position(state: GameState[A, Obs], rng: random.Random) -> None:
     """The protocol's promises at one position of a game going on or over."""
     movers = state.to_move()
     out = state.outcome()
@@ -60,11 +64,15 @@ def check_position(state: GameState, rng: random.Random) -> None:
         state.observation(viewer)                  # every seat and a watcher can look
         state.last_action_text(viewer)
     before = fingerprint(state)
+    # an action of this game (a mover's, else the last one played), offered
+    # to players who may not act now
+    probe = next((acts[0] for acts in map(state.legal_actions, movers) if acts),
+                 state.history[-1][1] if state.history else None)
     for player in _players(state):
         legal = state.legal_actions(player)
         if player not in movers:
             assert legal == [], f"player {player} is not to move but has actions"
-            assert state.why_illegal(player, None) is not None
+            assert probe is None or state.why_illegal(player, probe) is not None
             continue
         assert legal, f"player {player} is to move but has no legal action"
         for action in rng.sample(legal, min(len(legal), ACTIONS_CHECKED)):
@@ -73,9 +81,9 @@ def check_position(state: GameState, rng: random.Random) -> None:
             assert state.parse_action(text) == action, f"{text!r} does not read back"
     # a player out of turn is refused, and the refusal changes nothing
     waiting = [p for p in _players(state) if p not in movers]
-    if waiting:
+    if waiting and probe is not None:
         try:
-            state.apply(waiting[0], None)
+            state.apply(waiting[0], probe)
         except IllegalAction:
             pass
         else:
@@ -90,12 +98,12 @@ def check_position(state: GameState, rng: random.Random) -> None:
         twin.apply(player, rng.choice(twin.legal_actions(player)))
         assert fingerprint(state) == before, "changing a clone changed the original"
         assert len(twin.history) == len(state.history) + 1
-    twin.history.append((0, None))                 # even a shared history list would show
+    twin.history.extend(twin.history[-1:])         # even a shared history list would show
     assert fingerprint(state) == before, "changing a clone changed the original"
 
 
-def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000,
-               every: int = 1, dense: int = 100) -> GameState:
+def check_game(state: S, rng: random.Random, max_steps: int = 100_000,
+               every: int = 1, dense: int = 100) -> S:
     """Play a random game from ``state`` checking ``check_position`` after
     each of the first ``dense`` actions, then after every ``every``-th (and
     at the end: long games stay quick to check); then the game
@@ -105,7 +113,7 @@ def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000,
     check_position(state, rng)
     steps = 0
 
-    def step(s: GameState) -> None:
+    def step(s: S) -> None:
         nonlocal steps
         steps += 1
         player, action = s.history[-1]
@@ -120,14 +128,14 @@ def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000,
     outcome = state.outcome()
     assert outcome is not None
     assert outcome.winner in (None, *_players(state))
-    last: Any = state.history[-1][1] if state.history else None
-    for player in _players(state):
-        try:
-            state.apply(player, last)
-        except IllegalAction:
-            pass
-        else:
-            raise AssertionError("an action was accepted after the end")
+    for _, last in state.history[-1:]:
+        for player in _players(state):
+            try:
+                state.apply(player, last)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError("an action was accepted after the end")
     assert start.history == [] or len(start.history) < len(state.history), "clone shares history"
     again = replay(type(state), state.options, state.record())
     assert again.record() == state.record()
@@ -136,8 +144,8 @@ def check_game(state: GameState, rng: random.Random, max_steps: int = 100_000,
     return state
 
 
-def check_door(info: DoorInfo, seed: int, max_steps: int = 100_000, every: int = 1,
-               dense: int = 100) -> GameState:
+def check_door(info: Door[A, Obs], seed: int, max_steps: int = 100_000, every: int = 1,
+               dense: int = 100) -> GameState[A, Obs]:
     """A random game of a registered door, on options drawn at random."""
     rng = random.Random(seed)
     chosen = {spec.key: rng.choice([value for value, _ in spec.choices]) for spec in info.specs()}

@@ -12,20 +12,34 @@ and a key-hint / chat-input line.
 Keys the server keeps for itself in every door (a door must not use them):
 ``c`` chat, ``r`` and CTRL-L redraw, ``?`` help, ``Q`` resign, ``=`` offer or
 accept a draw. Everything else reaches ``DoorUI.on_key``.
+
+Types: a door is a ``Door[A, Obs]`` for its action type ``A`` and observation
+type ``Obs`` (those of its ``GameState[A, Obs]``); its screen is a
+``DoorUI[A, Obs]`` and its bots are ``Bot[Obs, A]``, so mypy checks that they
+fit. The server holds doors of every kind side by side and only hands each
+door its own values back: it sees them as ``DoorInfo`` (``Door[Any, Any]``).
 """
 from __future__ import annotations
 
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
-from .game import GameState, Player
+from ansi.canvas import Canvas
+
+from .game import GameState, Json, Options, Outcome, Player
 
 __all__ = ["DOOR_ROWS", "RESERVED_KEYS", "OptionSpec", "Submit", "RequestKind", "Request",
-           "DoorUI", "Bot", "DoorSetting", "PreparedTable", "DoorInfo", "TextCommand"]
+           "DoorUI", "Bot", "Editor", "EditorResult", "DoorSetting", "SettingValue",
+           "Settings", "PreparedTable", "Door", "DoorInfo", "AnyState", "AnyUI", "TextCommand"]
+
+A = TypeVar("A", bound=Hashable)                   # a door's action
+Obs = TypeVar("Obs")                               # a door's observation
+A_co = TypeVar("A_co", bound=Hashable, covariant=True)
+Obs_contra = TypeVar("Obs_contra", contravariant=True)
 
 DOOR_ROWS = 20
 RESERVED_KEYS = frozenset({"c", "r", "?", "Q", "=", "CTRL_L"})
@@ -41,17 +55,17 @@ class OptionSpec:
 
     key: str
     label: str
-    choices: tuple[tuple[Any, str], ...]
-    default: Any
+    choices: tuple[tuple[Json, str], ...]         # values kept in the game's stored options
+    default: Json
 
-    def label_of(self, value: Any) -> str:
+    def label_of(self, value: Json) -> str:
         return next((lab for val, lab in self.choices if val == value), str(value))
 
 
 @dataclasses.dataclass(frozen=True)
-class Submit:
+class Submit(Generic[A]):
     """``DoorUI.on_key`` result: propose this action to the match."""
-    action: Any
+    action: A
 
 
 class RequestKind(enum.StrEnum):
@@ -67,17 +81,19 @@ class Request:
     """``DoorUI.on_key`` result: ask the server for something beyond an action.
 
     "auto_finish": the computer plays both sides to the end; the other human
-    must agree. "save_setup" / "load_setup": named setups kept per caller;
-    the server answers a load with ``ui.setup_loaded(name, text)`` and keeps
-    ``ui.saved_setups`` filled with the caller's setup names. While
-    ``ui.text_input`` is true the server passes every key (even its own) to
-    the door."""
-    kind: str                      # a RequestKind
-    data: Any = None
+    must agree. "save_setup" (``name``, ``text``) / "load_setup" (``name``):
+    named setups kept per caller; the server answers a load with
+    ``ui.setup_loaded(name, text)`` and keeps ``ui.saved_setups`` filled with
+    the caller's setup names. While ``ui.text_input`` is true the server
+    passes every key (even its own) to the door."""
+    kind: RequestKind
+    name: str = ""                 # the setup's name (save_setup, load_setup)
+    text: str = ""                 # the setup as text (save_setup)
 
 
-class DoorUI:
-    """One seat's (or a spectator's) screen and controller for a door.
+class DoorUI(Generic[A, Obs]):
+    """One seat's (or a spectator's) screen and controller for a door whose
+    actions are ``A`` and observations ``Obs``.
 
     The server calls ``update`` with each new observation, ``on_key`` with
     each key the server does not keep, and ``draw`` whenever it repaints.
@@ -89,15 +105,14 @@ class DoorUI:
     # server's status line then leaves them out (no update pays for them twice)
     shows_turn = False
 
-    def __init__(self, me: Player | None, names: tuple[str, str],
-                 options: Mapping[str, Any]):
+    def __init__(self, me: Player | None, names: tuple[str, str], options: Options):
         self.me = me                  # None: spectator
         self.names = names
         self.options = dict(options)
-        self.obs: Any = None
-        self.last: tuple[Player, Any] | None = None
+        self.obs: Obs | None = None     # None until the server's first update
+        self.last: tuple[Player, A] | None = None
         self.message = ""
-        self.outcome: Any = None      # set by the server when the game ends
+        self.outcome: Outcome | None = None   # set by the server when the game ends
         # the caller's saved setup names (DoorInfo.saved_setups), kept by the server
         self.saved_setups: list[str] = []
 
@@ -115,14 +130,14 @@ class DoorUI:
         then passes every key to the door."""
         return False
 
-    def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
+    def update(self, obs: Obs, last: tuple[Player, A] | None, now: float) -> None:
         self.obs = obs
         self.last = last
 
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[A] | Request | None:
         return None
 
-    def draw(self, canvas: Any, now: float) -> None:
+    def draw(self, canvas: Canvas, now: float) -> None:
         raise NotImplementedError
 
     def frame_due(self, now: float) -> float | None:
@@ -133,11 +148,11 @@ class DoorUI:
         """Where to leave the terminal cursor (region coordinates), or None."""
         return None
 
-    def setup_loaded(self, name: str, text: str) -> Submit | None:
+    def setup_loaded(self, name: str, text: str) -> Submit[A] | None:
         """A saved setup the caller asked for (DoorInfo.saved_setups)."""
         return None
 
-    def configure(self, settings: Mapping[str, Any], specs: tuple[DoorSetting, ...]) -> None:
+    def configure(self, settings: Settings, specs: tuple[DoorSetting, ...]) -> None:
         """The sysop's settings for this door: each one with a
         ``ui_attribute`` is set on the UI (Stratego's strike reveal time)."""
         for spec in specs:
@@ -145,11 +160,32 @@ class DoorUI:
                 setattr(self, spec.ui_attribute, settings[spec.key])
 
 
-class Bot(Protocol):
-    """A computer player. ``choose`` blocks (the server runs it in a thread)
-    and sees only ``state.observation(player)``."""
+class Bot(Protocol[Obs_contra, A_co]):
+    """A computer player of a door with observations ``Obs`` and actions
+    ``A``. ``choose`` blocks (the server runs it in a worker process) and
+    sees only ``state.observation(player)``."""
 
-    def choose(self, observation: Any, player: Player) -> Any: ...
+    def choose(self, observation: Obs_contra, player: Player) -> A_co: ...
+
+
+EditorResult: TypeAlias = Literal["saved", "cancel"] | None
+
+
+class Editor(Protocol):
+    """A door tool on the new-game screen (Kingdom's board editor): it gets
+    every key and draws the whole 80x24 screen. ``on_key`` says "saved"
+    (the server leaves the tool and shows ``message``), "cancel" (it
+    leaves) or None (the tool stays)."""
+
+    message: str
+
+    def on_key(self, key: str) -> EditorResult: ...
+
+    def draw(self, canvas: Canvas) -> None: ...
+
+
+SettingValue: TypeAlias = bool | float | str
+Settings: TypeAlias = Mapping[str, SettingValue]     # a door's checked settings, by key
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,7 +194,7 @@ class DoorSetting:
     value`` in gatehouse.toml. Numbers are checked against ``low``..``high``
     (``low`` itself allowed when ``low_ok``)."""
     key: str
-    default: bool | float | str
+    default: SettingValue
     low: float | None = None
     high: float | None = None
     low_ok: bool = True
@@ -202,13 +238,15 @@ class TextCommand:
 
 
 @dataclasses.dataclass(frozen=True)
-class DoorInfo:
+class Door(Generic[A, Obs]):
+    """A door's registry entry: what the server reads, for a door whose
+    actions are ``A`` and observations ``Obs``."""
     key: str                                   # "towers"
     title: str                                 # "Towers"
     blurb: str                                 # one line for the lobby
-    state_class: type[GameState]
-    ui_class: type[DoorUI]
-    make_bot: Callable[[int, int | None], Bot]  # (level, seed) -> Bot
+    state_class: type[GameState[A, Obs]]
+    ui_class: type[DoorUI[A, Obs]]
+    make_bot: Callable[[int, int | None], Bot[Obs, A]]  # (level, seed) -> Bot
     help_text: str
     options: tuple[OptionSpec, ...] = ()
     levels: tuple[int, int] = (1, 5)
@@ -220,10 +258,9 @@ class DoorInfo:
     # options whose choices change at run time (Kingdom's board files)
     options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
     # ----- capabilities: what the server offers this door ---------------
-    # a door tool on the new-game screen (Kingdom's board editor): builds, for
-    # a caller's handle (None: the sysop), an object with
-    # on_key(key) -> None | "saved" | "cancel", draw(canvas), message
-    editor: Callable[[str | None], Any] | None = None
+    # a door tool on the new-game screen (Kingdom's board editor): builds the
+    # Editor for a caller's handle (None: the sysop)
+    editor: Callable[[str | None], Editor] | None = None
     editor_title: str = "board editor"
     # offers "auto finish" (Request "auto_finish"): the computer ends the game
     auto_finish: bool = False
@@ -237,22 +274,22 @@ class DoorInfo:
     # (<state_dir>/<key>, made if missing) and its checked [<key>] settings,
     # once at start, before any table is checked (Kingdom keeps saved boards
     # there, Awari its endgame table). Read-only data ships as package data.
-    state_folder: Callable[[Path, Mapping[str, Any]], None] | None = None
+    state_folder: Callable[[Path, Settings], None] | None = None
     # moves typed as lines in plain text (a move's record text works too)
     text_commands: tuple[TextCommand, ...] = ()
 
-    def setting_defaults(self) -> dict[str, Any]:
+    def setting_defaults(self) -> dict[str, SettingValue]:
         return {spec.key: spec.default for spec in self.settings}
 
     def specs(self) -> tuple[OptionSpec, ...]:
         """The options as they are now."""
         return self.options_factory() if self.options_factory else self.options
 
-    def resolve_options(self, chosen: Mapping[str, Any],
-                        rng: random.Random | None = None) -> dict[str, Any]:
+    def resolve_options(self, chosen: Options,
+                        rng: random.Random | None = None) -> dict[str, Json]:
         """Defaults filled in, unknown keys dropped, "random" resolved."""
         rng = rng or random.Random()
-        out: dict[str, Any] = {}
+        out: dict[str, Json] = {}
         for spec in self.specs():
             value = chosen.get(spec.key, spec.default)
             if value not in [v for v, _ in spec.choices]:
@@ -262,6 +299,15 @@ class DoorInfo:
             out[spec.key] = value
         return out
 
-    def new_game(self, chosen: Mapping[str, Any],
-                 rng: random.Random | None = None) -> GameState:
+    def new_game(self, chosen: Options,
+                 rng: random.Random | None = None) -> GameState[A, Obs]:
         return self.state_class.from_options(self.resolve_options(chosen, rng))
+
+
+# The server's view of any door. It keeps doors of every kind side by side
+# and passes each one only its own actions and observations (from its own
+# state to its own screen and back), never looking inside them: to the
+# server they are opaque, hence Any for both.
+DoorInfo: TypeAlias = Door[Any, Any]
+AnyState: TypeAlias = GameState[Any, Any]
+AnyUI: TypeAlias = DoorUI[Any, Any]

@@ -13,6 +13,11 @@ A game is fully reproducible from ``options`` plus its history of
 ``(player, action_to_str(action))`` pairs: that is what the store records and
 what replay and resume use.
 
+``GameState[A, Obs]`` is generic in the door's action type ``A`` and the
+observation type ``Obs`` that ``observation(player)`` returns (a perfect-
+information door's observation is a copy of its own state class). Each door
+names both, so mypy checks its rules, screen and bots against them.
+
 Rules modules import only the standard library and ``doors._core``.
 """
 from __future__ import annotations
@@ -21,10 +26,10 @@ import abc
 import dataclasses
 import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 __all__ = [
-    "Player", "TERMINAL", "SIMULTANEOUS", "Termination", "Outcome",
+    "Player", "TERMINAL", "SIMULTANEOUS", "Json", "Options", "Termination", "Outcome",
     "IllegalAction", "InvalidNotation", "GameState", "replay",
 ]
 
@@ -32,8 +37,15 @@ Player = int  # 0 = player 1 (the challenger), 1 = player 2
 TERMINAL: Player = -1
 SIMULTANEOUS: Player = -2
 
-A = TypeVar("A", bound=Hashable)
-S = TypeVar("S", bound="GameState")
+# A value the store keeps as JSON (a game's options, an outcome's record):
+# arbitrary by nature; whoever reads one checks it (each door its own options).
+Json: TypeAlias = Any
+# A game's options as chosen and stored: each door reads and checks its own keys.
+Options: TypeAlias = Mapping[str, Json]
+
+A = TypeVar("A", bound=Hashable)      # a door's action
+Obs = TypeVar("Obs", covariant=True)  # what one player may see (observation)
+S = TypeVar("S", bound="GameState[Any, object]")   # any door's state, as its own class
 
 
 class Termination(enum.Enum):
@@ -58,13 +70,13 @@ class Outcome:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"winner": self.winner, "termination": self.termination.value,
                 "reason": self.reason,
                 "score": list(self.score) if self.score is not None else None}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+    def from_json(cls, data: Mapping[str, Json]) -> Outcome:
         score = data.get("score")
         return cls(data.get("winner"), Termination(data["termination"]),
                    str(data.get("reason", "")),
@@ -80,8 +92,9 @@ class InvalidNotation(ValueError):
     """Text that is not an action of this game."""
 
 
-class GameState(abc.ABC):
-    """Base of every door's rules state.
+class GameState(abc.ABC, Generic[A, Obs]):
+    """Base of every door's rules state: ``A`` its actions, ``Obs`` what
+    ``observation`` gives one player.
 
     Subclasses implement the private hooks (``_to_move``, ``_legal``,
     ``_apply``, ``_outcome``...); the public methods guard invariants and keep
@@ -91,9 +104,9 @@ class GameState(abc.ABC):
     key: ClassVar[str] = ""        # door key, e.g. "towers"
     num_players: ClassVar[int] = 2
 
-    def __init__(self, options: Mapping[str, Any]):
-        self.options: dict[str, Any] = dict(options)
-        self.history: list[tuple[Player, Any]] = []
+    def __init__(self, options: Options):
+        self.options: dict[str, Json] = dict(options)
+        self.history: list[tuple[Player, A]] = []
 
     # ----- who acts ---------------------------------------------------------
     @abc.abstractmethod
@@ -115,10 +128,10 @@ class GameState(abc.ABC):
 
     # ----- actions ----------------------------------------------------------
     @abc.abstractmethod
-    def _legal(self, player: Player) -> list[Any]:
+    def _legal(self, player: Player) -> list[A]:
         """Legal actions of ``player`` in a deterministic order."""
 
-    def legal_actions(self, player: Player | None = None) -> list[Any]:
+    def legal_actions(self, player: Player | None = None) -> list[A]:
         if player is None:
             player = self.current_player()
             if player == SIMULTANEOUS:
@@ -127,14 +140,14 @@ class GameState(abc.ABC):
             return []
         return self._legal(player)
 
-    def _why_illegal(self, player: Player, action: Any) -> str | None:
+    def _why_illegal(self, player: Player, action: A) -> str | None:
         """Reason an action of a player whose turn it is would be refused.
 
         The default checks membership in ``_legal``; doors override it with
         specific reasons (and a faster check)."""
         return None if action in self._legal(player) else "That move is not allowed."
 
-    def why_illegal(self, player: Player, action: Any) -> str | None:
+    def why_illegal(self, player: Player, action: A) -> str | None:
         """None if ``player`` may play ``action`` now, else a short reason."""
         if self.is_terminal():
             return "The game is over."
@@ -143,17 +156,17 @@ class GameState(abc.ABC):
         return self._why_illegal(player, action)
 
     @abc.abstractmethod
-    def _apply(self, player: Player, action: Any) -> None:
+    def _apply(self, player: Player, action: A) -> None:
         """Change the state; the action is known to be legal."""
 
-    def apply(self, player: Player, action: Any) -> None:
+    def apply(self, player: Player, action: A) -> None:
         reason = self.why_illegal(player, action)
         if reason is not None:
             raise IllegalAction(reason)
         self._apply(player, action)
         self.history.append((player, action))
 
-    def forced_action(self, player: Player) -> Any | None:
+    def forced_action(self, player: Player) -> A | None:
         """An action the rules make for ``player`` (a pass when nothing else
         is legal); the match applies it without asking. None by default."""
         return None
@@ -175,13 +188,14 @@ class GameState(abc.ABC):
     def clone(self: S) -> S:
         """An independent copy (history included)."""
 
-    def observation(self, player: Player | None) -> Any:
+    @abc.abstractmethod
+    def observation(self, player: Player | None) -> Obs:
         """What ``player`` may see (None: a spectator, who sees only what both
-        players see). Perfect-information games return a clone of the state;
-        hidden-information games return their own observation type."""
-        return self.clone()
+        players see). Perfect-information games return a clone of the state
+        (``Obs`` is then their own class); hidden-information games return their
+        own observation type."""
 
-    def final_observation(self, player: Player | None, outcome: Outcome) -> Any:
+    def final_observation(self, player: Player | None, outcome: Outcome) -> Obs:
         """What ``player`` may see once the game has ended with ``outcome``,
         however it ended (the rules, a resignation, a forfeit, an agreed
         draw): the server asks this instead of ``observation`` then.
@@ -200,15 +214,15 @@ class GameState(abc.ABC):
 
     # ----- notation and record ----------------------------------------------
     @abc.abstractmethod
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: A) -> str:
         """Text of an action for the record (round-trips with parse_action)."""
 
     @abc.abstractmethod
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A:
         """Action from its text; raises InvalidNotation."""
 
     @classmethod
-    def from_options(cls: type[S], options: Mapping[str, Any]) -> S:
+    def from_options(cls: type[S], options: Options) -> S:
         return cls(options)
 
     def record(self) -> list[tuple[Player, str]]:
@@ -240,7 +254,7 @@ class GameState(abc.ABC):
         return self.count_moves(self.record())[0]
 
 
-def replay(cls: type[S], options: Mapping[str, Any],
+def replay(cls: type[S], options: Options,
            moves: Sequence[tuple[Player, str]]) -> S:
     """Rebuild a game from its options and recorded moves."""
     state = cls.from_options(options)

@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from doors._core.door import DoorInfo, DoorSetting, OptionSpec, PreparedTable, TextCommand
+from doors._core.door import Door, DoorSetting, OptionSpec, PreparedTable, Settings, TextCommand
 
 from . import endgame
 from .ai import make_bot
@@ -50,7 +48,7 @@ def _build_progress(line: str) -> float | None:
     return int(found.group(1)) / 100 if found else None
 
 
-def use_state_folder(folder: Path, settings: Mapping[str, Any]) -> None:
+def use_state_folder(folder: Path, settings: Settings) -> None:
     """The endgame table lives in the door's folder of the state directory."""
     endgame.use_table(folder / "endgame.bin",
                       int(settings.get("endgame_stones", endgame.DEFAULT_STONES)))
@@ -77,7 +75,7 @@ ENDGAME_TABLE = PreparedTable(
     enabled_by="build_endgame",
 )
 
-INFO = DoorInfo(
+INFO = Door(
     key="awari",
     title="Awari",
     blurb="Sow stones round 14 holes; fill your home with 19 first. 1993 Amiga rules.",

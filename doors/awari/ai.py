@@ -16,12 +16,11 @@ in nodes, not seconds).
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from doors._core.game import Player
 
 from . import endgame
-from .rules import WIN_HOME
+from .rules import WIN_HOME, AwariState
 
 __all__ = ["AwariBot", "make_bot", "LEVELS", "play"]
 
@@ -37,7 +36,7 @@ LEVELS = {
     5: (40, 100_000, True, True, True, 0.0),
 }
 
-_TABLE_CACHE: dict[str, Any] = {}
+_TABLE_CACHE: dict[str, object] = {}    # "stamp" of the file, and its "table"
 
 
 def shared_table() -> endgame.EndgameTable | None:
@@ -205,7 +204,7 @@ class AwariBot:
         return best, [i for v, i in scored if v == best]
 
     # ----- the Bot protocol -------------------------------------------------
-    def choose(self, observation: Any, player: Player) -> int:
+    def choose(self, observation: AwariState, player: Player) -> int:
         b = list(observation.board)
         extra = bool(observation.extra)
         base = 7 * player

@@ -8,10 +8,12 @@ Q, = and CTRL-L.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from ansi.keys import ENTER, LEFT, RIGHT
-from doors._core.door import Request, Submit
+from doors._core.door import Request, RequestKind, Submit
+
+from .rules import AwariState
 
 __all__ = ["AwariKeyTarget", "AUTO_FINISH_KEY", "KEY_HELP", "handle_key"]
 
@@ -20,7 +22,7 @@ class AwariKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Awari screen (the view,
     ``view.AwariUI``, has it; this module does not import the view)."""
     me: int | None
-    obs: Any
+    obs: AwariState | None
     message: str
     cursor_hole: int
 
@@ -53,12 +55,13 @@ def _step_cursor(ui: AwariKeyTarget, step: int) -> None:
     ui.cursor_hole = max(1, min(6, ui.cursor_hole + step))
 
 
-def _sow(ui: AwariKeyTarget, hole: int) -> Submit | None:
-    if not _my_turn(ui):
-        ui.message = "The game is over." if ui.obs is not None and ui.obs.is_terminal() \
+def _sow(ui: AwariKeyTarget, hole: int) -> Submit[int] | None:
+    obs, me = ui.obs, ui.me
+    if obs is None or me is None or not _my_turn(ui):
+        ui.message = "The game is over." if obs is not None and obs.is_terminal() \
             else "It is not your turn."
         return None
-    reason = ui.obs.why_illegal(ui.me, hole)
+    reason = obs.why_illegal(me, hole)
     if reason is not None:
         ui.message = reason
         return None
@@ -66,7 +69,7 @@ def _sow(ui: AwariKeyTarget, hole: int) -> Submit | None:
     return Submit(hole)
 
 
-def handle_key(ui: AwariKeyTarget, key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: AwariKeyTarget, key: str, now: float) -> Submit[int] | Request | None:
     if ui.skip_animation(now):
         return None
     if ui.me is None or ui.obs is None:
@@ -84,5 +87,5 @@ def handle_key(ui: AwariKeyTarget, key: str, now: float) -> Submit | Request | N
             ui.message = "The game is over."
             return None
         ui.message = "Asked for auto finish."
-        return Request("auto_finish")
+        return Request(RequestKind.AUTO_FINISH)
     return None

@@ -27,10 +27,10 @@ Actions are the mover's hole numbers 1..6, written "1".."6".
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 __all__ = ["RULES_VERSION", "HOLES", "STONES", "WIN_HOME", "HOME", "hole_index",
            "facing", "SowResult", "sow", "AwariState", "initial_board"]
@@ -101,12 +101,14 @@ def sow(board: Sequence[int], player: Player, hole: int,
                      landing, landing and not already_extra)
 
 
-class AwariState(GameState):
-    """Board (14 ints), side to move, and whether this turn is an extra one."""
+class AwariState(GameState[int, "AwariState"]):
+    """Board (14 ints), side to move, and whether this turn is an extra one.
+    An action is the hole to sow (1-6, on the mover's side); every player
+    sees the whole state."""
 
     key = "awari"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         super().__init__(options)
         first = self.options.get("first", 0)
         if first not in (0, 1):
@@ -124,14 +126,14 @@ class AwariState(GameState):
         base = player * 7
         return [h for h in range(1, 7) if self.board[base + h - 1] > 0]
 
-    def _why_illegal(self, player: Player, action: Any) -> str | None:
+    def _why_illegal(self, player: Player, action: int) -> str | None:
         if not isinstance(action, int) or isinstance(action, bool) or not 1 <= action <= 6:
             return "Choose one of your holes, 1 to 6."
         if self.board[hole_index(player, action)] == 0:
             return "That hole is empty."
         return None
 
-    def _apply(self, player: Player, action: Any) -> None:
+    def _apply(self, player: Player, action: int) -> None:
         res = sow(self.board, player, action, self.extra)
         self.board = list(res.board)
         if res.extra_turn:
@@ -156,7 +158,10 @@ class AwariState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    # ----- copies -----------------------------------------------------------
+    # ----- copies and views -------------------------------------------------
+    def observation(self, player: Player | None) -> AwariState:
+        return self.clone()
+
     def clone(self) -> AwariState:
         new = object.__new__(AwariState)
         new.options = dict(self.options)
@@ -170,7 +175,7 @@ class AwariState(GameState):
     @classmethod
     def from_position(cls, board: Sequence[int], player: Player = 0,
                       extra: bool = False,
-                      options: Mapping[str, Any] | None = None) -> AwariState:
+                      options: Options | None = None) -> AwariState:
         """A state with the given board (tests, analysis; no history)."""
         state = cls(options or {"first": player})
         if len(board) != 14 or min(board) < 0:
@@ -188,7 +193,7 @@ class AwariState(GameState):
         return self.board[player * 7:player * 7 + 6]
 
     # ----- notation ---------------------------------------------------------
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: int) -> str:
         return str(action)
 
     def parse_action(self, text: str) -> int:

@@ -15,9 +15,6 @@ A spectator sees player 1 at the bottom.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ansi.canvas import (
     BLACK,
     BOX_DOUBLE,
@@ -35,10 +32,10 @@ from ansi.canvas import (
     shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
-from doors._core.game import Player
+from doors._core.game import Options, Player
 
 from .keys import KEY_HELP, handle_key
-from .rules import HOME, SowResult, sow
+from .rules import HOME, AwariState, SowResult, sow
 
 __all__ = ["AwariUI", "STEP"]
 
@@ -73,9 +70,9 @@ class _Anim:
         return b
 
 
-class AwariUI(DoorUI):
+class AwariUI(DoorUI[int, AwariState]):
     def __init__(self, me: Player | None, names: tuple[str, str],
-                 options: Mapping[str, Any]):
+                 options: Options):
         super().__init__(me, names, options)
         self.cursor_hole = 6 if me is not None else 1
         self.anim: _Anim | None = None
@@ -90,7 +87,7 @@ class AwariUI(DoorUI):
             return "You" if capital else "you"
         return clean_text(self.names[player]) or f"Player {player + 1}"
 
-    def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
+    def update(self, obs: AwariState, last: tuple[Player, int] | None, now: float) -> None:
         prev = self.obs
         super().update(obs, last, now)
         if self.anim is not None:
@@ -136,7 +133,7 @@ class AwariUI(DoorUI):
         self._finish()
         return True
 
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[int] | Request | None:
         return handle_key(self, key, now)
 
     def frame_due(self, now: float) -> float | None:
@@ -224,7 +221,7 @@ class AwariUI(DoorUI):
                 return turn, homes
         return shorten(turn, 74 - 2 - len(homes)), homes
 
-    def _panel(self, canvas: Canvas, obs: Any, board: list[int],
+    def _panel(self, canvas: Canvas, obs: AwariState, board: list[int],
                mover: Player | None) -> None:
         if obs.is_terminal() or self.over:
             turn = "Game over."           # the result and its reason: the server's rows below

@@ -3,11 +3,9 @@ double-jumping knights (DMA, Amiga 1996) as a Gatehouse door."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from doors._core.door import DoorInfo, OptionSpec
+from doors._core.door import Door, OptionSpec, Settings
 
 from .ai import make_bot
 from .boards import list_boards, load_board, use_saved_dir
@@ -53,7 +51,7 @@ def new_editor(author: str | None = None) -> BoardEditor:
     return BoardEditor(author=author)
 
 
-def use_state_folder(folder: Path, settings: Mapping[str, Any]) -> None:
+def use_state_folder(folder: Path, settings: Settings) -> None:
     """Saved boards (the editor's, or a sysop's files) live in <folder>/boards."""
     use_saved_dir(folder / "boards")
 
@@ -117,7 +115,7 @@ Boards: pick one when you challenge. New boards are made with the board
 editor (e on the door list), which can also open a board to change it.
 """
 
-INFO = DoorInfo(
+INFO = Door(
     key="kingdom",
     title="Kingdom",
     blurb="19x19 chess with rocks, crushing, castles and double-jumping knights.",

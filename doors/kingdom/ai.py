@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
 
 from .position import BISHOP, CASTLE, EMPTY, KING, KNIGHT, PASS, PAWN, QUEEN, ROCK, ROOK, SIZE, Move, Position
+from .rules import KingdomState
 
 __all__ = ["KingdomBot", "make_bot", "evaluate"]
 
@@ -114,7 +114,7 @@ class KingdomBot:
         self.nodes = 0
         self.depth_reached = 0
 
-    def choose(self, observation: Any, player: int) -> Move:
+    def choose(self, observation: KingdomState, player: int) -> Move:
         start = time.perf_counter()
         self.deadline = start + self.max_time if self.max_time is not None else float("inf")
         self.timed_out = False

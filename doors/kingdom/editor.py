@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ansi.canvas import BLACK, BLUE, BRIGHT_CYAN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP
+from doors._core.door import EditorResult
 
 from .boards import (
     NAME_RE,
@@ -103,7 +104,7 @@ class BoardEditor:
         return names
 
     # ----- keys -------------------------------------------------------------
-    def on_key(self, key: str) -> str | None:
+    def on_key(self, key: str) -> EditorResult:
         if self.naming:
             return self._name_key(key)
         if self.choosing is not None:
@@ -153,7 +154,7 @@ class BoardEditor:
             return "cancel"
         return None
 
-    def _choose_key(self, key: str) -> str | None:
+    def _choose_key(self, key: str) -> EditorResult:
         names = self.choosing or []
         if key == ESC:
             self.choosing = None
@@ -201,7 +202,7 @@ class BoardEditor:
         self.board[sq] = code
         self.dirty = True
 
-    def _name_key(self, key: str) -> str | None:
+    def _name_key(self, key: str) -> EditorResult:
         if key == ESC:
             self.naming = False
             self.message = "Not saved."

@@ -12,12 +12,13 @@ again passes. The server keeps c, r, ?, Q, = and CTRL-L.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC, HOME
 from doors._core.door import Request, Submit
 
 from .position import KNIGHT, PASS, PAWN, PROMOTIONS, Move, square_name
+from .rules import KingdomState
 
 __all__ = ["KingdomKeyTarget", "KEY_HELP", "PROMO_NAMES", "handle_key"]
 
@@ -26,7 +27,7 @@ class KingdomKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Kingdom screen (the view,
     ``view.KingdomUI``, has it; this module does not import the view)."""
     me: int | None
-    obs: Any
+    obs: KingdomState | None
     message: str
     cur: int
     selected: int
@@ -58,8 +59,8 @@ def _cancel(ui: KingdomKeyTarget) -> None:
     ui.mid = -1
 
 
-def _submit(ui: KingdomKeyTarget, mv: Move) -> Submit | None:
-    reason = ui.obs.why_illegal(ui.me, mv)
+def _submit(ui: KingdomKeyTarget, obs: KingdomState, me: int, mv: Move) -> Submit[Move] | None:
+    reason = obs.why_illegal(me, mv)
     if reason is not None:
         ui.message = reason
         return None
@@ -76,8 +77,7 @@ def _with_promo(ui: KingdomKeyTarget, moves: list[Move]) -> Move:
     return moves[0]
 
 
-def _enter(ui: KingdomKeyTarget) -> Submit | None:
-    obs = ui.obs
+def _enter(ui: KingdomKeyTarget, obs: KingdomState, me: int) -> Submit[Move] | None:
     sq = ui.cur
     if not _my_turn(ui):
         ui.message = "The game is over." if obs.is_terminal() else "It is not your turn."
@@ -100,10 +100,10 @@ def _enter(ui: KingdomKeyTarget) -> Submit | None:
         if sq == ui.mid:
             single = [m for m in moves if m.to == sq and m.mid < 0]
             if single:
-                return _submit(ui, single[0])
+                return _submit(ui, obs, me, single[0])
         double = [m for m in moves if m.mid == ui.mid and m.to == sq]
         if double:
-            return _submit(ui, double[0])
+            return _submit(ui, obs, me, double[0])
         ui.message = "The knight cannot jump there from " + square_name(ui.mid) + "."
         return None
     if sq == frm:
@@ -123,26 +123,27 @@ def _enter(ui: KingdomKeyTarget) -> Submit | None:
             if doubles:
                 quiet = [m for m in doubles if board[m.mid] == 0]
                 if len(doubles) == 1 or len(quiet) == len(doubles):
-                    return _submit(ui, doubles[0])
+                    return _submit(ui, obs, me, doubles[0])
                 ui.message = "Several ways there: Enter on the first landing square first."
                 return None
     if single:
         mv = _with_promo(ui, single)
         if mv.promo:
             ui.message = f"Promoting to a {PROMO_NAMES[mv.promo]}."
-        return _submit(ui, mv)
+        return _submit(ui, obs, me, mv)
     code = board[sq]
     if code & 7 and code >> 4 == ui.me and obs.pos.moves_from(sq):
         ui.selected, ui.mid = sq, -1          # another of my pieces: select it
         ui.message = f"{square_name(sq)} selected."
         return None
-    reason = obs.why_illegal(ui.me, Move(frm, sq, -1, ui.promo if board[frm] & 7 == PAWN else ""))
+    reason = obs.why_illegal(me, Move(frm, sq, -1, ui.promo if board[frm] & 7 == PAWN else ""))
     ui.message = reason or "That piece cannot move there."
     return None
 
 
-def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request | None:
-    if ui.obs is None:
+def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit[Move] | Request | None:
+    obs, me = ui.obs, ui.me
+    if obs is None:
         return None
     if key != "x":
         ui.pass_armed = False
@@ -154,9 +155,9 @@ def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request |
         ui.cur = ui.square_at(x, y)
         return None
     if key == ENTER:
-        if ui.me is None:
+        if me is None:
             return None
-        return _enter(ui)
+        return _enter(ui, obs, me)
     if key in CANCEL_KEYS:
         if ui.selected >= 0 or ui.mid >= 0:
             _cancel(ui)
@@ -167,11 +168,11 @@ def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request |
         ui.message = "Legal targets shown." if ui.show_targets else "Legal targets hidden."
         return None
     if key in ("k", HOME):
-        who = ui.me if ui.me is not None else ui.obs.pos.turn
-        king = ui.obs.pos.kings[who]
+        who = me if me is not None else obs.pos.turn
+        king = obs.pos.kings[who]
         if king >= 0:
             ui.cur = king
-            inside = ui.obs.pos.board[king] & 7 != 1
+            inside = obs.pos.board[king] & 7 != 1
             ui.message = (f"Your king is on {square_name(king)}"
                           + (", inside a castle." if inside else "."))
         return None
@@ -180,7 +181,7 @@ def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request |
         ui.message = f"Pawns will be promoted to a {PROMO_NAMES[ui.promo]}."
         return None
     if key == "x":
-        if ui.me is None:
+        if me is None:
             return None
         if not _my_turn(ui):
             ui.message = "It is not your turn."
@@ -189,5 +190,5 @@ def handle_key(ui: KingdomKeyTarget, key: str, now: float) -> Submit | Request |
             ui.pass_armed = True
             ui.message = "Pass this move? Press x again to pass."
             return None
-        return _submit(ui, PASS)
+        return _submit(ui, obs, me, PASS)
     return None

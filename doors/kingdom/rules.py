@@ -66,10 +66,8 @@ Decisions (where the source is silent or unclear):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 from . import boards
 from .position import KIND_LETTERS, NSQ, PASS, Move, Position, parse_square, square_name
@@ -79,10 +77,12 @@ __all__ = ["KingdomState", "Move", "PASS"]
 _MOVE_RE = re.compile(r"([a-s]\d{1,2})(?:-([a-s]\d{1,2}))?-([a-s]\d{1,2})(?:=([qbnr]))?")
 
 
-class KingdomState(GameState):
+class KingdomState(GameState[Move, "KingdomState"]):
+    """A game of Kingdom; every player sees it all."""
+
     key = "kingdom"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         super().__init__(options)
         self.options.setdefault("board", "default")
         self.options.setdefault("pawns", "move")
@@ -106,7 +106,7 @@ class KingdomState(GameState):
     def _legal(self, player: Player) -> list[Move]:
         return self.pos.moves()
 
-    def _why_illegal(self, player: Player, action: Any) -> str | None:
+    def _why_illegal(self, player: Player, action: Move) -> str | None:
         if not isinstance(action, Move):
             return "That is not a Kingdom move."
         if action.is_pass:
@@ -145,6 +145,9 @@ class KingdomState(GameState):
         if pos.draw:
             return Outcome(None, Termination.RULES, "both players passed")
         return None
+
+    def observation(self, player: Player | None) -> KingdomState:
+        return self.clone()
 
     def clone(self) -> KingdomState:
         new = KingdomState.__new__(KingdomState)

@@ -5,9 +5,6 @@ board is turned half round for player 2; squares keep their names.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ansi.canvas import (
     BLACK,
     BLUE,
@@ -26,10 +23,11 @@ from ansi.canvas import (
     shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
-from doors._core.game import Player
+from doors._core.game import Options, Player
 
 from .keys import KEY_HELP, PROMO_NAMES, handle_key
-from .position import FILES, KIND_LETTERS, ROCK, SIZE, square_name
+from .position import FILES, KIND_LETTERS, ROCK, SIZE, Move, square_name
+from .rules import KingdomState
 
 __all__ = ["KingdomUI"]
 
@@ -38,9 +36,9 @@ PANEL_X = 42
 SIDE_FG = (YELLOW, BRIGHT_CYAN)
 
 
-class KingdomUI(DoorUI):
+class KingdomUI(DoorUI[Move, KingdomState]):
     def __init__(self, me: Player | None, names: tuple[str, str],
-                 options: Mapping[str, Any]):
+                 options: Options):
         super().__init__(me, names, options)
         self.bottom: Player = me if me is not None else 0
         self.cur = (SIZE // 2) + (SIZE * 2 if self.bottom == 0 else SIZE * 16)
@@ -69,7 +67,7 @@ class KingdomUI(DoorUI):
         return clean_text(self.names[player])[:20] or f"Player {player + 1}"
 
     # ----- events ---------------------------------------------------------------
-    def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
+    def update(self, obs: KingdomState, last: tuple[Player, Move] | None, now: float) -> None:
         super().update(obs, last, now)
         self.selected = self.mid = -1
         self.pass_armed = False
@@ -80,7 +78,7 @@ class KingdomUI(DoorUI):
                 text += " (" + ", ".join(obs.events) + ")"
             self.message = text
 
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[Move] | Request | None:
         return handle_key(self, key, now)
 
     def cursor(self) -> tuple[int, int] | None:
@@ -138,7 +136,7 @@ class KingdomUI(DoorUI):
                 fg = GREEN
         canvas.text(BOARD_X + 2 * x, y, text, fg, bg)
 
-    def _panels(self, canvas: Canvas, obs: Any) -> None:
+    def _panels(self, canvas: Canvas, obs: KingdomState) -> None:
         x = PANEL_X
         title = clean_text(str(obs.options.get("title") or obs.options.get("board", "")))
         canvas.text(x, 0, "KINGDOM", WHITE)
@@ -156,11 +154,11 @@ class KingdomUI(DoorUI):
             events = ", ".join(obs.events)
             canvas.text(x, y + 1, shorten(events, 37), WHITE)
         canvas.text(x, y + 2, f"Cursor {square_name(self.cur)}"
-                    + ("  (targets shown)" if self.show_targets else ""), DARK_GREY)
+                    + ("  (targets shown)" if self.show_targets and not over else ""), DARK_GREY)
         for i, line in enumerate(() if over else KEY_HELP):
             canvas.text(x, 20 - len(KEY_HELP) + i, line, DARK_GREY)
 
-    def _panel(self, canvas: Canvas, obs: Any, player: Player, y: int) -> None:
+    def _panel(self, canvas: Canvas, obs: KingdomState, player: Player, y: int) -> None:
         x = PANEL_X
         fg = SIDE_FG[player]
         canvas.box(x, y, 38, 6, fg)

@@ -2,7 +2,7 @@
 (seed 000_5df534639f9edae4; RULES.md "Stone Towers")."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, OptionSpec
+from doors._core.door import Door, OptionSpec
 
 from .ai import make_bot
 from .rules import SIZES, TURNS, StoneTowersState
@@ -40,7 +40,7 @@ The board: red land on red, blue land on blue, · a flag (land),
 Squares are named by column letter and row number: a1 is top left.
 """
 
-INFO = DoorInfo(
+INFO = Door(
     key="stone_towers",
     title="Stone Towers",
     blurb="Castles, influence and domino cascades on a square board.",

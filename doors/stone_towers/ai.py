@@ -17,11 +17,11 @@ All bots are deterministic given their seed.
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from doors._core.door import Bot
 from doors._core.game import Player
 
-from .rules import NOBODY, PASS, Board
+from .rules import NOBODY, PASS, Board, StoneTowersState
 
 __all__ = ["make_bot", "GreedyBot", "SearchBot", "swing", "move_swings"]
 
@@ -84,7 +84,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.slip = slip
 
-    def choose(self, observation: Any, player: Player) -> Any:
+    def choose(self, observation: StoneTowersState, player: Player) -> int:
         b = observation.board
         moves = move_swings(b, player)
         if not moves:
@@ -109,7 +109,7 @@ class SearchBot:
         self.beams = beams
         self.leaf_weight = leaf_weight
 
-    def choose(self, observation: Any, player: Player) -> Any:
+    def choose(self, observation: StoneTowersState, player: Player) -> int:
         b: Board = observation.board
         plies_left = 2 * observation.turns - observation.ply
         moves = move_swings(b, player)
@@ -166,7 +166,7 @@ class SearchBot:
         return value
 
 
-def make_bot(level: int, seed: int | None = None) -> Any:
+def make_bot(level: int, seed: int | None = None) -> Bot[StoneTowersState, int]:
     """A Stone Towers bot: level 1 (weakest) to 3."""
     if level <= 1:
         return GreedyBot(seed, slip=0.4)

@@ -6,12 +6,12 @@ Any key during a cascade replay skips it. The server keeps c r ? Q = CTRL_L.
 from __future__ import annotations
 
 import enum
-from typing import Any, Protocol
+from typing import Protocol
 
 from ansi.keys import ARROWS, ENTER, HOME
 from doors._core.door import Request, Submit
 
-from .rules import PASS
+from .rules import PASS, StoneTowersState
 
 __all__ = ["StoneTowersKeyTarget", "Overlay", "handle_key", "OVERLAY_KEY", "CENTRE_KEYS"]
 
@@ -27,7 +27,7 @@ class StoneTowersKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Stone Towers screen (the
     view, ``view.StoneTowersUI``, has it; this module does not import the view)."""
     me: int | None
-    obs: Any
+    obs: StoneTowersState | None
     message: str
     cx: int
     cy: int
@@ -42,7 +42,7 @@ OVERLAY_KEY = "i"
 CENTRE_KEYS = ("h", HOME)
 
 
-def handle_key(ui: StoneTowersKeyTarget, key: str, now: float) -> Submit | Request | None:
+def handle_key(ui: StoneTowersKeyTarget, key: str, now: float) -> Submit[int] | Request | None:
     state = ui.obs
     if state is None:
         return None

@@ -20,11 +20,10 @@ left, row number from the top.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable
 from functools import cache
-from typing import Any
 
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 __all__ = ["RED", "BLUE", "NOBODY", "PASS", "COLOUR", "SIZES", "TURNS", "Frame",
            "Round", "TurnReport", "Board", "StoneTowersState", "square_name",
@@ -165,7 +164,7 @@ class Board:
             frames.append((tuple(owner), tuple(castle)))
         return gained + self.settle(area[sq], player, rounds, frames)
 
-    def settle(self, dirty: Any, player: Player | None = None,
+    def settle(self, dirty: Iterable[int], player: Player | None = None,
                rounds: list[Round] | None = None, frames: list[Frame] | None = None) -> int:
         """Recompute owners of the squares in ``dirty`` (those whose influence
         changed) in rounds until nothing changes; returns squares ``player``
@@ -235,10 +234,10 @@ class Board:
         return b
 
 
-class StoneTowersState(GameState):
+class StoneTowersState(GameState[int, "StoneTowersState"]):
     key = "stone_towers"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         size = int(options.get("size", DEFAULT_SIZE))
         turns = int(options.get("turns", DEFAULT_TURNS))
         if size not in SIZES:
@@ -269,7 +268,7 @@ class StoneTowersState(GameState):
         """RULES: a player with no legal action passes automatically."""
         return PASS if player in self.to_move() and not self.board.moves(player) else None
 
-    def _why_illegal(self, player: Player, action: Any) -> str | None:
+    def _why_illegal(self, player: Player, action: int) -> str | None:
         b = self.board
         if action == PASS:
             if b.moves(player):
@@ -284,7 +283,7 @@ class StoneTowersState(GameState):
             return "That castle already has three flags."
         return None
 
-    def _apply(self, player: Player, action: Any) -> None:
+    def _apply(self, player: Player, action: int) -> None:
         b = self.board
         before = (tuple(b.owner), tuple(b.castle))
         rounds: list[Round] = []
@@ -325,7 +324,10 @@ class StoneTowersState(GameState):
     def castle(self, square: int) -> int:
         return self.board.castle[square]
 
-    # ----- copies and notation ----------------------------------------------
+    # ----- copies, views and notation ----------------------------------------
+    def observation(self, player: Player | None) -> StoneTowersState:
+        return self.clone()
+
     def clone(self) -> StoneTowersState:
         s = StoneTowersState.__new__(StoneTowersState)
         s.options = dict(self.options)
@@ -335,7 +337,7 @@ class StoneTowersState(GameState):
         s.last_turn = self.last_turn
         return s
 
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: int) -> str:
         return "pass" if action == PASS else square_name(self.size, action)
 
     def parse_action(self, text: str) -> int:

@@ -10,8 +10,6 @@ the sides differ in shape as well as colour.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
-from typing import Any
 
 from ansi.canvas import (
     BLACK,
@@ -29,7 +27,7 @@ from ansi.canvas import (
     shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
-from doors._core.game import Player
+from doors._core.game import Options, Player
 
 from .keys import Overlay, handle_key
 from .rules import COLOUR, NOBODY, PASS, Frame, StoneTowersState, TurnReport, square_name
@@ -65,11 +63,11 @@ def _digit(n: int) -> str:
     return str(n) if n < 10 else "ABCDEF"[min(n, 15) - 10]
 
 
-class StoneTowersUI(DoorUI):
+class StoneTowersUI(DoorUI[int, StoneTowersState]):
     """One seat's (or a spectator's) Stone Towers screen and controller."""
 
     def __init__(self, me: Player | None, names: tuple[str, str],
-                 options: Mapping[str, Any]):
+                 options: Options):
         super().__init__(me, names, options)
         size = int(self.options.get("size", 9))
         self.cx = self.cy = size // 2
@@ -79,7 +77,7 @@ class StoneTowersUI(DoorUI):
         self.seen_ply = -1
 
     # ----- the server's calls -------------------------------------------------
-    def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
+    def update(self, obs: StoneTowersState, last: tuple[Player, int] | None, now: float) -> None:
         first = self.obs is None
         super().update(obs, last, now)
         state: StoneTowersState = obs
@@ -97,7 +95,7 @@ class StoneTowersUI(DoorUI):
             self.message = (self.message + " " if self.message else "") + \
                 "You cannot build or fortify: ENTER passes."
 
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[int] | Request | None:
         return handle_key(self, key, now)
 
     def frame_due(self, now: float) -> float | None:
@@ -260,8 +258,8 @@ class StoneTowersUI(DoorUI):
         y = 15
         canvas.text(x, y, "r ▲ red   b ▼ blue   · free", GREY)
         canvas.text(x, y + 1, "• taken  ☼ castle destroyed", GREY)
-        if self.over or state.outcome() is not None:
-            return                      # no move hints once the game is over
+        if self.over or state.outcome() is not None or self.me is None:
+            return                      # no move hints once the game is over, nor for a watcher
         canvas.text(x, y + 2, "Arrows move, ENTER build or", DARK_GREY)
         canvas.text(x, y + 3, "fortify, h centre, i overlay", DARK_GREY)
         canvas.text(x, y + 4, {"off": "", "cursor": "(i: this square)",

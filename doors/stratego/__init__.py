@@ -1,7 +1,7 @@
 """Stratego: the headline door (two players, hidden armies)."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, DoorSetting, OptionSpec, TextCommand
+from doors._core.door import Door, DoorSetting, OptionSpec, TextCommand
 
 from .ai import make_bot
 from .keys import StrategoUI
@@ -86,7 +86,7 @@ offered (=) and accepted.
 Hint: bombs around the flag, a few scouts in front, miners kept back.""",
 ])
 
-INFO = DoorInfo(
+INFO = Door(
     key="stratego",
     title="Stratego",
     blurb="Hidden armies, bombs and spies: capture the enemy flag.",

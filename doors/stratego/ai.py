@@ -82,11 +82,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from typing import Any
+from collections.abc import Sequence
 
 from .belief import R_OF, Belief, Marginals
 from .fog import fog_of, gambled
-from .pieces import COUNTS, NEIGHBOURS, Move, Phase, Ready, piece_targets
+from .observation import Seen, StrategoObservation
+from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 from .values import HANG
@@ -153,7 +154,7 @@ TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass i
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
 
-def seen_cells(obs: Any) -> tuple[list[int], set[int]]:
+def seen_cells(obs: StrategoObservation) -> tuple[list[int], set[int]]:
     """The search's cells of what ``obs`` shows (a hidden enemy piece's
     square left -1, for a sample to fill) and the squares of revealed
     pieces."""
@@ -190,13 +191,13 @@ class StrategoBot:
         self.last_depth = 0
         self.last_marginals: Marginals | None = None
 
-    def choose(self, observation: Any, player: int) -> Any:
+    def choose(self, observation: StrategoObservation, player: int) -> Action:
         obs = observation
         if obs.phase == Phase.SETUP:
             if obs.remaining(player) and any(obs.remaining(player).values()):
                 return make_setup(player, self.rng)
             return Ready()
-        legal = obs.legal_actions()
+        legal = [m for m in obs.legal_actions() if isinstance(m, Move)]   # play: all moves
         if not legal:
             raise ValueError("no legal action")
         if len(legal) == 1:
@@ -205,11 +206,11 @@ class StrategoBot:
             return self.choose_simple(obs, player, legal)
         return self.choose_search(obs, player, legal)
 
-    def choose_simple(self, obs: Any, me: int, legal: list[Move]) -> Move:
+    def choose_simple(self, obs: StrategoObservation, me: int, legal: list[Move]) -> Move:
         good, ok = [], []
         for m in legal:
             target = obs.squares[m.to]
-            mine = obs.squares[m.frm].rank
+            mine = obs.piece(m.frm).known_rank
             if target is None or target.rank is None:
                 ok.append(m)
                 continue
@@ -228,14 +229,14 @@ class StrategoBot:
         return self.rng.choice(pool)
 
     # ----- risk ------------------------------------------------------------------
-    def refused(self, obs: Any, m: Move, marg: Marginals | None) -> bool:
+    def refused(self, obs: StrategoObservation, m: Move, marg: Marginals | None) -> bool:
         """The risk rules: a known losing strike; the Marshal or General on
         an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel,
         Major or the Spy past ``RISK_LIMIT``), unless it surely takes the flag."""
         target = obs.squares[m.to]
         if target is None:
             return False
-        mine = obs.squares[m.frm].rank
+        mine = obs.piece(m.frm).known_rank
         if target.rank is not None:
             return RESULT[R_OF[mine]][R_OF[target.rank]] == -1
         if mine in RISK_LIMIT and not target.moved and marg is not None:
@@ -243,7 +244,7 @@ class StrategoBot:
         return False
 
     # ----- search ----------------------------------------------------------------
-    def choose_search(self, obs: Any, me: int, legal: list[Move]) -> Move:
+    def choose_search(self, obs: StrategoObservation, me: int, legal: list[Move]) -> Move:
         cfg = self.cfg
         t0 = time.perf_counter()
         belief = Belief(obs, me)
@@ -258,7 +259,7 @@ class StrategoBot:
         ladders: dict[int, list[tuple[float, int]]] = {}
         if marg is not None:
             for m in cands:
-                if obs.squares[m.to] is not None and obs.squares[m.to].rank is None \
+                if (seen := obs.squares[m.to]) is not None and seen.rank is None \
                         and m.to not in ladders:
                     acc, ladder = 0.0, []
                     for r, p in sorted(marg.odds[m.to].items(), key=lambda kv: R_OF[kv[0]]):
@@ -336,7 +337,8 @@ class StrategoBot:
         return self._pick(obs, me, cands, [t / done for t in totals])
 
     @staticmethod
-    def _swap_in(search: Search, t: int, ladder: list[tuple[float, int]], u: float) -> Any:
+    def _swap_in(search: Search, t: int, ladder: list[tuple[float, int]],
+                 u: float) -> tuple[int, int | None] | None:
         """Give square ``t`` the rank at quantile ``u`` of its odds, swapping
         with a square of that rank in the sample; returns how to undo it."""
         want = next((c for acc, c in ladder if u < acc), ladder[-1][1])
@@ -373,26 +375,26 @@ class StrategoBot:
         return val
 
     @staticmethod
-    def _counts(obs: Any, me: int) -> tuple[list[int], list[int]]:
+    def _counts(obs: StrategoObservation, me: int) -> tuple[list[int], list[int]]:
         """Pieces left by rank index: ours (on the board), theirs (not lost)."""
         mine, theirs = [0] * 12, [0] * 12
         for seen in obs.squares:
             if seen is not None and seen.owner == me:
-                mine[R_OF[seen.rank]] += 1
+                mine[R_OF[seen.known_rank]] += 1
         for r, n in COUNTS.items():
             theirs[R_OF[r]] = n
         for r in obs.lost[1 - me]:
             theirs[R_OF[r]] -= 1
         return mine, theirs
 
-    def _spy_risk(self, obs: Any, me: int, m: Move, marshal: int | None) -> float:
+    def _spy_risk(self, obs: StrategoObservation, me: int, m: Move, marshal: int | None) -> float:
         """The odds that our Marshal, shown, stands next to their Spy after
         ``m`` (at most 1)."""
         marg = self.last_marginals
         if marshal is None or marg is None:
             return 0.0
         moves = m.frm == marshal
-        if not (obs.squares[marshal].revealed or (moves and obs.squares[m.to] is not None)):
+        if not (obs.piece(marshal).revealed or (moves and obs.squares[m.to] is not None)):
             return 0.0
         where = m.to if moves else marshal
         odds = 0.0
@@ -402,15 +404,16 @@ class StrategoBot:
                 odds += marg.p(n, "S")
         return min(1.0, odds)
 
-    def _costs(self, obs: Any, me: int, m: Move, marshal: int | None, own: Any) -> float:
+    def _costs(self, obs: StrategoObservation, me: int, m: Move, marshal: int | None,
+               own: list[tuple[int, int]]) -> float:
         """What the root adds to a move's searched value: the Spy risk, the
         costs of showing a piece or moving it first, the trade bonus and
         the shuffle penalty."""
         target = obs.squares[m.to]
-        mine = obs.squares[m.frm]
+        mine = obs.piece(m.frm)
         val = -SPY_RISK * self._spy_risk(obs, me, m, marshal)
         if target is not None and not mine.revealed and target.rank != mine.rank:
-            val -= REVEAL_COST.get(R_OF[mine.rank], 0.0)
+            val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         if not mine.moved and self.cfg.defend:
             val -= FIRST_MOVE_COST      # it might still be a bomb to them
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
@@ -428,7 +431,7 @@ class StrategoBot:
                 val += PROBE / 2    # a stalled game: a Scout lines up a probe
         return val
 
-    def _pick(self, obs: Any, me: int, cands: list[Move], values: list[float]) -> Move:
+    def _pick(self, obs: StrategoObservation, me: int, cands: list[Move], values: list[float]) -> Move:
         own = obs.own_moves(me)
         best_val, best = -1e18, []
         marshal = next((s for s, seen in enumerate(obs.squares) if seen is not None
@@ -451,14 +454,14 @@ class StrategoBot:
         return self.rng.choice(best)
 
 
-def _can_probe(squares: Any, sq: int, scout_strike: int) -> bool:
+def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bool:
     """Our Scout on ``sq`` of ``squares`` (an observation's) could strike an
     unmoved hidden piece next."""
-    return any(squares[t] is not None and squares[t].rank is None and not squares[t].moved
+    return any((seen := squares[t]) is not None and seen.rank is None and not seen.moved
                for t in piece_targets(squares, sq, scout_strike))
 
 
-def _quiet(obs: Any) -> int:
+def _quiet(obs: StrategoObservation) -> int:
     """Plies since the last strike (since the start if none yet)."""
     return int(obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0))
 

@@ -55,8 +55,9 @@ the back two rows; scouts and a few strong pieces forward).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TypeVar
 
+from .observation import StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, RANKS, strike
 
 __all__ = ["R_OF", "RANK_OF_R", "unknown_pool", "sample_enemy", "Belief", "Marginals",
@@ -91,7 +92,7 @@ def depth_of(sq: int, owner: int) -> int:
     return row if owner == 0 else 9 - row
 
 
-def unknown_pool(obs: Any, enemy: int) -> list[str]:
+def unknown_pool(obs: StrategoObservation, enemy: int) -> list[str]:
     """The ranks the enemy's hidden pieces have, as a multiset."""
     counts = dict(COUNTS)
     for r in obs.lost[enemy]:
@@ -105,7 +106,10 @@ def unknown_pool(obs: Any, enemy: int) -> list[str]:
     return out
 
 
-def _pick(rng: random.Random, items: list[Any], weights: list[float]) -> Any:
+T = TypeVar("T")
+
+
+def _pick(rng: random.Random, items: list[T], weights: list[float]) -> T:
     total = sum(weights)
     x = rng.random() * total
     for item, w in zip(items, weights, strict=True):
@@ -140,13 +144,13 @@ def _bomb_record(obs: Any, enemy: int) -> float:
 class Belief:
     """The hidden enemy pieces of one observation and how to sample them."""
 
-    def __init__(self, obs: Any, me: int):
+    def __init__(self, obs: StrategoObservation, me: int):
         self.me = me
         self.enemy = enemy = 1 - me
         squares = obs.squares
         self.hidden = obs.hidden_squares(enemy)
-        self.unmoved = [sq for sq in self.hidden if not squares[sq].moved]
-        self.moved = [sq for sq in self.hidden if squares[sq].moved]
+        self.unmoved = [sq for sq in self.hidden if not obs.piece(sq).moved]
+        self.moved = [sq for sq in self.hidden if obs.piece(sq).moved]
         pool = unknown_pool(obs, enemy)
         self.n_flag = pool.count("F")
         self.n_bomb = pool.count("B")
@@ -312,6 +316,6 @@ class Marginals:
         return sum(p for r, p in self.odds.get(sq, {}).items() if not strike(attacker, r)[0])
 
 
-def sample_enemy(obs: Any, me: int, rng: random.Random) -> dict[int, str]:
+def sample_enemy(obs: StrategoObservation, me: int, rng: random.Random) -> dict[int, str]:
     return Belief(obs, me).sample(rng)
 

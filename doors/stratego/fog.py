@@ -25,9 +25,10 @@ sees every rank: without that check the fog loses to a side that gambles
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .belief import R_OF
+from .observation import StrategoObservation
 from .tables import BOMB
 
 __all__ = ["Fog", "PROBERS", "fog_of", "gambled"]
@@ -46,7 +47,7 @@ class Fog(NamedTuple):
         return tuple(r in PROBERS or (not unmoved and self.top < r < BOMB) for r in range(16))
 
 
-def fog_of(obs: Any, me: int) -> Fog:
+def fog_of(obs: StrategoObservation, me: int) -> Fog:
     """The fog over our pieces in ``obs`` (its squares' moved and revealed
     flags: what the other side has seen)."""
     still: set[int] = set()
@@ -54,7 +55,7 @@ def fog_of(obs: Any, me: int) -> Fog:
     for s, seen in enumerate(obs.squares):
         if seen is None or seen.owner != me or seen.revealed:
             continue
-        r = R_OF[seen.rank]
+        r = R_OF[seen.known_rank]
         if not seen.moved:
             still.add(s)
         if r < BOMB:
@@ -62,7 +63,7 @@ def fog_of(obs: Any, me: int) -> Fog:
     return Fog(still, top)
 
 
-def gambled(obs: Any, me: int, top: int) -> bool:
+def gambled(obs: StrategoObservation, me: int, top: int) -> bool:
     """Whether their side has struck a hidden piece of ours with a piece
     the fog forbids: an officer on an unmoved one, or on a moved one while
     we still hide a rank at least as high (``top``, our best hidden rank

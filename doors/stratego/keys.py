@@ -13,14 +13,13 @@ The server keeps c, r, ?, Q, = and CTRL-L.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
 from ansi.keys import ARROWS, BACKSPACE, DELETE, DOWN, ENTER, ESC, UP, is_text
-from doors._core.door import Request, Submit
-from doors._core.game import Player
+from doors._core.door import Request, RequestKind, Submit
+from doors._core.game import Options, Player
 
-from .pieces import COUNTS, LAKES, NAMES, Fill, Move, Phase, Place, Ready, Remove, setup_squares
+from .observation import StrategoObservation
+from .pieces import COUNTS, LAKES, NAMES, Action, Fill, Move, Phase, Place, Ready, Remove, setup_squares
 from .setup import SetupError, random_fill, setup_from_text, setup_to_text
 from .view import SetupMode, StrategoView
 
@@ -33,11 +32,11 @@ RANK_KEYS = {k: k for k in COUNTS} | {"s": "S", "b": "B", "f": "F"}
 class StrategoUI(StrategoView):
     """One seat's (or a spectator's) Stratego screen and controller."""
 
-    def __init__(self, me: Player | None, names: tuple[str, str], options: Mapping[str, Any],
+    def __init__(self, me: Player | None, names: tuple[str, str], options: Options,
                  rng: random.Random | None = None):
         super().__init__(me, names, options)
         self.rng = rng or random.Random()
-        self._strike_seen: Any = _NOTHING_YET
+        self._strike_seen: object = _NOTHING_YET     # the last strike seen (a Strike or None)
 
     @property
     def text_input(self) -> bool:
@@ -46,7 +45,7 @@ class StrategoUI(StrategoView):
         return self.mode == SetupMode.SAVE
 
     # ----- server calls -----------------------------------------------------
-    def update(self, obs: Any, last: Any, now: float) -> None:
+    def update(self, obs: StrategoObservation, last: tuple[Player, Action] | None, now: float) -> None:
         # never keep the opponent's setup actions (they name ranks)
         self.obs = obs
         self.last = last if last is not None and isinstance(last[1], Move) else None
@@ -67,7 +66,7 @@ class StrategoUI(StrategoView):
         if obs.phase == Phase.PLAY and self.message.startswith("Ready"):
             self.message = "The battle begins."     # the setup's last word is old news
 
-    def setup_loaded(self, name: str, text: str) -> Submit | None:
+    def setup_loaded(self, name: str, text: str) -> Submit[Action] | None:
         """The server's answer to Request("load_setup", name)."""
         obs = self.obs
         if self.me is None or obs is None or obs.phase != Phase.SETUP or obs.ready[self.me]:
@@ -84,13 +83,13 @@ class StrategoUI(StrategoView):
     def own_placements(self) -> list[tuple[int, str]]:
         """The caller's own pieces placed so far (a watcher has none)."""
         obs, me = self.obs, self.me
-        if me is None:
+        if me is None or obs is None:
             return []
-        return [(sq, obs.squares[sq].rank) for sq in setup_squares(me)
+        return [(sq, obs.piece(sq).known_rank) for sq in setup_squares(me)
                 if obs.squares[sq] is not None]
 
     # ----- keys -------------------------------------------------------------
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[Action] | Request | None:
         obs = self.obs
         if obs is None:
             return None
@@ -138,8 +137,8 @@ class StrategoUI(StrategoView):
         order = sorted(setup_squares(me), key=lambda s: (self.display_row(s), s % 10))
         return order
 
-    def key_setup(self, key: str, me: int) -> Submit | Request | None:
-        obs = self.obs
+    def key_setup(self, key: str, me: int) -> Submit[Action] | Request | None:
+        obs = self.shown
         if obs.ready[me]:
             self.message = "You are ready: waiting for your opponent."
             return None
@@ -202,7 +201,7 @@ class StrategoUI(StrategoView):
         """Why ENTER on ``sq`` cannot pick a piece to move, or None."""
         if sq in LAKES:
             return "That is a lake: no piece may stand or move there."
-        seen = self.obs.squares[sq]
+        seen = self.shown.squares[sq]
         if seen is None:
             return "That square is empty: put the cursor on one of your pieces, then ENTER."
         if seen.owner != self.me:
@@ -229,7 +228,7 @@ class StrategoUI(StrategoView):
                 return None
             text = setup_to_text(self.me, self.own_placements())
             self.message = f"Saving setup {name!r}."
-            return Request("save_setup", (name, text))
+            return Request(RequestKind.SAVE_SETUP, name, text)
         elif is_text(key) and len(self.buffer) < 20:
             self.buffer += key
         return None
@@ -248,11 +247,11 @@ class StrategoUI(StrategoView):
             key = ENTER
         if key == ENTER:
             self.mode = None
-            return Request("load_setup", names[self.load_index])
+            return Request(RequestKind.LOAD_SETUP, names[self.load_index])
         return None
 
-    def key_play(self, key: str, now: float) -> Submit | None:
-        obs = self.obs
+    def key_play(self, key: str, now: float) -> Submit[Action] | None:
+        obs = self.shown
         me = self.me
         if key in (DELETE, BACKSPACE):
             if self.selected is not None:
@@ -279,7 +278,7 @@ class StrategoUI(StrategoView):
                 self.message = why
                 return None
             self.selected = self.cur
-            self.message = f"{NAMES[seen.rank]} selected: cursor to the target, ENTER (DEL cancels)."
+            self.message = f"{NAMES[seen.known_rank]} selected: cursor to the target, ENTER (DEL cancels)."
             return None
         if self.selected is None or self.cur == self.selected:
             self.selected = None

@@ -15,13 +15,14 @@ After the game ends everything is revealed.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from doors._core.game import Outcome
+from doors._core.game import Json, Outcome
 
 from .pieces import (
     COUNTS,
     RANKS,
+    Action,
     Fill,
     Move,
     Phase,
@@ -34,6 +35,7 @@ from .pieces import (
     square_name,
     why_move_illegal,
 )
+from .rules import StrategoState, Strike
 
 __all__ = ["Seen", "StrategoObservation", "observe"]
 
@@ -44,26 +46,38 @@ class Seen(NamedTuple):
     moved: bool              # has moved: not a bomb nor the flag
     revealed: bool           # rank known to both players
 
+    @property
+    def known_rank(self) -> str:
+        """The rank of a piece the viewer knows (its own, or revealed)."""
+        assert self.rank is not None, "a hidden piece's rank"
+        return self.rank
+
 
 @dataclasses.dataclass(frozen=True)
 class StrategoObservation:
     viewer: int | None
     phase: Phase
     to_move: tuple[int, ...]
-    options: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, Json], ...]     # the game's options, as stored
     squares: tuple[Seen | None, ...]          # 100 entries, index = square
     ready: tuple[bool, bool]
     lost: tuple[tuple[str, ...], tuple[str, ...]]   # per player, sorted by rank
     moves: tuple[tuple[int, int, int], ...]   # last public moves (player, from, to)
     ply: int                                  # play moves made so far
-    last_strike: Any                          # rules.Strike or None
+    last_strike: Strike | None
     outcome: Outcome | None
-    strikes: tuple[Any, ...] = ()             # every strike so far (rules.Strike), public
+    strikes: tuple[Strike, ...] = ()          # every strike so far, public
 
     # ----- convenience ------------------------------------------------------
     @property
-    def opts(self) -> dict[str, Any]:
+    def opts(self) -> dict[str, Json]:
         return dict(self.options)
+
+    def piece(self, sq: int) -> Seen:
+        """The piece on ``sq``, where the caller knows there is one."""
+        seen = self.squares[sq]
+        assert seen is not None, f"no piece on {square_name(sq)}"
+        return seen
 
     @property
     def last_move(self) -> tuple[int, int, int] | None:
@@ -89,14 +103,14 @@ class StrategoObservation:
         return [sq for sq, s in enumerate(self.squares)
                 if s is not None and s.owner == player and s.rank is None]
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Action]:
         """The viewer's legal actions, computed from the observation alone
         (``Remove`` and ``Fill`` are legal in setup but not listed)."""
         me = self.viewer
         if me is None or me not in self.to_move:
             return []
         if self.phase == Phase.SETUP:
-            out: list[Any] = []
+            out: list[Action] = []
             rem = self.remaining(me)
             ranks = [r for r in RANKS if rem[r] > 0]
             for sq in setup_squares(me):
@@ -105,9 +119,9 @@ class StrategoObservation:
             if not ranks:
                 out.append(Ready())
             return out
-        return legal_moves(self.squares, me, self.opts, self.own_moves(me))
+        return list(legal_moves(self.squares, me, self.opts, self.own_moves(me)))
 
-    def why_illegal(self, action: Any) -> str | None:
+    def why_illegal(self, action: Action) -> str | None:
         """The reason the rules would refuse the viewer's action, or None."""
         me = self.viewer
         if self.outcome is not None:
@@ -150,7 +164,8 @@ class StrategoObservation:
         return text
 
 
-def observe(state: Any, viewer: int | None, ended: Outcome | None = None) -> StrategoObservation:
+def observe(state: StrategoState, viewer: int | None,
+            ended: Outcome | None = None) -> StrategoObservation:
     """``ended``: the game's outcome when it ended outside the rules (a
     resignation, a forfeit, an agreed draw): everything is revealed then too."""
     outcome = state.outcome() or ended

@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeAlias
 
-from doors._core.game import InvalidNotation
+from doors._core.game import InvalidNotation, Options
 
 
 class Phase(enum.StrEnum):
@@ -157,10 +157,15 @@ class Move:
     to: int
 
 
-Action = Place | Remove | Fill | Ready | Move
+Action: TypeAlias = Place | Remove | Fill | Ready | Move
+
+# A board as the rules hold it (rules.Piece) or as a player sees it
+# (observation.Seen, rank None when hidden): 100 squares, None when empty.
+Cell: TypeAlias = "tuple[int, str | None, bool, bool] | None"    # (owner, rank, moved, revealed)
+Board: TypeAlias = Sequence[Cell]
 
 
-def action_to_str(action: Any) -> str:
+def action_to_str(action: Action) -> str:
     if isinstance(action, Move):
         return f"{square_name(action.frm)}-{square_name(action.to)}"
     if isinstance(action, Place):
@@ -174,7 +179,7 @@ def action_to_str(action: Any) -> str:
     raise InvalidNotation(f"not a Stratego action: {action!r}")
 
 
-def parse_action(text: str) -> Any:
+def parse_action(text: str) -> Action:
     words = text.strip().split()
     if not words:
         raise InvalidNotation("empty action")
@@ -205,10 +210,11 @@ def parse_action(text: str) -> Any:
 
 
 # ----- movement --------------------------------------------------------------
-def piece_targets(board: Sequence[Any], sq: int, scout_strike: int = 2) -> list[int]:
+def piece_targets(board: Board, sq: int, scout_strike: int = 2) -> list[int]:
     """Squares the (own, known-rank) piece on ``sq`` may move or strike to,
     ignoring the two-square rule."""
     piece = board[sq]
+    assert piece is not None, "no piece on that square"
     owner, rank = piece[0], piece[1]
     if rank not in MOVABLE:
         return []
@@ -245,7 +251,7 @@ def two_square_blocked(moves: Sequence[tuple[int, int]], frm: int, to: int,
     return (len(moves) >= 2 and moves[-1] == (to, frm) and moves[-2] == (frm, to))
 
 
-def legal_moves(board: Sequence[Any], player: int, options: dict[str, Any],
+def legal_moves(board: Board, player: int, options: Options,
                 own_moves: Sequence[tuple[int, int]]) -> list[Move]:
     scout_strike = options.get("scout_strike", 2)
     mode = options.get("two_square", TwoSquare.SEED)
@@ -260,7 +266,7 @@ def legal_moves(board: Sequence[Any], player: int, options: dict[str, Any],
     return out
 
 
-def has_move(board: Sequence[Any], player: int, options: dict[str, Any],
+def has_move(board: Board, player: int, options: Options,
              own_moves: Sequence[tuple[int, int]]) -> bool:
     scout_strike = options.get("scout_strike", 2)
     mode = options.get("two_square", TwoSquare.SEED)
@@ -274,7 +280,7 @@ def has_move(board: Sequence[Any], player: int, options: dict[str, Any],
     return False
 
 
-def why_move_illegal(board: Sequence[Any], player: int, options: dict[str, Any],
+def why_move_illegal(board: Board, player: int, options: Options,
                      own_moves: Sequence[tuple[int, int]], frm: int, to: int) -> str | None:
     """A specific reason the player's move frm->to is refused, or None."""
     if not (0 <= frm < 100 and 0 <= to < 100):

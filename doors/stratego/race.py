@@ -48,7 +48,6 @@ Cells: -1 empty, else ``owner * 16 + r`` (``belief.R_OF`` rank index).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from .pieces import NEIGHBOURS
 from .tables import BOMB, MINER, RESULT, SPY, bfs, bfs_seeded
@@ -65,7 +64,8 @@ DOOM = 500.0
 RACE_RANGE = 12
 RACE_STEPS = 6
 _NONE = (0,) * 100      # the lags of a threat gone out of range
-_CLEAR: dict[tuple[Any, ...], bool] = {}    # ``Race._cached_clear``
+# ``Race._cached_clear``: (me, flag, bombs, rank, square, our pieces in the zone) -> clear
+_CLEAR: dict[tuple[int, int, frozenset[int], int, int, tuple[int, ...]], bool] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -125,6 +125,8 @@ def race_lag(e: int, miner: bool, flag: int, bombs: frozenset[int]) -> tuple[int
 
 
 _NO_WAYS: tuple[_Ways, tuple[int, ...], frozenset[int]] = ((), (), frozenset())
+# a threat's lags, ways, counts, nearness and charge before it moved (``enemy_back``)
+_Before = tuple[tuple[int, ...], tuple[_Ways, tuple[int, ...], frozenset[int]], list[int], bool, float]
 
 
 class Race:
@@ -147,7 +149,7 @@ class Race:
         self.at: dict[int, int] = {}        # where each threat stands now (square -> index)
         self.live: list[bool] = []          # a threat taken in the line is charged no more
         # their moves, to undo: (from, to, threat, what it had before)
-        self.trail: list[tuple[int, int, int | None, tuple[Any, ...] | None]] = []
+        self.trail: list[tuple[int, int, int | None, _Before | None]] = []
         self.undo: list[list[tuple[int, float, bool | None]]] = []  # ours, to undo (``move_back``)
         self.near: list[bool] = []          # per threat: within ``IMMINENT`` of our flag
         for e, c in enumerate(cells):

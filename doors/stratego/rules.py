@@ -12,14 +12,14 @@ squares).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from doors._core.game import GameState, Outcome, Termination
+from doors._core.game import GameState, Options, Outcome, Termination
 
 from .pieces import (
     COUNTS,
     RANKS,
+    Action,
     Fill,
     Move,
     Phase,
@@ -36,6 +36,9 @@ from .pieces import (
     strike,
     why_move_illegal,
 )
+
+if TYPE_CHECKING:
+    from .observation import StrategoObservation
 
 __all__ = ["Piece", "Strike", "StrategoState", "DEFAULT_OPTIONS"]
 
@@ -63,10 +66,13 @@ class Strike(NamedTuple):
     defender_moved: bool = False    # the struck piece had moved before
 
 
-class StrategoState(GameState):
+class StrategoState(GameState[Action, "StrategoObservation"]):
+    """A game of Stratego. Each player sees a ``StrategoObservation``: the
+    other army's ranks stay hidden until struck or revealed."""
+
     key = "stratego"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         opts = dict(DEFAULT_OPTIONS)
         opts.update(options)
         if opts["scout_strike"] not in (1, 2):
@@ -120,12 +126,12 @@ class StrategoState(GameState):
             return tuple(p for p in (0, 1) if not self.ready[p])
         return (self.turn,)
 
-    def _legal(self, player: int) -> list[Any]:
+    def _legal(self, player: int) -> list[Action]:
         """In setup: every Place, and Ready once complete. ``Remove`` and
         ``Fill`` are legal too but not listed (so random playouts finish
         their setup; every setup is reachable through Place alone)."""
         if self.phase == Phase.SETUP:
-            out: list[Any] = []
+            out: list[Action] = []
             remaining = self.remaining(player)
             ranks = [r for r in RANKS if remaining[r] > 0]
             for sq in setup_squares(player):
@@ -134,9 +140,9 @@ class StrategoState(GameState):
             if not ranks:
                 out.append(Ready())
             return out
-        return legal_moves(self.board, player, self.options, self.own_moves(player))
+        return list(legal_moves(self.board, player, self.options, self.own_moves(player)))
 
-    def _why_illegal(self, player: int, action: Any) -> str | None:
+    def _why_illegal(self, player: int, action: Action) -> str | None:
         if self.phase == Phase.SETUP:
             return self._why_setup_illegal(player, action)
         if not isinstance(action, Move):
@@ -144,7 +150,7 @@ class StrategoState(GameState):
         return why_move_illegal(self.board, player, self.options,
                                 self.own_moves(player), action.frm, action.to)
 
-    def _why_setup_illegal(self, player: int, action: Any) -> str | None:
+    def _why_setup_illegal(self, player: int, action: Action) -> str | None:
         if isinstance(action, Move):
             return "The game has not started: finish your setup."
         if isinstance(action, Place):
@@ -170,7 +176,7 @@ class StrategoState(GameState):
             return why_fill_illegal(player, action)
         return "That is not a Stratego action."
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: Action) -> None:
         if isinstance(action, Place):
             self.board[action.square] = Piece(player, action.rank)
         elif isinstance(action, Remove):
@@ -242,11 +248,11 @@ class StrategoState(GameState):
         new._outcome = self._outcome
         return new
 
-    def observation(self, player: int | None) -> Any:
+    def observation(self, player: int | None) -> StrategoObservation:
         from .observation import observe
         return observe(self, player)
 
-    def final_observation(self, player: int | None, outcome: Outcome) -> Any:
+    def final_observation(self, player: int | None, outcome: Outcome) -> StrategoObservation:
         """After the end, however it came (a resignation, a forfeit...):
         both armies revealed, the result in the header."""
         from .observation import observe
@@ -267,14 +273,14 @@ class StrategoState(GameState):
             return None
         return obs.moves[-1][0], obs.describe_last()
 
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: Action) -> str:
         return action_to_str(action)
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> StrategoState:
+    def from_options(cls, options: Options) -> StrategoState:
         return cls(options)
 
     def counts_on_board(self, player: int) -> int:

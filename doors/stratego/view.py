@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import enum
 import textwrap
-from collections.abc import Mapping
-from typing import Any
 
 from ansi.canvas import (
     BLACK,
@@ -33,13 +31,16 @@ from ansi.canvas import (
     RED,
     WHITE,
     YELLOW,
+    Canvas,
     clean_text,
     shorten,
 )
 from doors._core.door import DoorUI
-from doors._core.game import Player
+from doors._core.game import Json, Options, Player
 
-from .pieces import COLS, LAKES, NAMES, RANKS, Phase, square_name
+from .observation import StrategoObservation
+from .pieces import COLS, LAKES, NAMES, RANKS, Action, Phase, square_name
+from .rules import Strike
 
 __all__ = ["StrategoView", "SIDE_NAMES", "BX", "BY", "CELL"]
 
@@ -60,7 +61,7 @@ def lost_text(ranks: tuple[str, ...]) -> str:
     return " ".join(parts) or "none"
 
 
-def options_lines(opts: dict[str, Any]) -> list[str]:
+def options_lines(opts: dict[str, Json]) -> list[str]:
     scout = ("Option 2: scouts strike after a run" if opts.get("scout_strike", 2) == 2
              else "Option 1: no strike after a scout run")
     two = ("Two-square: seed rule" if opts.get("two_square", "seed") == "seed"
@@ -76,12 +77,12 @@ class SetupMode(enum.StrEnum):
     LOAD = "load"
 
 
-class StrategoView(DoorUI):
+class StrategoView(DoorUI[Action, StrategoObservation]):
     """Drawing half of the Stratego UI (keys.StrategoUI adds the keys)."""
 
     REVEAL_SECONDS = 3.0
 
-    def __init__(self, me: Player | None, names: tuple[str, str], options: Mapping[str, Any]):
+    def __init__(self, me: Player | None, names: tuple[str, str], options: Options):
         super().__init__(me, names, options)
         self.cur = 30 if me == 0 else 60 if me == 1 else 44
         self.selected: int | None = None
@@ -90,7 +91,7 @@ class StrategoView(DoorUI):
         self.load_index = 0
         self.saved_setups: list[str] = []
         self.reveal_until = 0.0
-        self.reveal: Any = None            # the Strike being shown
+        self.reveal: Strike | None = None  # the Strike being shown
         self.auto_step = False             # setup: step on to the next empty square after placing
 
     # ----- geometry ---------------------------------------------------------
@@ -110,6 +111,13 @@ class StrategoView(DoorUI):
     def cursor(self) -> tuple[int, int] | None:
         return (BX + CELL * (self.cur % 10) + 1, BY + self.display_row(self.cur))
 
+    @property
+    def shown(self) -> StrategoObservation:
+        """The observation on the screen: the drawing and key helpers run
+        only once the server has given one (``draw`` and ``on_key`` check)."""
+        assert self.obs is not None, "no observation yet"
+        return self.obs
+
     def revealing(self, now: float) -> bool:
         return self.reveal is not None and now < self.reveal_until
 
@@ -117,7 +125,7 @@ class StrategoView(DoorUI):
         return self.reveal_until if self.revealing(now) else None
 
     # ----- drawing ----------------------------------------------------------
-    def draw(self, canvas: Any, now: float) -> None:
+    def draw(self, canvas: Canvas, now: float) -> None:
         canvas.clear()
         obs = self.obs
         canvas.text(0, 0, "STRATEGO", YELLOW)
@@ -146,7 +154,7 @@ class StrategoView(DoorUI):
         for line in options_lines(obs.opts):
             canvas.text(0, y, line[:PX - 1], DARK_GREY)
             y += 1
-        if self.revealing(now):
+        if self.reveal is not None and self.revealing(now):
             self.draw_strike(canvas, 0, BY + 14, self.reveal, True)
         elif obs.last_strike is not None:
             self.draw_strike(canvas, 0, BY + 14, obs.last_strike, False)
@@ -155,8 +163,8 @@ class StrategoView(DoorUI):
         else:
             self.draw_play_panel(canvas, now)
 
-    def draw_cell(self, canvas: Any, sq: int, now: float) -> None:
-        obs = self.obs
+    def draw_cell(self, canvas: Canvas, sq: int, now: float) -> None:
+        obs = self.shown
         x = BX + CELL * (sq % 10)
         y = BY + self.display_row(sq)
         if sq in LAKES:
@@ -164,8 +172,8 @@ class StrategoView(DoorUI):
         else:
             seen = obs.squares[sq]
             blink = False
-            if self.revealing(now) and sq in (self.reveal.frm, self.reveal.to):
-                st = self.reveal
+            st = self.reveal if self.revealing(now) else None
+            if st is not None and sq in (st.frm, st.to):
                 owner = st.player if sq == st.frm else 1 - st.player
                 rank = st.attacker if sq == st.frm else st.defender
                 fg, bg, ch, blink = WHITE, SIDE_BG[owner], rank, True
@@ -190,7 +198,7 @@ class StrategoView(DoorUI):
             canvas.put(x, y, "[", YELLOW, canvas.get(x, y).bg)
             canvas.put(x + 2, y, "]", YELLOW, canvas.get(x, y).bg)
 
-    def draw_strike(self, canvas: Any, x: int, y: int, st: Any, live: bool) -> None:
+    def draw_strike(self, canvas: Canvas, x: int, y: int, st: Strike, live: bool) -> None:
         a_side, d_side = SIDE_NAMES[st.player], SIDE_NAMES[1 - st.player]
         head = "STRIKE! " if live else "Last strike: "
         canvas.text(x, y, f"{head}{square_name(st.frm)}x{square_name(st.to)}",
@@ -208,10 +216,10 @@ class StrategoView(DoorUI):
             res = "Both removed."
         canvas.text(x, y + 1 + len(lines), res, WHITE if live else GREY)
 
-    def draw_setup_panel(self, canvas: Any) -> None:
-        obs = self.obs
+    def draw_setup_panel(self, canvas: Canvas) -> None:
+        obs = self.shown
         x = PX
-        canvas.text(x, 0, "SETUP: place your 40 pieces", YELLOW)
+        canvas.text(x, 0, "SETUP: place your 40 pieces" if self.me is not None else "SETUP: the armies", YELLOW)
         if self.me is None:
             for p in (0, 1):
                 state = "ready" if obs.ready[p] else f"{obs.placed_count(p)}/40 placed"
@@ -246,8 +254,8 @@ class StrategoView(DoorUI):
             step = "steps on" if self.auto_step else "stays put"
             canvas.text(x, 19, f"A: after placing, cursor {step}", GREY)
 
-    def draw_play_panel(self, canvas: Any, now: float) -> None:
-        obs = self.obs
+    def draw_play_panel(self, canvas: Canvas, now: float) -> None:
+        obs = self.shown
         x = PX
         out = obs.outcome if obs.outcome is not None else self.outcome
         if out is not None:

@@ -1,7 +1,7 @@
 """Towers: an 8x8 game of placing towers, moving each once, and lines of sight."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, OptionSpec
+from doors._core.door import Door, OptionSpec
 
 from .ai import make_bot
 from .rules import TowersState
@@ -53,7 +53,7 @@ OPTIONS = (
     OptionSpec("games", "Games", ((1, "One game"), (2, "Match of two")), 1),
 )
 
-INFO = DoorInfo(
+INFO = Door(
     key="towers",
     title="Towers",
     blurb="Place 8 towers, move each once like a rook, score lines of sight.",

@@ -12,14 +12,15 @@ given seed) with a time cap as a safety net on a busy machine.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
 
 from doors._ai.alphabeta import AlphaBetaBot
-from doors._ai.random_bot import RandomBot
+from doors._ai.random_bot import ListsActions, RandomBot
 from doors._core.door import Bot
 from doors._core.game import Player
 
 from .evaluate import evaluate_fast, evaluate_full, order_actions, terminal_value
+from .rules import Action, TowersState
 
 __all__ = ["make_bot", "LEVELS", "MixedBot"]
 
@@ -30,26 +31,26 @@ class MixedBot:
     """Plays ``strong``'s choice with probability ``p_strong``, else a
     random legal action."""
 
-    def __init__(self, strong: Bot, p_strong: float, seed: int | None):
+    def __init__(self, strong: Bot[TowersState, Action], p_strong: float, seed: int | None):
         self.strong = strong
         self.p_strong = p_strong
         self.rng = random.Random(seed)
-        self.random = RandomBot(self.rng.randrange(2**32))
+        self.random: RandomBot[ListsActions[Action], Action] = RandomBot(self.rng.randrange(2**32))
 
-    def choose(self, observation: Any, player: Player) -> Any:
+    def choose(self, observation: TowersState, player: Player) -> Action:
         if self.rng.random() < self.p_strong:
             return self.strong.choose(observation, player)
         return self.random.choose(observation, player)
 
 
-def _search(evaluate: Any, seed: int | None, max_nodes: int, max_time: float,
-            max_depth: int = 64) -> AlphaBetaBot[Any]:
+def _search(evaluate: Callable[[TowersState, Player], float], seed: int | None, max_nodes: int,
+            max_time: float, max_depth: int = 64) -> AlphaBetaBot[TowersState, Action]:
     return AlphaBetaBot(evaluate, max_time=max_time, max_depth=max_depth, seed=seed,
                         order=order_actions, terminal_value=terminal_value,
                         max_nodes=max_nodes)
 
 
-def make_bot(level: int, seed: int | None = None) -> Bot:
+def make_bot(level: int, seed: int | None = None) -> Bot[TowersState, Action]:
     """A Towers bot of ``level`` 1..5 (clamped)."""
     level = max(LEVELS[0], min(LEVELS[1], int(level)))
     if level == 1:

@@ -7,11 +7,9 @@ own new pairs, minus the enemy pair it splits); moving a tower is removing it
 """
 from __future__ import annotations
 
-from typing import Any
-
 from doors._core.game import Player
 
-from .rules import MOVEMENT, PLACEMENT, RAYS, Move, Place, TowersState, tower
+from .rules import MOVEMENT, PLACEMENT, RAYS, Action, Move, Place, TowersState, tower
 
 __all__ = ["place_effect", "move_gain", "placement_gain", "potential",
            "evaluate_fast", "evaluate_full", "terminal_value", "order_actions"]
@@ -128,11 +126,11 @@ def terminal_value(state: TowersState, player: Player) -> float:
     return state.returns()[player] * WIN + MARGIN_WEIGHT * margin
 
 
-def order_actions(state: TowersState, player: Player, actions: list[Any]) -> list[Any]:
+def order_actions(state: TowersState, player: Player, actions: list[Action]) -> list[Action]:
     """Actions sorted by their immediate gain, best first (stable)."""
     cells = state.cells
 
-    def gain(action: Any) -> int:
+    def gain(action: Action) -> int:
         if isinstance(action, Move):
             return move_gain(cells, action.origin, action.target)
         if isinstance(action, Place):

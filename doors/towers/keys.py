@@ -9,12 +9,12 @@ board in a match of two. Nothing here uses the server's keys (c r ? Q =).
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from ansi import keys as K
 from doors._core.door import Submit
 
-from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Move, Place
+from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Action, Move, Place, TowersState
 
 __all__ = ["TowersKeyTarget", "handle_key", "CANCEL_KEYS", "SELECT_KEYS"]
 
@@ -23,7 +23,7 @@ class TowersKeyTarget(Protocol):
     """What the keymap reads and changes on a seat's Towers screen (the view,
     ``view.TowersUI``, has it; this module does not import the view)."""
     me: int | None
-    obs: Any
+    obs: TowersState | None
     message: str
     cursor_sq: int
     selected: int | None
@@ -39,7 +39,7 @@ CANCEL_KEYS = frozenset({K.ESC, K.BACKSPACE, K.DELETE})
 SELECT_KEYS = frozenset({K.ENTER, " "})
 
 
-def handle_key(ui: TowersKeyTarget, key: str) -> Submit | None:
+def handle_key(ui: TowersKeyTarget, key: str) -> Submit[Action] | None:
     """Apply ``key`` to the UI; a Submit when it proposes an action."""
     if key in K.ARROWS:
         dx, dy = K.ARROWS[key]
@@ -73,7 +73,7 @@ def _toggle_previous(ui: TowersKeyTarget) -> None:
     return None
 
 
-def _select(ui: TowersKeyTarget) -> Submit | None:
+def _select(ui: TowersKeyTarget) -> Submit[Action] | None:
     obs = ui.obs
     if obs is None:
         return None
@@ -91,22 +91,20 @@ def _select(ui: TowersKeyTarget) -> Submit | None:
         return None
     sq = ui.cursor_sq
     if obs.phase == PLACEMENT:
-        return _propose(ui, Place(sq))
+        return _propose(ui, obs, ui.me, Place(sq))
     if obs.phase == MOVEMENT:
-        return _move_step(ui, sq)
+        return _move_step(ui, obs, ui.me, sq)
     return None
 
 
-def _move_step(ui: TowersKeyTarget, sq: int) -> Submit | None:
-    obs = ui.obs
-    me = ui.me
+def _move_step(ui: TowersKeyTarget, obs: TowersState, me: int, sq: int) -> Submit[Action] | None:
     if ui.selected is not None:
         if sq == ui.selected:
             ui.selected = None
             ui.message = "Selection cancelled."
             return None
         if sq in obs.targets(ui.selected):
-            return _propose(ui, Move(ui.selected, sq))
+            return _propose(ui, obs, me, Move(ui.selected, sq))
         if not _is_own_unmoved(obs, sq, me):
             ui.message = obs.why_illegal(me, Move(ui.selected, sq)) or ""
             return None
@@ -125,12 +123,13 @@ def _move_step(ui: TowersKeyTarget, sq: int) -> Submit | None:
     return None
 
 
-def _is_own_unmoved(obs: Any, sq: int, me: int | None) -> bool:
+def _is_own_unmoved(obs: TowersState, sq: int, me: int | None) -> bool:
     return obs.owner(sq) == me and not obs.is_built(sq)
 
 
-def _propose(ui: TowersKeyTarget, action: Any) -> Submit | None:
-    reason = ui.obs.why_illegal(ui.me, action)
+def _propose(ui: TowersKeyTarget, obs: TowersState, me: int,
+             action: Action) -> Submit[Action] | None:
+    reason = obs.why_illegal(me, action)
     if reason is not None:
         ui.message = reason
         return None

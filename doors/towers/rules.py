@@ -23,13 +23,14 @@ letters a-h, row numbers 1-8.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Hashable, Iterator, Mapping
+from typing import NamedTuple, TypeAlias
 
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 __all__ = [
-    "SIZE", "TOWERS_EACH", "Phase", "PLACEMENT", "MOVEMENT", "OVER", "Place", "Move", "TowersState", "square_name",
+    "SIZE", "TOWERS_EACH", "Phase", "PLACEMENT", "MOVEMENT", "OVER", "Place", "Move", "Action",
+    "TowersState", "square_name",
     "parse_square", "line_pairs", "line_score", "parse_diagram", "RAYS",
     "NEIGHBOURS",
 ]
@@ -59,6 +60,9 @@ class Move(NamedTuple):
     """Phase 2: move an unmoved tower like a rook; it is then built."""
     origin: int
     target: int
+
+
+Action: TypeAlias = Place | Move
 
 
 # ----- cells and geometry ---------------------------------------------------
@@ -158,7 +162,7 @@ def parse_diagram(text: str) -> bytearray:
     return cells
 
 
-def _player_option(value: Any, name: str) -> int:
+def _player_option(value: object, name: str) -> int:
     if value in (0, 1, "0", "1"):
         return int(value)
     raise ValueError(f"option {name!r} must be 0 or 1, got {value!r}"
@@ -167,12 +171,12 @@ def _player_option(value: Any, name: str) -> int:
 
 # ----- the state --------------------------------------------------------------
 
-class TowersState(GameState):
-    """A game (or a match of two games) of Towers."""
+class TowersState(GameState[Action, "TowersState"]):
+    """A game (or a match of two games) of Towers; every player sees it all."""
 
     key = "towers"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         super().__init__(options)
         self.first = _player_option(self.options.get("first", 0), "first")
         games = self.options.get("games", 1)
@@ -191,7 +195,7 @@ class TowersState(GameState):
         if setup:
             self._load_setup(setup)
 
-    def _load_setup(self, setup: Mapping[str, Any]) -> None:
+    def _load_setup(self, setup: Mapping[str, object]) -> None:
         self.cells = parse_diagram(str(setup["board"]))
         self.placed = [sum(1 for c in self.cells if owner_of(c) == p) for p in (0, 1)]
         if setup.get("phase") == MOVEMENT:            # a puzzle with fewer towers
@@ -270,21 +274,24 @@ class TowersState(GameState):
         """Sum of ``player``'s margins over the finished games."""
         return sum(r[player] - r[1 - player] for r in self.results)
 
-    def last_action_this_game(self) -> tuple[Player, Any] | None:
+    def last_action_this_game(self) -> tuple[Player, Action] | None:
         return self.history[-1] if self.game_plies and self.history else None
 
-    def key_for_tt(self) -> tuple[Any, ...]:
+    def key_for_tt(self) -> Hashable:
         return bytes(self.cells), self.turn, self.game, tuple(self.results)
 
     # ----- protocol -----------------------------------------------------------
+    def observation(self, player: Player | None) -> TowersState:
+        return self.clone()
+
     def _to_move(self) -> tuple[Player, ...]:
         return () if self.turn is None else (self.turn,)
 
-    def _legal(self, player: Player) -> list[Any]:
+    def _legal(self, player: Player) -> list[Action]:
         cells = self.cells
         if self.phase == PLACEMENT:
             return [Place(s) for s in range(SQUARES) if not cells[s]]
-        out = []
+        out: list[Action] = []
         mine = tower(player, False)
         for sq in range(SQUARES):
             if cells[sq] == mine:
@@ -295,7 +302,7 @@ class TowersState(GameState):
                         out.append(Move(sq, t))
         return out
 
-    def _why_illegal(self, player: Player, action: Any) -> str | None:
+    def _why_illegal(self, player: Player, action: Action) -> str | None:
         cells = self.cells
         if isinstance(action, Place) and len(action) == 1:
             if self.phase != PLACEMENT:
@@ -328,7 +335,7 @@ class TowersState(GameState):
             return "Towers move in a straight line, like a rook."
         return "That is not a Towers move."
 
-    def _apply(self, player: Player, action: Any) -> None:
+    def _apply(self, player: Player, action: Action) -> None:
         self.game_plies += 1
         if isinstance(action, Place):
             self.cells[action.square] = tower(player, False)
@@ -394,12 +401,12 @@ class TowersState(GameState):
         return new
 
     # ----- notation -----------------------------------------------------------
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: Action) -> str:
         if isinstance(action, Move):
             return f"{square_name(action.origin)}-{square_name(action.target)}"
         return square_name(action.square)
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise InvalidNotation(f"not a Towers move: {text!r}")
         compact = "".join(text.split())
@@ -414,5 +421,5 @@ class TowersState(GameState):
         raise InvalidNotation(f"not a Towers move: {text!r}")
 
 
-def _on_board(sq: Any) -> bool:
+def _on_board(sq: object) -> bool:
     return type(sq) is int and 0 <= sq < SQUARES

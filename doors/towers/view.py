@@ -12,8 +12,6 @@ end, on ``l`` during play) run between the scoring towers with their points.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
-from typing import Any
 
 from ansi.canvas import (
     BLACK,
@@ -34,10 +32,21 @@ from ansi.canvas import (
     shorten,
 )
 from doors._core.door import DoorUI, Request, Submit
-from doors._core.game import Player
+from doors._core.game import Options, Player
 
 from .keys import handle_key
-from .rules import MOVEMENT, OVER, PLACEMENT, SIZE, Move, line_pairs, owner_of, square_name
+from .rules import (
+    MOVEMENT,
+    OVER,
+    PLACEMENT,
+    SIZE,
+    Action,
+    Move,
+    TowersState,
+    line_pairs,
+    owner_of,
+    square_name,
+)
 
 __all__ = ["TowersUI", "PLAYER_COLOURS", "COLOUR_NAMES", "UNMOVED", "BUILT"]
 
@@ -62,13 +71,13 @@ def cell_y(row: int) -> int:
     return GRID_Y + 1 + (SIZE - 1 - row) * 2
 
 
-class TowersUI(DoorUI):
+class TowersUI(DoorUI[Action, TowersState]):
     """One seat's (or a spectator's) Towers screen and controller."""
 
     shows_turn = True          # the panel says whose turn and the last move
 
     def __init__(self, me: Player | None, names: tuple[str, str],
-                 options: Mapping[str, Any]):
+                 options: Options):
         super().__init__(me, names, options)
         self.cursor_sq = 3 * SIZE + 3          # d4
         self.selected: int | None = None
@@ -77,7 +86,7 @@ class TowersUI(DoorUI):
         self._seen_plies = -1
 
     # ----- DoorUI -------------------------------------------------------------
-    def update(self, obs: Any, last: tuple[Player, Any] | None, now: float) -> None:
+    def update(self, obs: TowersState, last: tuple[Player, Action] | None, now: float) -> None:
         super().update(obs, last, now)
         plies = len(obs.history) if obs is not None else 0
         if plies != self._seen_plies:
@@ -86,7 +95,7 @@ class TowersUI(DoorUI):
         if obs is not None and obs.games < 2:
             self.show_previous = False
 
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+    def on_key(self, key: str, now: float) -> Submit[Action] | Request | None:
         return handle_key(self, key)
 
     def cursor(self) -> tuple[int, int] | None:
@@ -136,7 +145,7 @@ class TowersUI(DoorUI):
         for col in range(SIZE):
             canvas.put(cell_x(col) + 2, GRID_Y + 2 * SIZE + 1, "abcdefgh"[col], GREY)
 
-    def _draw_highlights(self, canvas: Canvas, obs: Any) -> None:
+    def _draw_highlights(self, canvas: Canvas, obs: TowersState) -> None:
         if self.selected is not None and obs.phase == MOVEMENT:
             self._frame(canvas, self.selected, BRIGHT_GREEN)
             for t in obs.targets(self.selected):
@@ -148,7 +157,7 @@ class TowersUI(DoorUI):
             if not obs.cells[last[1].origin]:
                 canvas.put(cell_x(col) + 2, cell_y(row), "∙", GREY)
 
-    def _draw_towers(self, canvas: Canvas, obs: Any, cells: bytes, previous: bool) -> None:
+    def _draw_towers(self, canvas: Canvas, obs: TowersState, cells: bytes, previous: bool) -> None:
         last = None if previous else obs.last_action_this_game()
         last_sq = None
         if last is not None:
@@ -208,10 +217,10 @@ class TowersUI(DoorUI):
         if self.cursor_sq != self.selected:
             self._frame(canvas, self.cursor_sq, YELLOW)
 
-    def _draw_hints(self, canvas: Canvas, obs: Any, previous: bool) -> None:
+    def _draw_hints(self, canvas: Canvas, obs: TowersState, previous: bool) -> None:
         y = GRID_Y + 2 * SIZE + 2
-        if self.over:
-            return                      # the game is over: the server's key line says what is left
+        if self.over or self.me is None:
+            return                      # over, or watched: the server's key line says what is left
         if previous:
             hint = "Game 1's final board.  TAB: back to the game"
         elif obs.phase == PLACEMENT:
@@ -226,7 +235,7 @@ class TowersUI(DoorUI):
         canvas.text(1, y, hint, DARK_GREY)
 
     # ----- side panel -----------------------------------------------------------
-    def _draw_panel(self, panel: Canvas, obs: Any, previous: bool) -> None:
+    def _draw_panel(self, panel: Canvas, obs: TowersState, previous: bool) -> None:
         title = "TOWERS"
         if obs.games > 1:
             title += f"   game {min(obs.game + 1, obs.games)} of {obs.games}"
@@ -240,8 +249,8 @@ class TowersUI(DoorUI):
             panel.text(2, y, UNMOVED[p], PLAYER_COLOURS[p])
             you = " (you)" if p == self.me else ""
             panel.text(6, y, shorten(self.name_of(p), 19 - len(you)) + you, PLAYER_COLOURS[p])
-            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{self._todo(obs, p):<11}{score[p]:>3} pts",
-                       GREY)
+            todo = "" if self.over else self._todo(obs, p)       # over: nothing is left to move
+            panel.text(2, y + 1, f"{COLOUR_NAMES[p]:<5}{todo:<11}{score[p]:>3} pts", GREY)
         panel.text(0, 8, f"Phase: {obs.phase_name}", WHITE)
         panel.text(0, 9, self._turn_text(obs), YELLOW if self.me in movers else GREY)
         last = obs.last_action_this_game()
@@ -262,7 +271,7 @@ class TowersUI(DoorUI):
         panel.text(0, 19, f"{BUILT[0]} {BUILT[1]} built (moved)", GREY)
 
     @staticmethod
-    def _todo(obs: Any, player: Player) -> str:
+    def _todo(obs: TowersState, player: Player) -> str:
         if obs.phase == PLACEMENT:
             return f"to place {obs.towers_to_place(player)}"
         left = obs.towers_to_move(player)
@@ -270,7 +279,7 @@ class TowersUI(DoorUI):
             return f"pinned {left}"
         return f"to move {left}"
 
-    def _turn_text(self, obs: Any) -> str:
+    def _turn_text(self, obs: TowersState) -> str:
         movers = obs.to_move()
         if not movers or self.over:
             return ""
@@ -280,7 +289,7 @@ class TowersUI(DoorUI):
             return f"Your turn: {doing}."
         return f"{shorten(self.name_of(mover), 16)} to move."
 
-    def _end_text(self, obs: Any) -> list[str]:
+    def _end_text(self, obs: TowersState) -> list[str]:
         out = obs.outcome() or self.outcome
         if out is None:
             return []

@@ -17,7 +17,7 @@ from server.services.store_accounts import AccountRow
 __all__ = ["AccountsScreen"]
 
 ROWS = 17
-HINTS = "UP/DOWN select  r password  b ban  B ban + address  u unban  n rename  ESC back"
+HINTS = "UP/DOWN select  r password  b ban  B ban+address  u unban  n rename  ESC back"
 PROMPTS = {"password": "New password: ", "ban": "Ban, reason: ",
            "address": "Ban with address (ENTER: their address now): ", "rename": "New handle: "}
 

@@ -49,12 +49,12 @@ async def after_login(session: Session, user: UserRow, back: Back) -> Transition
     except WriteFailed:
         pass          # (logged by the store, shown on the console) the caller still comes in
     await session.services.messages.deliver_kept(session)
+    pending = session.services.matches.pending_for(user.handle)
+    if pending:             # the offer says it too, rather than a notice over the game resumed
+        return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))
     waiting = turns_line(session.services.matches.turns_waiting(user.handle))
     if waiting:
         session.show_notice(f"{waiting}: press t in the lobby.")
-    pending = session.services.matches.pending_for(user.handle)
-    if pending:
-        return Replace(ResumeScreen(session, pending, then=lambda: LobbyScreen(session)))
     return Replace(LobbyScreen(session))
 
 

@@ -66,6 +66,8 @@ class ChallengeScreen(Screen):
         self.level2 = 0                  # player 2's level when the computer plays itself
         self.by_turns = False           # the opponent was typed by name: by turns
         self.days = MOVE_DAYS[1]
+        self.pace = False               # the opponent was chosen before: an options row says live or by turns
+        self.live_ok = True             # (with ``pace``) the opponent is in the lobby: live is offered
         self.name_input = LineInput(20)
         self.message = ""
         if door is not None and door in registry():
@@ -77,8 +79,7 @@ class ChallengeScreen(Screen):
         callers = [s.handle for s in app.nodes.online()
                    if s is not self.session and s.location == LOBBY]
         sysop = [SYSOP] if self._sysop() is not None else []
-        by_name = [] if self.session.is_sysop else [BY_NAME]
-        self.opponents = [COMPUTER] + callers + sysop + by_name + [WATCH]
+        self.opponents = [COMPUTER] + callers + sysop + [BY_NAME, WATCH]
         self.step, self.index = Step.OPPONENT, 0
 
     def _sysop(self) -> Session | None:
@@ -98,6 +99,8 @@ class ChallengeScreen(Screen):
             rows.append(("Computer level", "level"))
         elif self.opponent == WATCH:      # each side its own level
             rows += [("Player 1 level", "level"), ("Player 2 level", "level2")]
+        elif self.pace:
+            rows.append(("Play", "pace"))
         elif self.by_turns:
             rows.append(("Time per move", "days"))
         rows.append(("Start game" if self.opponent in (COMPUTER, WATCH) else "Send challenge", "go"))
@@ -107,6 +110,11 @@ class ChallengeScreen(Screen):
         assert self.info is not None
         if row == "days":
             self.days = MOVE_DAYS[(MOVE_DAYS.index(self.days) + step) % len(MOVE_DAYS)]
+        elif row == "pace":             # live (0, if the opponent is in the lobby), or days a move
+            paces = ([0] if self.live_ok else []) + list(MOVE_DAYS)
+            now = paces[(paces.index(self.days if self.by_turns else 0) + step) % len(paces)]
+            self.by_turns = now > 0
+            self.days = now or self.days
         elif row in ("level", "level2"):
             low, high = self.info.levels
             now = self.level if row == "level" else self.level2
@@ -127,7 +135,8 @@ class ChallengeScreen(Screen):
         if key == K.ESC:
             if self.step == Step.DOOR:
                 return Pop(None)
-            self.step, self.index = (Step.DOOR if self.step == Step.OPPONENT else Step.OPPONENT), 0
+            back = self.step == Step.OPPONENT or self.pace      # a chosen opponent is not asked for again
+            self.step, self.index = (Step.DOOR if back else Step.OPPONENT), 0
             return None
         count = {Step.DOOR: len(self.doors), Step.OPPONENT: len(self.opponents),
                  Step.OPTIONS: len(self._rows()) if self.info else 0}[self.step]
@@ -262,6 +271,9 @@ class ChallengeScreen(Screen):
                     value = f"{level}  ({low} weakest, {high} strongest)"
                 elif row == "days":
                     value = f"{self.days} day{'s' if self.days != 1 else ''} a move"
+                elif row == "pace":
+                    value = (f"by turns, {self.days} day{'s' if self.days != 1 else ''} a move"
+                             if self.by_turns else "live, now")
                 else:
                     value = ""
                 canvas.text(5, 5 + i * 2, f" {label:<22}", BLUE if sel else YELLOW, CYAN if sel else 0)

@@ -27,6 +27,7 @@ from server.screens.resume import ResumeScreen
 from server.screens.session import Push, Quit, Screen, Session, Transition
 from server.screens.split_chat import open_split_chat
 from server.screens.sysop_news import CONSOLE_HELP, SysopNews
+from server.screens.turns import TurnsScreen, turns_line
 from server.services import events as E
 from server.services.board import Challenge
 from server.services.chat import clean_chat
@@ -68,6 +69,8 @@ KEYS: KeyTable[Seen] = KeyTable([
     KeySpec(("?",), "? help", "this help", EVERY, "_help"),
     KeySpec(("q", "Q"), "q quit", "detach the console (the server keeps running)", EVERY, "_quit"),
     KeySpec(("u", "U"), "u resume", "your unfinished games: resume one", EVERY, "_resume", when="pending"),
+    KeySpec(("t", "T"), "t by turns", "your games by turns: whose move it is; ENTER opens one to move",
+            EVERY, "_turns", when="turns"),
     KeySpec(("g", "G"), "g play", "play: choose a door and an opponent", EVERY, "_play"),
     KeySpec(("c",), "c chat", "split-screen chat with the selected caller (ESC ends it)",
             WITH_CALLER, "_chat"),
@@ -114,24 +117,25 @@ async def open_console(session: Session) -> Screen:
 # ----- the console -------------------------------------------------------------
 
 class _ChallengeCaller(ChallengeScreen):
-    """The challenge screen with the selected caller preselected."""
+    """The challenge screen with the selected caller preselected: a door,
+    then the options, whose "Play" row says live or by turns (by turns
+    only when the caller is not in the lobby)."""
 
-    def __init__(self, session: Session, target: str):
-        self.target = target
+    def __init__(self, session: Session, target: str, live: bool):
         super().__init__(session)
+        self.target = target
+        self.pace, self.live_ok, self.by_turns = True, live, not live
 
     def _to_opponent(self) -> None:
         """The opponent is the one chosen on the console: straight to the options."""
-        super()._to_opponent()
-        if self.target in self.opponents:
-            self.index = self.opponents.index(self.target)
-            self._to_options(self.target)
+        self._to_options(self.target)
 
 
 class SysopScreen(Screen):
     location = CONSOLE
     refresh_every = 5.0           # the node list: idle times
     shows_nodes = True
+    hears_challenges = True
 
     def __init__(self, session: Session):
         super().__init__(session)
@@ -196,6 +200,8 @@ class SysopScreen(Screen):
     def _test(self, name: str) -> bool:
         if name == "pending":
             return bool(self._pending())
+        if name == "turns":
+            return bool(self.session.services.matches.by_turns_of(self.session.handle))
         return name == "outgoing" and bool(self._outgoing())
 
     async def on_key(self, key: str) -> Transition:
@@ -269,6 +275,9 @@ class SysopScreen(Screen):
         self.input, self.mode = LineInput(60), Mode.SHUTDOWN
         return None
 
+    async def _turns(self, key: str) -> Transition:
+        return Push(TurnsScreen(self.session))
+
     async def _play(self, key: str) -> Transition:
         return Push(ChallengeScreen(self.session))
 
@@ -298,10 +307,11 @@ class SysopScreen(Screen):
         caller = self._caller()
         if caller is None:
             return None
-        if caller.location != LOBBY:
+        user = caller.user
+        if caller.location != LOBBY and (user is None or user.kind not in (AccountKind.TELNET, AccountKind.BBS)):
             self.message = f"{caller.handle} is not in the lobby."
             return None
-        return Push(_ChallengeCaller(self.session, caller.handle))
+        return Push(_ChallengeCaller(self.session, caller.handle, live=caller.location == LOBBY))
 
     def _typed(self, key: str) -> Transition:
         assert self.input is not None
@@ -431,6 +441,9 @@ class SysopScreen(Screen):
                 x = canvas.text(1, 14, shorten(f"Waiting for {ch.target} to answer: {ch.describe()}",
                                                78 - len(hint)), BRIGHT_CYAN)
                 canvas.text(x, 14, hint, BRIGHT_CYAN)
+        turns = app.matches.turns_waiting(self.session.handle)
+        if not self._incoming() and not self._outgoing() and not self._pending() and turns:
+            canvas.text(1, 14, f"{turns_line(turns)} by turns: t shows them.", YELLOW)
         if not self._incoming() and not self._outgoing():
             waiting = self._pending()
             if waiting:

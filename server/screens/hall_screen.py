@@ -146,7 +146,7 @@ class HallOfFameScreen(Screen):
                                   f"{row.lost:>5} {row.drawn:>5}", GREY)
         if not self.league:
             canvas.text(2, 7, "No games between callers of two BBSes yet.", DARK_GREY)
-        canvas.text(1, 23, "1-9 or LEFT/RIGHT a door   m my games   ESC back", DARK_GREY)
+        canvas.text(1, 23, f"1-{len(self.doors)} or LEFT/RIGHT a door   m my games   ESC back", DARK_GREY)
 
     def _draw_mine(self, canvas: Canvas, y: int, title: str) -> None:
         hall = self.hall

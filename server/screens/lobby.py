@@ -30,6 +30,7 @@ from ansi.canvas import (
 from ansi.widgets import ChatPane, LineInput
 from doors import registry
 from server.screens.challenge import ChallengeOffer, ChallengeScreen
+from server.screens.challenge_lines import ended_line
 from server.screens.hall_screen import HallOfFameScreen
 from server.screens.history_screen import MyGamesScreen
 from server.screens.keytable import KeySpec, KeyTable
@@ -234,17 +235,9 @@ def challenge_news(session: Session, event: Any) -> tuple[str | None, Transition
     does with challenge news and a match that starts: (message, transition)."""
     if isinstance(event, ChallengeEvent):
         ch = event.challenge
-        mine = ch.challenger == session.handle
         if ch.target == session.handle and ch.state == ChallengeState.OPEN:
             session.terminal.bell()           # someone wants to play
-        elif mine and ch.state == ChallengeState.ACCEPTED and ch.by_turns:
-            return (f"{ch.target} accepted your challenge by turns: see your games (t)."), None
-        elif mine and ch.state == ChallengeState.DECLINED:
-            return f"{ch.target} declined your challenge.", None
-        elif ch.state == ChallengeState.WITHDRAWN and ch.target.casefold() == session.handle.casefold():
-            return f"{ch.challenger} withdrew the challenge.", None
-        elif ch.state == ChallengeState.EXPIRED:
-            return f"Your challenge {'to ' + ch.target if mine else 'from ' + ch.challenger} expired.", None
+        return ended_line(ch, session.handle), None
     elif isinstance(event, MatchEvent) and event.kind == News.START:
         player = event.match.seat_of(session)
         if player is not None:
@@ -260,6 +253,7 @@ class LobbyScreen(Screen):
     them do not redraw at once."""
     location = LOBBY
     shows_nodes = True
+    hears_challenges = True
     SPREAD = 20.0
     WHO_ROWS = 8
 
@@ -441,7 +435,8 @@ class LobbyScreen(Screen):
             self._new_messages()                      # kept in the log, as in a game
         else:
             message, transition = challenge_news(self.session, event)
-            self.message = message or self.message
+            # a game opening ends what the line said before ("Challenge sent to ...")
+            self.message = message or ("" if transition is not None else self.message)
             return transition
         return None
 

@@ -71,7 +71,7 @@ AWAY = frozenset({Seen.BY_TURNS, Seen.WAITING, Seen.OVER, Seen.WATCHING})
 
 KEYS: KeyTable[Seen] = KeyTable([
     KeySpec(("q",), "q console", "step out to the console; u there resumes (sysop)",
-            SEATED, "_step_out", when="sysop"),
+            frozenset({Seen.PLAYING, Seen.WAITING}), "_step_out", when="sysop"),
     KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC console", "back to the console",
             frozenset({Seen.OVER, Seen.WATCHING}), "_leave", when="sysop"),
     KeySpec((K.ESC, K.ENTER, " ", "q", "Q"), "ESC lobby", "back to the lobby",
@@ -246,7 +246,8 @@ class MatchScreen(Screen):
                                 f"{self.match.info.title} help"))
 
     def _keys_page(self) -> str:
-        lines = ["KEYS IN EVERY GAME", "", *KEYS.help_lines(ALL, self._test),
+        # the keys that work in the state the game is in now (a finished game: no resign)
+        lines = ["THE GAME'S KEYS NOW", "", *KEYS.help_lines({self.seen}, self._test),
                  "  CTRL-S     pause the screen; CTRL-Q sends it again as it is now", "", _KEYS_NOTES]
         return "\n".join(lines)
 
@@ -294,16 +295,15 @@ class MatchScreen(Screen):
         elif not info.saved_setups or user is None:
             return
         elif req.kind == RequestKind.SAVE_SETUP:
-            name, data = req.data
-            await store.save_setup(user.id, door, str(name)[:20], str(data))
+            await store.save_setup(user.id, door, req.name[:20], req.text)
             self.ui.saved_setups = await store.setup_names(user.id, door)
-            self.ui.message = f"Setup saved as {name}."
+            self.ui.message = f"Setup saved as {req.name}."
         elif req.kind == RequestKind.LOAD_SETUP:
-            data = await store.load_setup(user.id, door, str(req.data))
+            data = await store.load_setup(user.id, door, req.name)
             if data is None:
-                self.ui.message = f"There is no saved setup called {req.data}."
+                self.ui.message = f"There is no saved setup called {req.name}."
                 return
-            result = self.ui.setup_loaded(str(req.data), data)
+            result = self.ui.setup_loaded(req.name, data)
             if isinstance(result, Submit):
                 reason = await self.match.submit(self.me, result.action)
                 if reason is not None:
@@ -344,10 +344,11 @@ class MatchScreen(Screen):
                 self.end_news = event.text      # the reason (and "Not rated: ..."): the end's own row
                 self.banner = ""
             elif event.text:    # news (left, back, an offer) goes in the log
-                self.chat.add("", event.text)
                 m = self.match
                 own = ((event.kind == News.DRAW_OFFER and m.draw_offer == self.me)
                        or (event.kind == News.AUTO_FINISH_OFFER and m.auto_offer == self.me))
+                if not own:     # "X asks ...: press a to agree" is not for X (their own row says it)
+                    self.chat.add("", event.text)
                 if event.kind in PROMPTED and not own:      # and, if it asks this caller, the banner
                     self.banner = self._prompt = event.text
                 elif event.kind not in PROMPTED:            # an answer or a move: the question is gone
@@ -507,34 +508,49 @@ class MatchScreen(Screen):
             return f"Waiting for {other}'s move ({m.time_left_text(movers[0])}). ESC: leave", BRIGHT_CYAN
         return " and ".join(m.names()[p] for p in movers) + " to move", BRIGHT_CYAN
 
+    @staticmethod
+    def _spare_rows(canvas: Canvas, most: int = 3) -> int:
+        """How many rows at the bottom of the door's area the door left
+        blank (at most ``most``): the chat strip may take them."""
+        spare = 0
+        while spare < most and all(c.char == " " and c.bg == BLACK
+                                   for c in canvas.row_cells(DOOR_ROWS - 1 - spare)):
+            spare += 1
+        return spare
+
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         region = canvas.region(0, 0, 80, DOOR_ROWS)
         self.ui.draw(region, now)
         seen = self.seen
-        # status line
-        canvas.fill(0, 20, 80, 1, " ", WHITE, BLUE)
-        text, colour = self._turn_text()
-        last = "" if self.ui.shows_turn or seen is Seen.OVER else self._last_text(76 - len(text))
-        left = self.session.clock.left(now)
-        if left is not None and left < 600:        # the caller's time on their BBS, under 10 minutes
-            clock = f"Time left {int(left) // 60}:{int(left) % 60:02d} "
-            text = f"{text}  {clock}" if len(text) + len(clock) < 76 else text
-        x = canvas.text(1, 20, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
-        if last and x < 77:
-            canvas.text(79 - len(last), 20, last, CYAN, BLUE)
         # the message rows (the end, the server's banner, the door's message)
-        # take the chat pane's lower rows; the key line stays on the bottom row
+        # take the strip's lower rows; the key line stays on the bottom row
         if seen is Seen.OVER:
             message, message_colour = self.banner or self._end_text(), YELLOW
         else:
             message = self.banner or self.ui.message
             message_colour = YELLOW if self.banner else BRIGHT_RED
         lines = wrap(clean_text(message), 78)[-2:] if message else []
-        self.chat.draw(canvas.region(1, 21, 78, 2 - len(lines)))
+        # the strip grows up into rows the door leaves blank, as far as its
+        # newest two lines need (a reply of two rows keeps the line before it)
+        spare = self._spare_rows(canvas)
+        need = self.chat.rows_for(2, 78) - (2 - len(lines))
+        grow = spare if self.chat.scrolled else min(spare, max(0, need))
+        top = 20 - grow                      # the status line
+        canvas.fill(0, top, 80, 1, " ", WHITE, BLUE)
+        text, colour = self._turn_text()
+        last = "" if self.ui.shows_turn or seen is Seen.OVER else self._last_text(76 - len(text))
+        left = self.session.clock.left(now)
+        if left is not None and left < 600:        # the caller's time on their BBS, under 10 minutes
+            clock = f"Time left {int(left) // 60}:{int(left) % 60:02d} "
+            text = f"{text}  {clock}" if len(text) + len(clock) < 76 else text
+        x = canvas.text(1, top, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
+        if last and x < 77:
+            canvas.text(79 - len(last), top, last, CYAN, BLUE)
+        self.chat.draw(canvas.region(1, top + 1, 78, 2 + grow - len(lines)))
         for i, line in enumerate(lines):
             canvas.text(1, 23 - len(lines) + i, line, message_colour)
-        if self.chat.scrolled and len(lines) < 2:
-            canvas.text(62, 21, " PGDN: newer ", BLACK, CYAN)
+        if self.chat.scrolled and len(lines) < 2 + grow:
+            canvas.text(62, top + 1, " PGDN: newer ", BLACK, CYAN)
         # input / confirmation / keys
         cursor = None
         if self.session.terminal.plain and self.chat_input is None and self.confirm is None:

@@ -8,6 +8,7 @@ from ansi.canvas import BLUE, BRIGHT_GREEN, DARK_GREY, WHITE, YELLOW, Canvas
 from ansi.keys import ESC
 from server.screens.match_screen import MatchScreen
 from server.screens.session import Pop, Push, Replace, Screen, Transition
+from server.screens.turns import turns_line
 from server.services.match import Match
 from server.services.nodes import LOBBY
 from server.services.seats import SeatKind
@@ -89,5 +90,8 @@ class ResumeScreen(Screen):
                 who = next((s.name for s in later.seats if s.name.casefold() not in self.names), "?")
                 canvas.text(5, 12 + i, f"{later.info.title} against {who} "
                                        f"({len(later.state.history)} moves)", DARK_GREY)
+        waiting = turns_line(self.session.services.matches.turns_waiting(self.session.handle))
+        if waiting:
+            canvas.text(3, 21, f"{waiting} by turns: press t in the lobby.", BRIGHT_GREEN)
         canvas.text(1, 23, "y resume  n not now (the game keeps waiting)", DARK_GREY)
         return (24, 8)

@@ -38,9 +38,10 @@ from server.net.terminal import (
     small_canvas_size,
 )
 from server.screens.call_clock import CallClock
+from server.screens.challenge_lines import ended_line
 from server.services import events as E
 from server.services.accounts import Accounts
-from server.services.board import ChallengeBoard
+from server.services.board import ChallengeBoard, ChallengeEvent
 from server.services.ids import NodeId
 from server.services.jobs import DoorJobs
 from server.services.limits import AbuseLimits
@@ -121,6 +122,7 @@ class Screen:
     # shows who is online: redrawn when the node list changes (other screens
     # do not even hear of it)
     shows_nodes = False
+    hears_challenges = False      # says how a challenge ended itself (else the session's notice does)
 
     def __init__(self, session: Session):
         self.session = session
@@ -453,6 +455,13 @@ class Session:
             self.show_notice("Sorry, that went wrong (the sysop can see why in the log).")
             self.terminal.redraw()
 
+    def _challenge_ended(self, item: ChallengeEvent) -> None:
+        """How a challenge ended, on the notice line of a screen that does
+        not say it itself (help, the new-game screen, a game)."""
+        ended = ended_line(item.challenge, self.handle)
+        if ended is not None:
+            self.show_notice(ended)
+
     async def _dispatch(self, item: Any) -> None:
         if item is _DUE:             # a deadline that came with other items: they woke the loop
             return
@@ -498,6 +507,9 @@ class Session:
             await self._apply(await top.on_event(item))
         elif isinstance(item, E.PushScreen):
             await self._apply(Push(item.factory(self)))
+        elif isinstance(item, ChallengeEvent) and not top.hears_challenges:
+            self._challenge_ended(item)
+            await self._apply(await top.on_event(item))
         else:
             await self._apply(await top.on_event(item))
 

@@ -30,6 +30,7 @@ IN A GAME
   q         step out to the console: the game waits for you (your opponent
             is told) and u on the console brings you back. Stay away longer
             than the forfeit time and you lose, as a caller would.
+  ESC       (a game by turns) leave it: it waits for your next move (t).
   PGUP/PGDN page back and forth through the chat and messages.
 
   Pages, challenges sent to you and callers logging on or off show on the

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ansi import keys as K
-from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas
+from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_GREEN, CYAN, DARK_GREY, GREY, WHITE, YELLOW, Canvas, shorten
 from server.screens.match_screen import MatchScreen
 from server.screens.pager import PagerScreen
 from server.screens.session import Pop, Push, Screen, Transition
@@ -43,8 +43,8 @@ class TurnsScreen(Screen):
         movers = match.state.to_move()
         if me is not None and me in movers:
             return f"YOUR TURN, {match.time_left_text(me)}", BRIGHT_GREEN
-        if len(movers) == 1:
-            return f"{match.names()[movers[0]]}'s turn, {match.time_left_text(movers[0])}", GREY
+        if len(movers) == 1:            # the opponent's: named in the column before
+            return f"their turn, {match.time_left_text(movers[0])}", GREY
         return "", GREY
 
     async def on_key(self, key: str) -> Transition:
@@ -96,11 +96,12 @@ class TurnsScreen(Screen):
             me = match.player_of(self.session.handle)
             other = match.names()[1 - me] if me is not None else "?"
             status, colour = self._status(match)
-            line = (f" {match.id:>4} {match.info.title[:12]:<12} {other[:20]:<20} "
+            line = (f" {match.id:>4} {shorten(match.info.title, 12):<12} {shorten(other, 20):<20} "
                     f"{match.info.state_class.count_moves(match.state.record())[0]:>6}  {status}")
             sel = top + row == self.index
-            canvas.text(2, 3 + row, f"{line:<76}"[:76], BLUE if sel else colour, CYAN if sel else 0)
+            canvas.text(2, 3 + row, f"{shorten(line, 76):<76}", BLUE if sel else colour, CYAN if sel else 0)
         canvas.text(1, 22, self.message[:78], YELLOW)
-        keys = "UP/DOWN choose  ENTER open  t messages  ESC lobby" if games else "ESC lobby"
+        back = "ESC console" if self.session.is_sysop else "ESC lobby"
+        keys = f"UP/DOWN choose  ENTER open  t messages  {back}" if games else back
         canvas.text(1, 23, keys, DARK_GREY)
         return None

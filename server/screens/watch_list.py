@@ -53,8 +53,8 @@ class WatchListScreen(Screen):
             watching = len(match.watching())
             extra = f" · {watching} watching" if watching else ""
             canvas.text(4, 4 + i * 2, f"{i + 1}", BRIGHT_GREEN)
-            canvas.text(7, 4 + i * 2, shorten(f"{match.info.title}: {a} vs {b}", 50), WHITE)
-            canvas.text(58, 4 + i * 2, shorten(f"{moves} actions{extra}", 21), GREY)
+            canvas.text(7, 4 + i * 2, shorten(f"{match.info.title}: {a} vs {b}", 47), WHITE)
+            canvas.text(56, 4 + i * 2, shorten(f"{moves} actions{extra}", 23), GREY)
         if not games:
             canvas.text(4, 4, "Nobody is playing another caller right now.", GREY)
         canvas.text(2, 22, "Hidden information stays hidden: you see what both players may see,", DARK_GREY)

@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from doors._core.door import DoorInfo
-from doors._core.game import GameState, Outcome, Termination
+from doors._core.door import AnyState, DoorInfo
+from doors._core.game import Outcome, Termination
 from server.config import Config
 from server.services import events as E
 from server.services.chat import ChatLog, clean_chat
@@ -68,7 +68,7 @@ class Match:
     at the board hears of the other's move through ``tell``."""
 
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
-                 info: DoorInfo, state: GameState, seats: list[Seat], computer: ComputerPlayers,
+                 info: DoorInfo, state: AnyState, seats: list[Seat], computer: ComputerPlayers,
                  ratings: RatingBook | None = None, limits: AbuseLimits | None = None,
                  turns: TurnTimes | None = None, tell: Tell | None = None):
         self.store = store
@@ -359,7 +359,7 @@ class Match:
             await self._record_end(self.outcome, self.state)
             self._on_finished(self)
 
-    def facts(self, outcome: Outcome, state: GameState) -> GameFacts:
+    def facts(self, outcome: Outcome, state: AnyState) -> GameFacts:
         """The game as the rating book needs it, from what this match knows."""
         labels = (seat_label(self.seats[0].kind, self.seats[0].name, self.seats[0].level),
                   seat_label(self.seats[1].kind, self.seats[1].name, self.seats[1].level))
@@ -368,7 +368,7 @@ class Match:
                       for side in (0, 1))
         return GameFacts(self.id, self.info.key, labels, outcome.to_json(), (moves[0], moves[1]))
 
-    async def _record_end(self, outcome: Outcome, state: GameState,
+    async def _record_end(self, outcome: Outcome, state: AnyState,
                           final: tuple[int, int, str] | None = None) -> None:
         """Store the end (the ``final`` move, the outcome, the ratings) in
         one transaction; on failure nothing is stored and the game goes on."""

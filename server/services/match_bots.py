@@ -12,8 +12,7 @@ import logging
 import random
 from typing import Any, Protocol
 
-from doors._core.door import DoorInfo
-from doors._core.game import GameState
+from doors._core.door import AnyState, DoorInfo
 from server.config import Config
 from server.services.seats import Seat, SeatKind
 from server.services.store import WriteFailed
@@ -33,7 +32,7 @@ class BotTable(Protocol):
     config: Config
     computer: ComputerPlayers
     seats: list[Seat]
-    state: GameState
+    state: AnyState
     autoplay: bool
 
     @property

@@ -154,3 +154,15 @@ def test_menu_lightbar_and_hotkeys():
     assert m.handle(keys.ENTER) == 1
     assert m.handle("X") == 2 and m.selected == 2
     assert m.handle("z") is None
+
+
+def test_chat_pane_says_how_many_rows_its_newest_lines_need():
+    pane = ChatPane(lines=10)
+    assert pane.rows_for(2, 40) == 0                  # nothing yet
+    pane.add("Ann", "hi")
+    assert pane.rows_for(2, 40) == 1                  # only one line: its rows
+    pane.add("Bob", "a reply long enough to wrap onto a second row of forty")
+    assert pane.rows_for(1, 40) == 2 and pane.rows_for(2, 40) == 3
+    canvas = Canvas(40, 3)
+    pane.draw(canvas)                                  # three rows hold both whole
+    assert canvas.row_text(0).startswith("Ann: hi") and canvas.row_text(1).startswith("Bob: a reply")

@@ -265,7 +265,7 @@ async def test_every_screen_fits_80_columns(tmp_path, cuts):
 HINT_CHECKS = {
     "v": ("SPACE/RIGHT next", ESC),          # the game's moves, one by one
     "c": ("Say:", ESC),                      # the chat line
-    "?": ("KEYS IN EVERY GAME", ESC),        # the help pages (the last holds the game keys)
+    "?": ("THE GAME'S KEYS NOW", ESC),        # the help pages (the last holds the game keys)
 }
 
 
@@ -283,7 +283,7 @@ async def offered_keys_work(caller: Caller, back: str) -> None:
         caller.send(key)
         if key == "?":
             for _ in range(6):                       # page on to the game keys
-                if "KEYS IN EVERY GAME" in caller.text():
+                if "THE GAME'S KEYS NOW" in caller.text():
                     break
                 caller.send(" ")
                 await caller.settle()

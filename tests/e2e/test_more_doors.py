@@ -1,12 +1,14 @@
 """Awari's computer-vs-computer watching and auto finish; Stone Towers
 against the computer to the end; each as a telnet caller sees it."""
 import json
+import re
 
 from doors.stone_towers.rules import PASS
 
 from .harness import (
     DOWN,
     ENTER,
+    ESC,
     LEFT,
     RIGHT,
     UP,
@@ -109,4 +111,27 @@ async def test_stone_towers_against_the_computer_to_the_end(app):
     (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
     squares = json.loads(outcome)["score"]
     assert f"{squares[0]}-{squares[1]}" in text
+    await caller.close()
+
+
+async def test_watching_the_computer_play_stratego_shows_a_header_neither_cut_nor_glued(app):
+    caller = await Caller.connect(app.port)
+    await caller.login("Wes")
+    caller.send("p" + door_digit("Stratego"))
+    await caller.expect("choose your opponent")
+    caller.send(DOWN * (menu_number(caller, "Watch the computer play itself") - 1) + ENTER)
+    await caller.expect("Player 2 level")
+    caller.send(ENTER)
+    text = await caller.expect("SETUP: the armies")       # a watcher places nothing
+    assert "place your" not in text
+    await wait_until(lambda: " to move" in caller.line(0), timeout=60, what="the play")
+    await caller.settle()
+    header = caller.line(0)
+    # the two names (shortened with an ellipsis, never cut), then a gap, then whose move
+    found = re.match(r"STRATEGO +Computer 1\S*( \(\d\))? vs Computer 2\S*( \(\d\))?( {2,})(Red|Blue) to move ",
+                     header)
+    assert found is not None, header
+    assert "…" in header or "(" in header, header         # a name is whole, or says it is shortened
+    caller.send(ESC)
+    await caller.expect("Who's online")
     await caller.close()

@@ -123,6 +123,9 @@ async def test_cp437_art_reaches_the_browser_as_the_same_glyphs_in_utf8(app):
     assert len(art) >= 5
     assert web.screen.display[:20] == bbs.screen.display[:20]
     assert "charset utf8" in web.text()
+    # each is welcomed to games the way it came: the browser seat is no telnet
+    assert "Welcome to Gatehouse: two-player door games in your browser." in web.line(20)
+    assert "Welcome to Gatehouse: two-player door games by telnet." in bbs.line(20)
     # an account made on a CP437 terminal still gets UTF-8 in the browser
     watcher = await Caller.connect(app.port)
     await watcher.login("Watcher")

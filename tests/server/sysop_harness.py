@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pyte
 
+from ansi.cp437 import FILE_CONTROLS, decode_cp437
+from server.net.terminal import charset_for_term
+
 __all__ = ["Console"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,17 +37,20 @@ class _Screen(pyte.Screen):
 
 
 class Console:
-    """``python -m server.cli sysop --config F`` on an 80x24 pty."""
+    """``python -m server.cli sysop --config F`` on an 80x24 pty; ``term``:
+    the terminal type it says it is (``ansi``: the server sends CP437, and
+    the screen decodes it so)."""
 
-    def __init__(self, config: Path, cols: int = 80, rows: int = 24):
+    def __init__(self, config: Path, cols: int = 80, rows: int = 24, term: str = "xterm"):
         self.screen = _Screen(cols, rows, self.send)
         self.stream = pyte.Stream(self.screen)
         self.received = bytearray()
         self.closed = False
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self.cp437 = charset_for_term(term) == "cp437"
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT))
+        env = dict(os.environ, TERM=term, PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "sysop", "--config", str(config)],
             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
@@ -67,7 +73,7 @@ class Console:
             asyncio.get_running_loop().remove_reader(self.master)
             return
         self.received += data
-        self.stream.feed(self._utf8.decode(data))
+        self.stream.feed(decode_cp437(data, FILE_CONTROLS) if self.cp437 else self._utf8.decode(data))
 
     def text(self) -> str:
         return "\n".join(self.screen.display)

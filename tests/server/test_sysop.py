@@ -239,7 +239,7 @@ async def test_a_challenge_the_sysop_withdraws_cannot_be_accepted(app, console):
     console.send("x")
     await console.expect("Challenge withdrawn.")
     await console.expect_gone("Waiting for Alice to answer")
-    await alice.expect("Sysop withdrew the challenge.")
+    await alice.expect("Sysop withdrew the challenge to Towers.")
     await alice.expect_gone("challenges you to")
     alice.send("y?")                            # y, then help: once help shows, y was handled
     await alice.expect("THE LOBBY")

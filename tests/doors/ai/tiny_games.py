@@ -4,19 +4,19 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 TAKES = (1, 2, 3)
 
 
-class ExtraTurnNim(GameState):
+class ExtraTurnNim(GameState[int, "ExtraTurnNim"]):
     """Nim on one pile: take 1, 2 or 3 stones; taking the last stone wins.
     Leaving a non-zero multiple of 5 stones gives the mover another turn, so
     the players do not simply alternate."""
 
     key = "extra_turn_nim"
 
-    def __init__(self, options: dict[str, Any]):
+    def __init__(self, options: Options):
         super().__init__(options)
         self.pile = int(self.options.get("pile", 10))
         self.turn: Player = int(self.options.get("first", 0))
@@ -25,10 +25,10 @@ class ExtraTurnNim(GameState):
     def _to_move(self) -> tuple[Player, ...]:
         return (self.turn,)
 
-    def _legal(self, player: Player) -> list[Any]:
+    def _legal(self, player: Player) -> list[int]:
         return [k for k in TAKES if k <= self.pile]
 
-    def _apply(self, player: Player, action: Any) -> None:
+    def _apply(self, player: Player, action: int) -> None:
         self.pile -= action
         if self.pile == 0:
             self.winner = player
@@ -40,6 +40,9 @@ class ExtraTurnNim(GameState):
             return None
         return Outcome(self.winner, Termination.RULES, "last stone taken")
 
+    def observation(self, player: Player | None) -> ExtraTurnNim:
+        return self.clone()
+
     def clone(self) -> ExtraTurnNim:
         new = ExtraTurnNim(self.options)
         new.pile, new.turn, new.winner = self.pile, self.turn, self.winner
@@ -49,10 +52,10 @@ class ExtraTurnNim(GameState):
     def key_for_tt(self) -> tuple[int, int]:
         return self.pile, self.turn
 
-    def action_to_str(self, action: Any) -> str:
+    def action_to_str(self, action: int) -> str:
         return str(action)
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> int:
         if text not in ("1", "2", "3"):
             raise InvalidNotation(text)
         return int(text)
@@ -80,6 +83,6 @@ def alternating_winning_takes(pile: int) -> list[int]:
     return [k for k in TAKES if k <= pile and (pile - k) % 4 == 0]
 
 
-def nim_eval(state: GameState, player: Player) -> float:
+def nim_eval(state: GameState[Any, Any], player: Player) -> float:
     """A deliberately uninformative evaluation."""
     return 0.0

@@ -1,13 +1,13 @@
 """Nim, the door of docs/NEW-DOOR.md: registered only in the tests."""
 from __future__ import annotations
 
-from doors._core.door import DoorInfo, OptionSpec
+from doors._core.door import Door, OptionSpec
 
 from .ai import make_bot
 from .rules import NimState
 from .view import NimUI
 
-INFO = DoorInfo(
+INFO = Door(
     key="nim",
     title="Nim",
     blurb="Take 1 to 3 stones from one pile; whoever takes the last wins.",

@@ -21,5 +21,5 @@ class NimBot:
         return int(self.rng.choice(observation.legal_actions(player)))
 
 
-def make_bot(level: int, seed: int | None = None) -> Bot:
+def make_bot(level: int, seed: int | None = None) -> Bot[NimState, int]:
     return NimBot(level, seed)

@@ -1,18 +1,18 @@
 """Nim's rules: one pile, take 1 to 3 stones, whoever takes the last wins."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from doors._core.game import GameState, InvalidNotation, Outcome, Player, Termination
+from doors._core.game import GameState, InvalidNotation, Options, Outcome, Player, Termination
 
 TAKES = (1, 2, 3)
 
 
-class NimState(GameState):
+class NimState(GameState[int, "NimState"]):
+    """One pile; an action is how many stones to take. Every player sees
+    the whole state, so an observation is a copy of it."""
+
     key = "nim"
 
-    def __init__(self, options: Mapping[str, Any]):
+    def __init__(self, options: Options):
         super().__init__(options)
         self.pile = int(self.options.get("pile", 15))
         self.turn: Player = 0
@@ -34,6 +34,9 @@ class NimState(GameState):
         if self.winner is None:
             return None
         return Outcome(self.winner, Termination.RULES, "took the last stone")
+
+    def observation(self, player: Player | None) -> NimState:
+        return self.clone()
 
     def clone(self) -> NimState:
         new = NimState(self.options)

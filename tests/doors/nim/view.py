@@ -7,19 +7,19 @@ from doors._core.door import DoorUI, Request, Submit
 from .rules import NimState
 
 
-class NimUI(DoorUI):
-    def on_key(self, key: str, now: float) -> Submit | Request | None:
+class NimUI(DoorUI[int, NimState]):
+    def on_key(self, key: str, now: float) -> Submit[int] | Request | None:
         state = self.obs
-        if not isinstance(state, NimState) or key not in ("1", "2", "3"):
+        if state is None or key not in ("1", "2", "3"):
             return None
-        if state.why_illegal(self.me if self.me is not None else -1, int(key)) is not None:
+        if self.me is None or state.why_illegal(self.me, int(key)) is not None:
             self.message = "You may take 1 to 3 stones, on your turn."
             return None
         return Submit(int(key))
 
     def draw(self, canvas: Canvas, now: float) -> None:
         state = self.obs
-        if not isinstance(state, NimState):
+        if state is None:
             return
         canvas.text(2, 1, "NIM", YELLOW)
         canvas.text(2, 3, f"Stones left: {state.pile:2d}  " + "o " * state.pile, GREY)

@@ -146,7 +146,7 @@ def test_save_and_load_setup():
     press(s, ui, "e")
     out = press(s, ui, ENTER)
     assert isinstance(out, Request) and out.kind == "save_setup"
-    name, text = out.data
+    name, text = out.name, out.text
     assert name == "mine" and text == setup_to_text(1, ui.own_placements())
     # load it as red
     red = seat(s, 0)
