@@ -124,7 +124,7 @@ def _beaters(rank: str) -> set[str]:
     return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
 
 
-def _bomb_record(obs: Any, enemy: int) -> float:
+def _bomb_record(obs: StrategoObservation, enemy: int) -> float:
     """How much likelier than the prior says a piece of ``enemy``'s at our
     bomb wall is a Miner, from its strikes on our bombs in this game: one
     that opens bombs with Miners comes to open them (1 + opened), one that
