@@ -10,6 +10,11 @@ phase (plies 0-99, 100-399, 400 on) and by kind of strike:
   both died);
 - ``they struck and took``: their piece struck ours and won (or both died).
 
+Each kind is split by what the side that lost the piece could know: ``known``
+when the piece that beat it had shown its rank before (a strike, a Scout's
+run) or, for ``they struck and took``, when our piece had (they took a piece
+they knew), else ``hidden``.
+
 For each flag lost, the rank that took it and how many of our bombs that
 piece took on its way (a single walker through a bomb wall: a Miner with
 one bomb or more).
@@ -34,6 +39,7 @@ from doors.stratego.values import VALUE  # noqa: E402
 
 MOVE = re.compile(r"^(\d+) (RED|BLU): \d+ \d+ \w+(?: \d+)? (KILLS|DIES|BOTHDIE) (\S+) (\S+)")
 STEP = re.compile(r"^\d+ (RED|BLU): (\d+) (\d+) (UP|DOWN|LEFT|RIGHT)(?: (\d+))? (\w+)(?: (\S+) (\S+))?")
+ROW = re.compile(r"^[0-9sSBF.]+$")
 DIRS = {"UP": (0, -1), "DOWN": (0, 1), "LEFT": (-1, 0), "RIGHT": (1, 0)}
 
 
@@ -58,6 +64,50 @@ def flag_taker(lines: list[str], side: str) -> tuple[str, int] | None:
 PHASES = ((0, 100, "opening"), (100, 400, "middle"), (400, 10 ** 9, "late"))
 
 
+class Board:
+    """The pieces of a log as the referee moves them: square -> [side,
+    rank, shown] (shown: its rank was seen by a strike or a Scout's run)."""
+
+    def __init__(self, lines: list[str]):
+        self.at: dict[tuple[int, int], list] = {}
+        for i, ln in enumerate(lines):
+            if ln.endswith("SETUP"):
+                side = "RED" if ln.split()[1] == "RED" else "BLU"
+                rows = lines[i + 1:i + 5]
+                first = 0 if side == "RED" else 6
+                for y, row in enumerate(rows):
+                    if not ROW.match(row):
+                        break
+                    for x, token in enumerate(row):
+                        if token != ".":
+                            self.at[(x, first + y)] = [side, token, False]
+
+    def step(self, m: re.Match) -> tuple[bool, bool]:
+        """Play one step of the log; (attacker shown, defender shown) before it."""
+        x, y = int(m[2]), int(m[3])
+        dx, dy = DIRS[m[4]]
+        n = int(m[5] or 1)
+        to = (x + dx * n, y + dy * n)
+        piece = self.at.pop((x, y), None)
+        other = self.at.get(to)
+        before = (bool(piece and piece[2]), bool(other and other[2]))
+        if piece is None:
+            return before
+        if n > 1:
+            piece[2] = True
+        result = m[6]
+        if result == "OK":
+            self.at[to] = piece
+        elif result == "KILLS":
+            piece[2] = True
+            self.at[to] = piece
+        elif result == "DIES" and other is not None:
+            other[2] = True
+        elif result == "BOTHDIE":
+            self.at.pop(to, None)
+        return before
+
+
 def value(token: str) -> float:
     rank = "S" if token in ("s", "S") else token
     return VALUE[R_OF[rank]] if rank in R_OF else 0.0
@@ -80,7 +130,10 @@ def game(path: str) -> tuple[str, str, dict[str, float]] | None:
         result = "loss" if named_us else "win"
     me = "RED" if ours == "RED" else "BLU"
     out: dict[str, float] = {}
+    board = Board(lines)
     for ln in lines:
+        step = STEP.match(ln)
+        shown = board.step(step) if step else (False, False)
         m = MOVE.match(ln)
         if not m:
             continue
@@ -93,12 +146,17 @@ def game(path: str) -> tuple[str, str, dict[str, float]] | None:
             if lost_att:
                 key = f"{phase}: we struck and lost ({'bomb' if d == 'B' else 'piece'})"
                 out[key] = out.get(key, 0.0) + value(a)
+                if d != "B":
+                    key += f", theirs {'known' if shown[1] else 'hidden'}"
+                    out[key] = out.get(key, 0.0) + value(a)
                 out[f"{phase}: ours lost"] = out.get(f"{phase}: ours lost", 0.0) + value(a)
             if lost_def:
                 out[f"{phase}: theirs lost"] = out.get(f"{phase}: theirs lost", 0.0) + value(d)
         else:
             if lost_def:
                 key = f"{phase}: they struck and took"
+                out[key] = out.get(key, 0.0) + value(d)
+                key += f", ours {'known' if shown[1] else 'hidden'}, theirs {'known' if shown[0] else 'hidden'}"
                 out[key] = out.get(key, 0.0) + value(d)
                 out[f"{phase}: ours lost"] = out.get(f"{phase}: ours lost", 0.0) + value(d)
             if lost_att:

@@ -251,6 +251,10 @@ class Door(Generic[A, Obs]):
     options: tuple[OptionSpec, ...] = ()
     levels: tuple[int, int] = (1, 5)
     default_level: int = 3
+    # the computer's fixed rating at each level, lowest level first, from the
+    # door's measured ladder (Elo differences of each level against the one
+    # below); empty: the server spreads the levels evenly
+    anchors: tuple[float, ...] = ()
     # options whose choices change at run time (Kingdom's board files)
     options_factory: Callable[[], tuple[OptionSpec, ...]] | None = None
     # ----- capabilities: what the server offers this door ---------------

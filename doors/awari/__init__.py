@@ -85,6 +85,7 @@ INFO = Door(
     options=OPTIONS,
     levels=(1, 5),
     default_level=3,
+    anchors=(1000.0, 1324.0, 1457.0, 1654.0, 1759.0),     # the ladder as Elo: docs/LADDERS.md
     # capabilities: auto finish; the endgame table in its state folder (use_state_folder
     # gives the door its table: built at start if missing)
     auto_finish=True,

@@ -28,7 +28,10 @@ around it, then the other bombs, then the movable ranks.
   officers (``APPROACH``: who attacks the unknown is usually strong), and
   if that hidden piece is one of our bombs, towards the Miner too
   (``MINER_AT_BOMB``: a piece that walks up to our bomb wall may be coming
-  to open it, and our defenders should start before the first bomb falls); one
+  to open it, and our defenders should start before the first bomb falls;
+  scaled by what this opponent did to our bombs in this game: each bomb of
+  ours it opened with a Miner makes the cue stronger, each piece but a
+  Scout it lost on one weaker, ``_bomb_record``); one
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
@@ -77,6 +80,7 @@ OFFICERS = ("2", "3", "4", "5")     # ... one of these (a piece worth taking whe
 # ... next to a hidden one: likelier an officer, the likelier the higher
 APPROACH = {"1": 6.0, "2": 5.0, "3": 3.5, "4": 2.5, "5": 1.5}
 MINER_AT_BOMB = 5.0                 # ... one of our bombs (we know it is one): also likelier a Miner
+BOMB_RECORD = (0.25, 4.0)           # ... times this game's record at our bombs, kept within these
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
 SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
 MARGINAL_SAMPLES = 300
@@ -118,6 +122,23 @@ def _pick(rng: random.Random, items: list[T], weights: list[float]) -> T:
 def _beaters(rank: str) -> set[str]:
     """The movable ranks that strike a piece of ``rank`` and survive it."""
     return {r for r in RANKS[:10] if strike(r, rank) == (True, False)}
+
+
+def _bomb_record(obs: StrategoObservation, enemy: int) -> float:
+    """How much likelier than the prior says a piece of ``enemy``'s at our
+    bomb wall is a Miner, from its strikes on our bombs in this game: one
+    that opens bombs with Miners comes to open them (1 + opened), one that
+    loses its other pieces on them walks into bombs unawares (1 + lost; not
+    a Scout: striking an unknown piece to see what it is is a Scout's job)."""
+    opened = lost = 0
+    for st in obs.strikes:
+        if st.player == enemy and st.defender == "B":
+            if st.attacker == "8":
+                opened += 1
+            elif st.attacker != "9":
+                lost += 1
+    low, high = BOMB_RECORD
+    return min(high, max(low, (1 + opened) / (1 + lost)))
 
 
 class Belief:
@@ -166,6 +187,7 @@ class Belief:
                     self.spy_w[n] *= SPY_PASSED
         # rank weights for moved pieces that just stepped next to a piece of ours
         self.threat: dict[int, dict[str, float]] = {}
+        at_bomb = MINER_AT_BOMB * _bomb_record(obs, enemy)
         recent = {to: frm for p, frm, to in obs.moves[-6:] if p == enemy}
         shown = [(n, s.rank) for n, s in enumerate(squares)
                  if s is not None and s.owner == me and s.revealed and s.rank is not None]
@@ -188,7 +210,7 @@ class Belief:
             if best:
                 self.threat[sq] = dict.fromkeys(best, THREAT)
             elif near_hidden:
-                self.threat[sq] = {**APPROACH, "8": MINER_AT_BOMB} if near_bomb else dict(APPROACH)
+                self.threat[sq] = {**APPROACH, "8": at_bomb} if near_bomb else dict(APPROACH)
             else:
                 closing = self._closing(sq, recent[sq], shown)
                 if closing:

@@ -17,7 +17,10 @@ The reason is kept with the game and told at game over.
 
 The computer's anchors: the computer at a given level does not learn, so it
 is not rated from its games but holds a fixed rating, and the callers'
-ratings are measured against it. The lowest level of every door is 1000
+ratings are measured against it. A door that measured its levels against
+each other declares the ratings they earned (``DoorInfo.anchors``: its
+lowest level 1000, each level above it by the Elo difference its games
+against the one below gave). A door without one: the lowest level 1000
 (a beginner's strength on the Glicko scale, where a newcomer starts at
 1500 with a deviation of 350) and the highest 1800 (a strong club player),
 the levels between spaced evenly: 1000, 1200, 1400, 1600, 1800 for a door
@@ -64,6 +67,8 @@ def computer_anchor(door: str, level: int) -> Rating:
     info = registry().get(door)
     low, high = info.levels if info is not None else (1, 5)
     level = min(max(level, low), high)
+    if info is not None and len(info.anchors) == high - low + 1:
+        return Rating(float(info.anchors[level - low]), ANCHOR_DEVIATION, 0.06)
     share = (level - low) / (high - low) if high > low else 1.0
     return Rating(ANCHOR_LOW + share * (ANCHOR_HIGH - ANCHOR_LOW), ANCHOR_DEVIATION, 0.06)
 

@@ -4,6 +4,7 @@ import sqlite3
 
 import pytest
 
+from doors import registry
 from doors._core.game import Outcome, Termination
 from server.services import schema as schema_module
 from server.services import store as store_module
@@ -58,10 +59,28 @@ async def test_a_game_against_the_computer_moves_only_the_caller(book):
     assert book.of_label("computer:5", "towers") == computer_anchor("towers", 5)   # unmoved
 
 
-def test_the_computer_anchors_span_1000_to_1800_for_every_door():
+def test_a_door_without_a_measured_ladder_spans_1000_to_1800_evenly():
     assert [computer_anchor("towers", n).rating for n in range(1, 6)] == [1000, 1200, 1400, 1600, 1800]
     assert [computer_anchor("stone_towers", n).rating for n in range(1, 4)] == [1000, 1400, 1800]
     assert computer_anchor("awari", 3).deviation == 50
+
+
+def test_a_door_with_a_measured_ladder_holds_the_ratings_it_declares():
+    info = registry()["stratego"]
+    low, high = info.levels
+    assert [computer_anchor("stratego", n).rating for n in range(low, high + 1)] == list(info.anchors)
+    assert computer_anchor("stratego", high + 3).rating == info.anchors[-1]      # out of range: the nearest
+    assert computer_anchor("stratego", high).deviation == 50
+
+
+@pytest.mark.parametrize("door", sorted(registry()))
+def test_the_computer_anchors_rise_with_the_level(door):
+    info = registry()[door]
+    low, high = info.levels
+    assert info.anchors == () or len(info.anchors) == high - low + 1     # one per level, or none
+    ratings = [computer_anchor(door, n).rating for n in range(low, high + 1)]
+    assert ratings[0] == 1000
+    assert all(a < b for a, b in zip(ratings, ratings[1:], strict=False))
 
 
 async def test_resigned_and_forfeited_games_count_aborted_ones_do_not(book):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
-from doors.stratego.rules import StrategoState
+from doors.stratego.rules import StrategoState, Strike
 
 from .helpers import position, sq, started, with_losses
 
@@ -1085,6 +1085,28 @@ def edge_walker_position() -> StrategoState:
     with_losses(s)
     s.turn = 1
     return s
+
+
+def test_the_walk_to_our_bomb_wall_weighs_by_what_this_opponent_did_to_our_bombs():
+    """The same walk to our bombs, after Blue opened one of our bombs (J1's
+    neighbour) with a Miner earlier in the game, or after it lost a
+    Lieutenant on one: a side that opens bombs with Miners makes its walker
+    at our bombs likelier a Miner, one that bumps into them unawares less
+    likely, than a side whose strikes on our bombs we have not seen."""
+    def miner_after(attacker: str | None) -> float:
+        s = edge_walker_position()
+        s.apply(1, Move(sq("A5"), sq("A4")))
+        s.apply(0, Move(sq("J1"), sq("J2")))
+        s.apply(1, Move(sq("A4"), sq("A3")))     # next to our bomb on A2
+        if attacker is not None:
+            s.strikes.append(Strike(1, 1, sq("G2"), sq("G1"), attacker, "B", attacker == "8", attacker != "8",
+                                    True, False))
+        return Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("A3"), "8")
+
+    plain, opener, bumper = miner_after(None), miner_after("8"), miner_after("6")
+    assert opener > plain + 0.1
+    assert bumper < plain - 0.1
+    assert miner_after("9") == plain        # a Scout's probe says nothing of what walks up
 
 
 def test_a_piece_that_walks_up_to_our_bomb_wall_is_likelier_a_miner():

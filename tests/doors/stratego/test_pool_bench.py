@@ -40,6 +40,52 @@ def test_the_material_script_says_where_material_went_and_who_took_the_flag(tmp_
     assert table["opening: they struck and took"] == mod.value("B")  # our bomb (the flag is worth 0)
 
 
+KNOWN = """\
+/tmp/x/ours0.sh RED SETUP
+7........9
+6.........
+..........
+..........
+/tmp/peers/bin/bot BLUE SETUP
+..........
+..........
+..........
+3.........
+1 RED: 0 1 DOWN 1 OK
+1 BLU: 0 9 UP 1 OK
+2 RED: 0 2 DOWN 1 OK
+2 BLU: 0 8 UP 1 OK
+3 RED: 0 3 DOWN 1 OK
+3 BLU: 0 7 UP 1 OK
+4 RED: 0 4 DOWN 1 OK
+4 BLU: 0 6 UP 1 KILLS 3 6
+5 RED: 0 0 DOWN 1 OK
+5 BLU: 0 5 UP 1 OK
+6 RED: 0 1 DOWN 1 OK
+6 BLU: 0 4 UP 1 OK
+7 RED: 0 2 RIGHT 1 OK
+7 BLU: 0 3 UP 1 OK
+8 RED: 9 0 DOWN 1 OK
+8 BLU: 0 2 RIGHT 1 KILLS 3 7
+Game ends on BLUE's turn - REASON: Destroyed all mobile enemy pieces
+/tmp/peers/bin/bot BLUE VICTORY 8 30 30
+"""
+
+
+def test_the_material_script_says_whether_a_taken_piece_was_known(tmp_path: Path) -> None:
+    """Their hidden Colonel takes our hidden Lieutenant, is shown by it,
+    then takes our Sergeant, hidden too: the second one was lost to a
+    piece we knew."""
+    mod = load_script("stratego_material", "bench")
+    log = tmp_path / "bot" / "game0.log"
+    log.parent.mkdir()
+    log.write_text(KNOWN)
+    _, result, table = mod.game(str(log))
+    assert result == "loss"
+    assert table["opening: they struck and took, ours hidden, theirs hidden"] == mod.value("6")
+    assert table["opening: they struck and took, ours hidden, theirs known"] == mod.value("7")
+
+
 def test_the_pool_table_counts_each_opponents_games_and_how_they_were_lost() -> None:
     mod = load_script("stratego_pool", "bench")
     rows = mod.table({"ramen": [("win", "flag"), ("draw", "turn limit"), ("loss", "flag"), ("loss", "flag")]})
