@@ -9,7 +9,8 @@ import re
 
 from .harness import DOWN, ENTER, ESC, Caller, door_digit, start_app, wait_until
 
-MOVE_HINTS = ("Your turn", "choose a hole", "a = auto finish", "press a to agree", "Arrows", "Enter: pick", "ENTER select")
+MOVE_HINTS = ("Your turn", "choose a hole", "a = auto finish", "press a to agree", "Arrows", "Enter: pick",
+              "ENTER select")
 
 
 async def login(app, handle: str, term: str = "xterm") -> Caller:
