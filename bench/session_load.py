@@ -611,13 +611,13 @@ async def gatehouse(args, tmp: Path, out: dict) -> AsyncIterator[Side]:
         out["server_log_errors"] = dict(server.errors.most_common(5))
 
 
-@contextlib.asynccontextmanager
 def free_descriptors() -> int:
     """Descriptors this process may still open (its soft limit less those open)."""
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     return soft - len(os.listdir("/proc/self/fd"))
 
 
+@contextlib.asynccontextmanager
 async def echo(args, out: dict) -> AsyncIterator[Side]:
     # the bench holds both sides' callers: where its limit cannot be lifted
     # (a hard limit under two per session), the echo side gets what is left,
