@@ -87,6 +87,14 @@ async def play_move(app, client, me: int, game_id: int, frm: int, to: int) -> No
     await wait_until(lambda: len(moves_of(app, game_id)) > before, what="my move stored")
 
 
+def my_moves(app, game_id: int, me: int) -> list[Move]:
+    """The moves the record lets me make now: none in setup or on the other's turn."""
+    state = game_state(app, game_id)
+    if state.to_move() != (me,):
+        return []
+    return [a for a in state.legal_actions(me) if isinstance(a, Move)]
+
+
 async def play_stratego(app, client, handle: str) -> int:
     """The scripted game; returns the game's id when it is the caller's
     move again after two moves of their own."""
@@ -118,11 +126,12 @@ async def play_stratego(app, client, handle: str) -> int:
     await client.expect("Ready? y/n")
     await press(client, "y")
     for _ in range(2):
-        await wait_until(lambda: game_state(app, game_id).to_move() == (me,), timeout=30, what="my turn")
-        move = next(a for a in game_state(app, game_id).legal_actions(me) if isinstance(a, Move))
+        # the computer's setup can be stored before mine: then it is my
+        # turn to set up, not to move, so wait for a move I may make
+        await wait_until(lambda: my_moves(app, game_id, me), timeout=30, what="my turn")
+        move = my_moves(app, game_id, me)[0]
         await play_move(app, client, me, game_id, move.frm, move.to)
-    await wait_until(lambda: game_state(app, game_id).to_move() == (me,), timeout=30,
-                     what="the computer's answer")
+    await wait_until(lambda: my_moves(app, game_id, me), timeout=30, what="the computer's answer")
     assert game_status(app, game_id) == "active"
     await my_turn_shown(client)
     assert len(game_state(app, game_id).own_moves(me)) == 2
