@@ -46,6 +46,7 @@ send it as CR NUL.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, takewhile
 from operator import itemgetter, ne
 
@@ -176,11 +177,11 @@ class DiffRenderer:
         return self.render(canvas, cursor)
 
     # ----- rendering --------------------------------------------------------
-    def _target_row(self, canvas: Canvas, y: int, raw: Row | None) -> list[Cell]:
+    def _target_row(self, canvas: Canvas | None, y: int, raw: Row | None) -> list[Cell]:
         w = self.width
         if raw is not None:
             row = list(map(_NORMAL.__getitem__, raw))
-        elif y < canvas.height:
+        elif canvas is not None and y < canvas.height:
             row = [normalize(canvas.get(x, y)) if x < canvas.width else BLANK
                    for x in range(w)]
         else:
@@ -194,13 +195,41 @@ class DiffRenderer:
         """The bytes bringing the screen from the last render to ``canvas``:
         the difference, or a clear-and-repaint when that is shorter (a new
         screen replacing a different one)."""
+        w = self.width
+        return self._render(lambda: canvas, cursor, None,
+                            (canvas.row_cells(y)[:w] for y in range(min(self.height, canvas.height))))
+
+    def render_rows(self, changes: dict[int, tuple[Row, Row]],
+                    cursor: tuple[int, int] | None = None) -> bytes | None:
+        """As ``render`` for a canvas that differs from the last one only in
+        the rows ``changes`` names, each ``y: (old, new)``: ``old`` the very
+        row (as a canvas keeps it) the last render had there, ``new`` the
+        full-width row that replaces it. None, with nothing sent, when the
+        renderer does not hold those rows (another frame went out since, or
+        it must repaint): then render the whole canvas. For a screen that
+        changes a few rows on its own (a clock) without drawing a canvas."""
+        raw = self._raw
+        if self._front is None or any(
+                not 0 <= y < self.height or raw[y] is not old or len(new) != self.width
+                for y, (old, new) in changes.items()):
+            return None
+        rows = [changes[y][1] if y in changes else raw[y] for y in range(self.height)]
+        if any(row is None for row in rows):
+            return None
+
+        def canvas() -> Canvas:
+            return Canvas(self.width, self.height, [c for row in rows for c in row or ()])
+        return self._render(canvas, cursor, {y: new for y, (_old, new) in changes.items()}, rows)
+
+    def _render(self, canvas: Callable[[], Canvas], cursor: tuple[int, int] | None,
+                only: dict[int, Row] | None, rows: Iterable[Sequence[Cell] | None]) -> bytes:
         repaint = self._front is None
-        data = self._paint(canvas, cursor)
-        if not repaint and len(data) > len(CLEAR) and self._may_repaint_shorter(canvas, len(data)):
+        data = self._paint(canvas() if only is None else None, cursor, only)
+        if not repaint and len(data) > len(CLEAR) and self._may_repaint_shorter(rows, len(data)):
             kept = ([row[:] for row in self._front or ()], self._raw[:], self._pos,
                     self._attr, self._visible)
             self.invalidate()
-            full = self._paint(canvas, cursor)
+            full = self._paint(canvas(), cursor, None)
             if len(full) < len(data):
                 data = full
             else:
@@ -210,19 +239,21 @@ class DiffRenderer:
         self.bytes_sent += len(data)
         return data
 
-    def _may_repaint_shorter(self, canvas: Canvas, budget: int) -> bool:
+    def _may_repaint_shorter(self, rows: Iterable[Sequence[Cell] | None], budget: int) -> bool:
         """False when a repaint surely costs at least ``budget`` bytes: it
         prints every non-blank character after the clear."""
         budget -= len(CLEAR)
-        w = self.width
-        for y in range(min(self.height, canvas.height)):
-            row = canvas.row_cells(y)[:w]
-            budget -= len(row) - list(map(_CHAR, row)).count(" ")
+        for row in rows:
+            if row is not None:
+                budget -= len(row) - list(map(_CHAR, row)).count(" ")
             if budget <= 0:
                 return False
         return True
 
-    def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> bytes:
+    def _paint(self, canvas: Canvas | None, cursor: tuple[int, int] | None,
+               only: dict[int, Row] | None = None) -> bytes:
+        """The bytes for ``canvas``, or (``canvas`` None) for the rows
+        ``only`` gives, the others being as last sent."""
         w, h, cs = self.width, self.height, self._charset
         wraps = self.screen_width == w
         out: list[str | bytes] = []
@@ -277,12 +308,24 @@ class DiffRenderer:
             work[x] = cell
             self._pos = (x + 1, y)
 
-        whole = canvas.cells if canvas.whole and canvas.width == w else None
-        restored = canvas.kept_rows() if whole is not None else [None] * canvas.height
-        for y in range(h):
+        whole: list[Cell] | None = None
+        restored: list[Row | None] = []
+        ys: Iterable[int] = sorted(only or ())
+        if canvas is not None:
+            whole = canvas.cells if canvas.whole and canvas.width == w else None
+            restored = canvas.kept_rows() if whole is not None else [None] * canvas.height
+            ys = range(h)
+        for y in ys:
             raw: Row | None = None
             sent = self._raw[y]
-            if y < canvas.height and canvas.width == w:
+            if canvas is None:
+                raw = (only or {})[y]
+                if raw is sent:
+                    continue
+                self._raw[y] = raw
+                if raw == sent:
+                    continue             # the same cells: the renderer holds the new row
+            elif y < canvas.height and canvas.width == w:
                 kept = restored[y]
                 if kept is not None and kept is sent:
                     continue             # the very row sent last time (a restored snapshot's)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from ansi import keys as K
-from ansi.canvas import Canvas
+from ansi.canvas import Canvas, Row
 from ansi.plain import PlainRenderer
 from ansi.render import DiffRenderer
 
@@ -322,6 +322,23 @@ class Terminal:
         self._latest = (canvas, cursor)
         self._flush()
 
+    def show_rows(self, changes: dict[int, tuple[Row, Row]], cursor: tuple[int, int] | None = None) -> bool:
+        """Send the change of a few rows of the last frame (``DiffRenderer.render_rows``)
+        now, with no canvas drawn. False, with nothing sent, when that can't
+        be: paused, a frame waiting or still draining, the screen's width
+        changed, or the last frame had other rows there; then show the whole."""
+        if self.paused or self._latest is not None or self._draining is not None or self.conn.is_closing():
+            return False
+        renderer = self.renderer
+        if not isinstance(renderer, DiffRenderer) or \
+                max(clamp_size(self.conn.cols, 0)[0], renderer.width) != renderer.screen_width:
+            return False                 # plain text; or its width changed: a repaint (``_flush``)
+        data = renderer.render_rows(changes, cursor)
+        if data is None:
+            return False
+        self._send(data)
+        return True
+
     def composed(self) -> tuple[Canvas, tuple[int, int] | None] | None:
         """The screen last composed for the caller and its cursor: the frame
         waiting to be sent (held by CTRL-S, or this very turn of the loop),
@@ -367,7 +384,9 @@ class Terminal:
         canvas, cursor = self._latest
         self._latest = None
         self.renderer.set_screen_width(clamp_size(self.conn.cols, 0)[0])   # wider than 80: no wrap to lean on
-        data = self.renderer.render(canvas, cursor)
+        self._send(self.renderer.render(canvas, cursor))
+
+    def _send(self, data: bytes) -> None:
         if data:
             self.conn.write(data)
             self.bytes_sent += len(data)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import random
 import time
 import weakref
 from typing import NamedTuple
@@ -25,6 +24,7 @@ from ansi.canvas import (
     YELLOW,
     Canvas,
     Row,
+    cell,
     shorten,
 )
 from ansi.widgets import ChatPane, LineInput
@@ -202,6 +202,17 @@ def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock
     return kept[1], kept[2]
 
 
+_CLOCK: list[tuple[int, str]] = [(-1, "")]    # (the wall's minute, its clock): one for every lobby
+
+
+def clock_text(wall: float) -> str:
+    """The lobby's clock ("14:05", local time) at ``wall``."""
+    minute = int(wall // 60)
+    if _CLOCK[0][0] != minute:
+        _CLOCK[0] = (minute, time.strftime('%H:%M', time.localtime(minute * 60)))
+    return _CLOCK[0][1]
+
+
 class _Grey:
     """The who-list's rows last coloured for a lobby not in them (one
     shared tuple, so lobbies that show the same rows share their colours)."""
@@ -275,21 +286,26 @@ def challenge_news(session: Session, event: SessionEvent) -> tuple[str | None, T
 class LobbyScreen(Screen):
     """What changes by itself here is the clock and the who-list's idle
     times, both in minutes; idle times are shown as of the clock's minute,
-    so an idle lobby changes once a minute. Each lobby redraws at its own
-    moment in the first ``SPREAD`` seconds of the minute: two thousand of
-    them do not redraw at once. The minute comes by ``ticks`` (a timer
-    shared by the lobbies due at that moment, drawing each directly), not
-    by each session's own loop."""
+    so an idle lobby changes once a minute, as the minute turns. The minute
+    comes by ``ticks`` (one timer for every lobby, which tells them a few
+    at a time between the loop's other work), not by each session's own
+    loop; a lobby that shows nothing but its backdrop and key line sends
+    the rows that changed (``_minute``) without drawing a canvas."""
     location = LOBBY
     shows_nodes = True
     hears_challenges = True
-    SPREAD = 20.0
     WHO_ROWS = 8
+    # seconds after the minute turns that the lobbies are told (the loop's
+    # clock and the wall clock's minute may differ by a hair)
+    MINUTE_LATE = 0.05
 
     def __init__(self, session: Session):
         super().__init__(session)
-        self._phase = random.uniform(0.0, self.SPREAD)
         self._refresh_at = 0.0
+        # the last frame's bottom line was the key line (of the offers and
+        # waiting challenge its backdrop shows), with or without "u resume":
+        # which; None: another bottom line
+        self._keys_pending: bool | None = None
         self.chat = ChatPane(session.services.lobby.HISTORY)
         for who, text in session.services.lobby.log.lines:
             self.chat.add(who, text)
@@ -319,8 +335,38 @@ class LobbyScreen(Screen):
     def tick(self) -> None:
         """The clock's minute (``ticks``): redraw, if this screen is still shown."""
         session = self.session
-        if session.screens and session.screens[-1] is self:
+        if session.screens and session.screens[-1] is self and not self._minute():
             session.draw_now()
+
+    def _minute(self) -> bool:
+        """The minute's change alone, if that is all there is: the backdrop
+        as last drawn but for the clock and the who-list's rows, the same
+        key line under it (it follows the challenges the backdrop shows, and
+        whether a game waits to be resumed) and nothing over it. The clock's five cells and
+        rows 1-11 as another lobby drew them (``_BOXES``) are sent as
+        changed rows (``Session.show_rows``), with no canvas. False when
+        the whole screen is to be drawn (``draw``)."""
+        kept = self._backdrop
+        if kept is None or self._keys_pending is None:
+            return False
+        before, rows = kept
+        parts = self._backdrop_parts(time.monotonic())
+        if (parts.header[:-5] != before.header[:-5] or parts[3:] != before[3:]
+                or self._keys_pending != self._test("pending")):
+            return False
+        new = list(rows)
+        if parts.header != before.header:
+            new[0] = rows[0][:74] + tuple(cell(ch, BRIGHT_CYAN, BLUE) for ch in parts.header[-5:]) + rows[0][79:]
+        if parts.who != before.who or parts.online != before.online:
+            boxes = _BOXES.get((parts.who, parts.online, parts.turns, parts.sysop))
+            if boxes is None:
+                return False               # this lobby draws them, for the others
+            new[1:12] = boxes
+        changes = {y: (rows[y], new[y]) for y in range(12) if new[y] is not rows[y]}
+        if changes and not self.session.show_rows(changes):
+            return False
+        self._backdrop = (parts, tuple(new))
+        return True
 
     # ----- challenges addressed to or sent by me ----------------------------
     def _incoming(self) -> list[Challenge]:
@@ -481,13 +527,13 @@ class LobbyScreen(Screen):
         app = self.session.services
         wall = app.matches.clock.wall()
         into_minute = wall % 60
-        clock = time.strftime('%H:%M', time.localtime(wall))
+        clock = clock_text(wall)
         header = f"{self.session.handle} · node {self.session.node} · {clock}"
         rows, count = who_rows(app.nodes, self.WHO_ROWS, now - into_minute, clock)
         if self._who[0] is not rows:
             self._who = (rows, coloured(rows, self.session.node))
         who = self._who[1]
-        self._refresh_at = now + 60.0 - into_minute + self._phase      # the clock's next minute
+        self._refresh_at = now + 60.0 - into_minute + self.MINUTE_LATE      # the clock's next minute
         try:
             ticks.at(self._refresh_at, self)
         except RuntimeError:
@@ -613,6 +659,7 @@ class LobbyScreen(Screen):
             self._draw_backdrop(canvas, parts)
             self._backdrop = (parts, canvas.snapshot(like=kept[1] if kept else None)) if canvas.whole else None
         cursor = None
+        self._keys_pending = None
         if self.chat.scrolled:
             canvas.text(60, 22, " PGDN: newer ", BLACK, CYAN)
         if self.chat_input is not None:
@@ -631,4 +678,5 @@ class LobbyScreen(Screen):
             canvas.text(1, 23, shorten(self.message, 78), BRIGHT_RED)
         else:
             canvas.text(1, 23, KEYS.line(self.seen, self._test, 78), DARK_GREY)
+            self._keys_pending = self._test("pending")
         return cursor

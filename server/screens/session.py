@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, assert_never
 
 from ansi import keys as K
-from ansi.canvas import RED, WHITE, YELLOW, Canvas, shorten
+from ansi.canvas import RED, WHITE, YELLOW, Canvas, Row, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
 from server.net.flood import FLOOD_GOODBYE, ResizeRate, TypingRate
@@ -263,6 +263,19 @@ class Session:
         timer: the lobby's clock, ``ticks``)."""
         if not self.closed and self.screens:
             self._draw()
+
+    def show_rows(self, changes: dict[int, tuple[Row, Row]]) -> bool:
+        """The top screen changed only these rows of its last frame, each
+        ``y: (old, new)``, and its cursor rests as before (none): send that
+        change alone, from outside the loop, with no canvas drawn (the
+        lobby's minute). False when it can't be (a notice over the screen,
+        a small window, the last frame differs there): then ``draw_now``."""
+        if self.closed or not self.screens or self.notice or self.pinned or self.terminal.too_small():
+            return False
+        renderer = self.terminal.renderer
+        if (renderer.width, renderer.height) != (MIN_COLS, MIN_ROWS):
+            return False
+        return self.terminal.show_rows(changes, None)
 
     def sign_in(self, user: UserRow, handle: str | None = None) -> Session | None:
         """This session is ``user``'s now, under ``handle`` (a second sysop

@@ -403,3 +403,51 @@ def test_a_narrower_or_unknown_width_keeps_the_wrap():
         assert r.screen_width == W
     r.set_screen_width(132)
     assert r.screen_width == 132
+
+
+rows_frame = st.tuples(st.lists(st.one_of(cell_op, fill_op, text_op), max_size=6), st.booleans())
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(rows_frame, min_size=1, max_size=8))
+def test_changed_rows_alone_show_what_the_whole_canvas_does(charset, frames):
+    """A screen that knows which of its rows changed (the lobby's clock)
+    hands the renderer those rows alone (``render_rows``): the caller's
+    screen shows exactly the frame the whole canvas would have shown."""
+    r = DiffRenderer(W, H, charset)
+    emu = Emulators(W, H, charset)
+    canvas = Canvas(W, H)
+    emu.feed(r.render(canvas))
+    rows = canvas.snapshot()
+    for ops, by_rows in frames:
+        apply(canvas, ops)
+        new = canvas.snapshot(like=rows)
+        if by_rows:
+            data = r.render_rows({y: (rows[y], new[y]) for y in range(H) if new[y] is not rows[y]})
+            assert data is not None
+        else:
+            shown = Canvas(W, H)
+            shown.restore(new)
+            data = r.render(shown)
+        emu.feed(data)
+        rows = new
+        want = visible(canvas, charset)
+        assert emu.ours_canvas() == want
+        assert emu.pyte_canvas() == want
+
+
+def test_changed_rows_are_refused_when_the_screen_holds_others():
+    """``render_rows`` names the rows it replaces: when the last frame had
+    other rows there (or the renderer must repaint), nothing is sent."""
+    r = DiffRenderer(W, H)
+    first = busy_canvas(1)
+    rows = first.snapshot()
+    assert r.render_rows({0: (rows[0], rows[1])}) is None          # nothing sent yet: a repaint is due
+    r.render(first)
+    frames = r.frames
+    assert r.render_rows({3: (rows[2], rows[3])}) is None          # row 3 is not rows[2]
+    assert r.render_rows({3: (rows[3], rows[3][:10])}) is None     # a row of another width
+    assert r.frames == frames
+    assert r.render_rows({3: (rows[3], rows[4])})                  # the real one: sent

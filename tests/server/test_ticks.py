@@ -44,3 +44,21 @@ async def test_screens_due_at_different_moments_are_told_in_order():
     ticks.at(now + 0.02, early)
     await asyncio.wait_for(done.wait(), 30)
     assert told == [early, late]
+
+
+async def test_screens_due_at_once_are_told_between_the_loops_other_work(monkeypatch):
+    """Ten thousand lobbies whose minute turns at once are told a few at a
+    time: what came meanwhile (a key typed) runs between them, not after
+    them all."""
+    monkeypatch.setattr(ticks, "BUDGET", 0.0)          # one screen a turn of the loop
+    loop = asyncio.get_running_loop()
+    done, told = asyncio.Event(), []
+    screens = [Screen(done, 6, told) for _ in range(5)]    # five, and the key
+    first = screens[0]
+    first.tick = lambda: (Screen.tick(first), loop.call_soon(told.append, "key"))   # type: ignore[method-assign]
+    when = loop.time() + 0.02
+    for screen in screens:
+        ticks.at(when, screen)
+    await asyncio.wait_for(done.wait(), 30)
+    assert told[0] is first and told[1] == "key"
+    assert [s for s in told if s != "key"] == screens
