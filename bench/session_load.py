@@ -627,7 +627,7 @@ async def echo(args, out: dict) -> AsyncIterator[Side]:
     server = await Child.start(sys.executable, str(ROOT / "bench" / "echo_server.py"), "--serve",
                                "--max-seconds", "1800")
     try:
-        port = int((await server.wait_for(r"^port: (\d+)", 30)).group(1))
+        port = int((await server.wait_for(r"^port: (\d+)", 120)).group(1))   # a slow start under load
         pid = server.proc.pid
         await asyncio.sleep(0.5)
         rss0 = rss_kib(pid)
