@@ -316,11 +316,12 @@ class Terminal:
                     self.conn.write(tail)
                     await self.conn.drain()
 
-    def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
+    def show(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bool:
         """Send ``canvas`` now (unless paused, or the line is still draining
-        the last frame: then it waits, and only the latest is sent)."""
+        the last frame: then it waits, and only the latest is sent). True
+        when it was rendered now."""
         self._latest = (canvas, cursor)
-        self._flush()
+        return self._flush()
 
     def show_rows(self, changes: dict[int, tuple[Row, Row]], cursor: tuple[int, int] | None = None) -> bool:
         """Send the change of a few rows of the last frame (``DiffRenderer.render_rows``)
@@ -374,17 +375,18 @@ class Terminal:
             self._flush_due = True
             asyncio.get_running_loop().call_soon(self._flush)
 
-    def _flush(self) -> None:
+    def _flush(self) -> bool:
         self._flush_due = False
         if self.paused or self._latest is None or self._draining is not None:
-            return
+            return False
         if self.conn.is_closing():
             self._latest = None
-            return
+            return False
         canvas, cursor = self._latest
         self._latest = None
         self.renderer.set_screen_width(clamp_size(self.conn.cols, 0)[0])   # wider than 80: no wrap to lean on
         self._send(self.renderer.render(canvas, cursor))
+        return True
 
     def _send(self, data: bytes) -> None:
         if data:

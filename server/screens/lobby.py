@@ -290,7 +290,7 @@ class LobbyScreen(Screen):
     comes by ``ticks`` (one timer for every lobby, which tells them a few
     at a time between the loop's other work), not by each session's own
     loop; a lobby that shows nothing but its backdrop and key line sends
-    the rows that changed (``_minute``) without drawing a canvas."""
+    the rows that changed (``draw_rows``) without drawing a canvas."""
     location = LOBBY
     shows_nodes = True
     hears_challenges = True
@@ -335,19 +335,21 @@ class LobbyScreen(Screen):
     def tick(self) -> None:
         """The clock's minute (``ticks``): redraw, if this screen is still shown."""
         session = self.session
-        if session.screens and session.screens[-1] is self and not self._minute():
+        if session.screens and session.screens[-1] is self:
             session.draw_now()
 
-    def _minute(self) -> bool:
-        """The minute's change alone, if that is all there is: the backdrop
-        as last drawn but for the clock and the who-list's rows, the same
-        key line under it (it follows the challenges the backdrop shows, and
-        whether a game waits to be resumed) and nothing over it. The clock's five cells and
-        rows 1-11 as another lobby drew them (``_BOXES``) are sent as
-        changed rows (``Session.show_rows``), with no canvas. False when
-        the whole screen is to be drawn (``draw``)."""
+    def draw_rows(self) -> bool:
+        """The minute's change, or the who-list's, alone if that is all
+        there is: the backdrop as last drawn but for the clock and the
+        who-list's rows, the same key line under it (it follows the
+        challenges the backdrop shows, and whether a game waits to be
+        resumed) and nothing over it. The clock's five cells and rows 1-11
+        as another lobby drew them (``_BOXES``) are sent as changed rows
+        (``Session.show_rows``), with no canvas. False when the whole
+        screen is to be drawn (``draw``)."""
         kept = self._backdrop
-        if kept is None or self._keys_pending is None:
+        if (kept is None or self._keys_pending is None or self.chat_input is not None
+                or self.confirm_bye or self.message):
             return False
         before, rows = kept
         parts = self._backdrop_parts(time.monotonic())
@@ -363,7 +365,7 @@ class LobbyScreen(Screen):
                 return False               # this lobby draws them, for the others
             new[1:12] = boxes
         changes = {y: (rows[y], new[y]) for y in range(12) if new[y] is not rows[y]}
-        if changes and not self.session.show_rows(changes):
+        if not self.session.show_rows(changes):   # (none changed: checks the frame is still this one)
             return False
         self._backdrop = (parts, tuple(new))
         return True

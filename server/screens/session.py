@@ -165,6 +165,12 @@ class Screen:
         """Draw; return where the cursor should rest, or None."""
         return None
 
+    def draw_rows(self) -> bool:
+        """Instead of ``draw``, when the screen can tell which rows of its
+        last frame changed and nothing else did: send those rows alone
+        (``Session.show_rows``) and return True. False: ``draw`` is called."""
+        return False
+
     def frame_due(self, now: float) -> float | None:
         return None
 
@@ -182,7 +188,7 @@ class Session:
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
-                 "_pushes", "_resizes", "_linger", "clock", "leaving_why")
+                 "_pushes", "_resizes", "_linger", "clock", "leaving_why", "_shown")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -225,6 +231,10 @@ class Session:
         # sysop's cap on a telnet call), and why the caller left, for their opponent
         self.clock = CallClock(services.config.timing.minute_seconds)
         self.leaving_why = ""
+        # (the screen, the renderer's frame count) when the frame on the
+        # caller's screen is the one that screen drew last: it may send
+        # changed rows alone (``show_rows``)
+        self._shown: tuple[Screen, int] | None = None
         if origin == Origin.TELNET:
             self.clock.cap(self.connected_at, services.config.server.telnet_timeout_minutes)
         self._resizes = ResizeRate()
@@ -267,15 +277,19 @@ class Session:
     def show_rows(self, changes: dict[int, tuple[Row, Row]]) -> bool:
         """The top screen changed only these rows of its last frame, each
         ``y: (old, new)``, and its cursor rests as before (none): send that
-        change alone, from outside the loop, with no canvas drawn (the
-        lobby's minute). False when it can't be (a notice over the screen,
-        a small window, the last frame differs there): then ``draw_now``."""
+        change alone, with no canvas drawn (``Screen.draw_rows``: the
+        lobby's minute and who-list). False when it can't be (a notice over
+        the screen, a small window, the last frame differs there)."""
         if self.closed or not self.screens or self.notice or self.pinned or self.terminal.too_small():
             return False
         renderer = self.terminal.renderer
-        if (renderer.width, renderer.height) != (MIN_COLS, MIN_ROWS):
+        if (renderer.width, renderer.height) != (MIN_COLS, MIN_ROWS) or \
+                self._shown != (self.screens[-1], renderer.frames):
+            return False                  # the caller's screen shows another frame
+        if changes and not self.terminal.show_rows(changes, None):
             return False
-        return self.terminal.show_rows(changes, None)
+        self._shown = (self.screens[-1], renderer.frames)
+        return True
 
     def sign_in(self, user: UserRow, handle: str | None = None) -> Session | None:
         """This session is ``user``'s now, under ``handle`` (a second sysop
@@ -572,6 +586,9 @@ class Session:
 
     # ----- drawing ----------------------------------------------------------
     def _draw(self, farewell: str = "") -> None:
+        if not farewell and self.screens and self.screens[-1].draw_rows():
+            return                  # the few rows that changed are sent: no canvas
+        self._shown = None
         now = time.monotonic()
         if self.terminal.too_small():
             cols, rows = clamp_size(self.conn.cols, self.conn.rows)
@@ -590,10 +607,12 @@ class Session:
             self.terminal.renderer.resize(MIN_COLS, MIN_ROWS)
         canvas = Canvas(MIN_COLS, MIN_ROWS)
         cursor = None
+        own = bool(self.screens) and not (farewell or self.notice or self.pinned)   # the screen's own frame
         if self.screens:
             try:
                 cursor = self.screens[-1].draw(canvas, now)
             except Exception:
+                own = False
                 log.exception("drawing %r", self.screens[-1])
                 canvas.clear()
                 canvas.text(0, 0, "Sorry, this screen failed to draw. Press ESC.", RED)
@@ -608,4 +627,5 @@ class Session:
             text = self.notice[0] if self.notice else self.pinned[0] if self.pinned else ""
             canvas.fill(0, 0, 80, 1, " ", WHITE, RED)
             canvas.text(1, 0, shorten(text, 78), YELLOW, RED)
-        self.terminal.show(canvas, cursor)
+        if self.terminal.show(canvas, cursor) and own:
+            self._shown = (self.screens[-1], self.terminal.renderer.frames)

@@ -23,10 +23,22 @@ class Wall:
 
 
 def seen(caller: Caller) -> list[list[tuple[object, ...]]]:
-    """Every cell of the caller's screen, with its colours."""
+    """Every cell of the caller's screen as it looks: its character and
+    colours (the terminal's default colours are grey on black; a blank
+    shows only its background)."""
     buffer = caller.screen.buffer
-    return [[(c.data, c.fg, c.bg, c.bold, c.blink, c.reverse) for c in (buffer[y][x] for x in range(80))]
-            for y in range(24)]
+    rows = []
+    for y in range(24):
+        row: list[tuple[object, ...]] = []
+        for x in range(80):
+            c = buffer[y][x]
+            bg = "black" if c.bg == "default" else c.bg
+            if c.data == " ":
+                row.append((" ", bg, c.reverse))
+            else:
+                row.append((c.data, "white" if c.fg == "default" else c.fg, bg, c.bold, c.blink, c.reverse))
+        rows.append(row)
+    return rows
 
 
 async def repainted(caller: Caller) -> list[list[tuple[object, ...]]]:
@@ -60,6 +72,41 @@ async def test_the_lobby_clock_turns_with_the_minute_as_a_repaint_would_show_it(
             await caller.settle()
             shown = seen(caller)
             assert await repainted(caller) == shown
+    finally:
+        for caller in callers:
+            await caller.close()
+        await app.stop()
+
+
+async def test_a_line_over_the_lobby_goes_once_read_and_the_lobby_shows_as_a_repaint_would(tmp_path):
+    """A caller's line shows over the lobby's top row until read (a key some
+    seconds later); then the lobby is back whole, though nothing else in it changed."""
+    app = await start_app(tmp_path / "gatehouse.db")
+    callers = []
+    try:
+        for handle in ("Early", "Later"):
+            caller = await Caller.connect(app.port)
+            await caller.login(handle)
+            callers.append(caller)
+        early, later = callers
+        await early.expect("Later")
+        early.send("l")
+        await early.expect("Message to (handle)")
+        early.send("Later\r")
+        await early.expect("Message to Later:")
+        early.send("hi there\r")
+        await wait_until(lambda: "Early: hi there" in later.line(0), what="the line over Later's lobby")
+
+        def read() -> bool:
+            if "GATEHOUSE" in later.line(0):
+                return True
+            later.send("z")                     # no key of the lobby's: a key, nothing more
+            return False
+        await wait_until(read, what="the lobby's top row back")
+        await later.settle()
+        assert "Early: hi there" not in later.line(0) and "· Lobby" in later.line(0)
+        shown = seen(later)
+        assert await repainted(later) == shown
     finally:
         for caller in callers:
             await caller.close()
