@@ -108,6 +108,25 @@ _PAINTS: dict[tuple[object, ...], RowPaint] = {}
 PAINTS_KEPT = 512
 
 
+# a shared row's (a tuple's) characters other than spaces, by its id: every
+# lobby's minute asks it of the same rows
+_PRINTED: dict[int, tuple[Sequence[Cell], int]] = {}
+
+
+def _printed(row: Sequence[Cell]) -> int:
+    """How many of ``row``'s cells a repaint prints (all but the spaces)."""
+    if type(row) is not tuple:
+        return len(row) - list(map(_CHAR, row)).count(" ")
+    hit = _PRINTED.get(id(row))
+    if hit is not None and hit[0] is row:
+        return hit[1]
+    count = len(row) - list(map(_CHAR, row)).count(" ")
+    if len(_PRINTED) >= 4096:        # (never grows without bound)
+        _PRINTED.clear()
+    _PRINTED[id(row)] = (row, count)
+    return count
+
+
 class DiffRenderer:
     """Brings a caller's screen from what it last sent to a new canvas."""
 
@@ -245,7 +264,7 @@ class DiffRenderer:
         budget -= len(CLEAR)
         for row in rows:
             if row is not None:
-                budget -= len(row) - list(map(_CHAR, row)).count(" ")
+                budget -= _printed(row)
             if budget <= 0:
                 return False
         return True

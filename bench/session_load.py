@@ -591,6 +591,9 @@ async def gatehouse(args, tmp: Path, out: dict) -> AsyncIterator[Side]:
                 except TimeoutError:
                     break
             out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
+        # as soon as known (a long run that is cut later keeps them)
+        print(f"# so far: {len(conns)} connected in {out['connect_seconds']:.1f} s, ramp CPU "
+              f"{out['ramp_cpu_seconds']:.1f} s, idle CPU {out['idle_cpu_percent']:.1f} %", flush=True)
         bytes_before = sum(c.received for c in conns)
 
         async with Profiler(args.profile, pid, "keys"):
