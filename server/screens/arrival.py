@@ -6,7 +6,9 @@ One session per account: ``Session.sign_in`` claims the handle from the
 node registry with no await between check and claim. A caller whose line
 dropped without closing still holds it; after the password they may end
 that session here (the registry's ``take_over``: its game is suspended as
-on a dropped line, so nothing is lost) and come in.
+on a dropped line, so nothing is lost) and come in. A session already
+closing (its line gone, its game being suspended) is not asked about: the
+new one waits until it is released.
 """
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ async def after_login(session: Session, user: UserRow, back: Back) -> Transition
     if banned is not None:
         return Quit(banned)
     holder = session.sign_in(user)
+    if holder is not None and holder.closed:
+        # its line is gone and it is ending (a game it plays being
+        # suspended): a caller who calls straight back is not asked about it
+        await session.services.nodes.released(holder)
+        holder = session.sign_in(user)
     if holder is not None:
         return Replace(TakeoverScreen(session, user, holder, back))
     # a password caller's address counts for the rating rules (a BBS's is the BBS's own)

@@ -175,10 +175,17 @@ class NodeRegistry(Generic[N]):
         ``by``'s node: it hears so (``events.TakenOver``), closes as on a
         dropped line (a game it plays is suspended) and is released. True
         once it is; False if it was not within ``timeout`` seconds."""
-        if holder.node not in self.sessions or self.sessions[holder.node] is not holder:
+        if self.sessions.get(holder.node) is not holder:
+            return True
+        holder.send(E.TakenOver(by.node))
+        return await self.released(holder, timeout)
+
+    async def released(self, holder: N, timeout: float = 10.0) -> bool:
+        """Wait until ``holder`` is released (its handle free to claim):
+        True once it is, False if it was not within ``timeout`` seconds."""
+        if self.sessions.get(holder.node) is not holder:
             return True
         gone = self._gone.setdefault(holder, asyncio.Event())
-        holder.send(E.TakenOver(by.node))
         try:
             await asyncio.wait_for(gone.wait(), timeout)
         except TimeoutError:

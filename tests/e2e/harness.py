@@ -20,7 +20,7 @@ from server.config import Config
 
 __all__ = ["start_app", "Caller", "db_rows", "account", "user_exists", "charset_of", "menu_number", "active_game",
            "moves_of", "start_vs_computer", "game_state", "game_status", "towers_move",
-           "option_rows", "arrows_between", "wait_until", "door_digit",
+           "option_rows", "arrows_between", "wait_until", "wait_while_moving", "door_digit",
            "UP", "DOWN", "LEFT", "RIGHT", "ENTER", "ESC"]
 
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
@@ -246,6 +246,25 @@ async def wait_until(predicate, timeout: float = 30.0, what: str = "condition") 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def wait_while_moving(app: App, game_id: int, predicate, stall: float = 60.0,
+                            what: str = "condition") -> None:
+    """Wait until ``predicate()`` while game ``game_id`` goes on: the bound is
+    on each move (the next one stored within ``stall`` seconds), not on the
+    whole game. A game the computer plays out takes as long as its thinking,
+    move after move, which a loaded machine stretches: a total is a pace.
+    The computer thinks at a lower priority than everything else on the
+    machine, so one move may take tens of seconds there: hence a minute."""
+    seen, deadline = -1, 0.0
+    while not predicate():
+        moves = len(moves_of(app, game_id))
+        if moves != seen:
+            seen, deadline = moves, time.monotonic() + stall
+        elif time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}: no move for {stall:.0f} s"
+                                 f" after move {moves}")
+        await asyncio.sleep(0.05)
 
 
 OPTION_TOP, OPTION_STEP = 5, 2    # the new-game options screen: first row's line, lines per row

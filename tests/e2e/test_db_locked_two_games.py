@@ -74,8 +74,10 @@ async def test_two_games_through_a_lock_held_by_another_process(app, tmp_path):
         locker.stdin.write(b"go\n")
         await locker.stdin.drain()
         assert await locker.wait() == 0
+    # "Saved." is a notice that goes after a while: watched on both screens at
+    # once (one after the other, the second could be gone before it is read)
+    await asyncio.gather(*(caller.expect("Saved.", timeout=30) for caller in callers.values()))
     for handle, caller in callers.items():
-        await caller.expect("Saved.", timeout=30)
         await wait_until(lambda h=handle: len(stored(db, h)) >= 2, what="the computer's reply stored")
         await wait_until(lambda c=caller, h=handle: towers_shown(c) == len(stored(db, h)),
                          what="the screen and the disk agree")

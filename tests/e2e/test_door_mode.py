@@ -5,6 +5,7 @@ import asyncio
 import fcntl
 import os
 import pty
+import re
 import socket
 import sqlite3
 import struct
@@ -273,5 +274,7 @@ def test_stale_drop_file_is_refused_before_anyone_is_logged_in(tmp_path):
     assert result.returncode == 1
     assert b"is old, so it may be someone else's" in result.stdout
     assert str(tmp_path).encode() not in result.stdout
-    assert b"stale: written 10.0 minutes ago" in result.stderr
+    # 10 minutes old when the test set it, and older by the door's start-up
+    # (a loaded machine can take seconds: 10.1 minutes)
+    assert re.search(rb"stale: written 10\.\d minutes ago", result.stderr), result.stderr
     assert b"PreviousCaller" not in result.stdout

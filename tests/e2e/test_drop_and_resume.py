@@ -46,7 +46,7 @@ async def test_a_caller_who_stays_away_forfeits_with_the_reason_recorded(tmp_pat
         game_id = await alice_challenges_bob(app, alice, bob)
         await bob.close()
         await alice.expect("Bob left")
-        text = await alice.expect("GAME OVER", timeout=10)
+        text = await alice.expect("GAME OVER", timeout=30)
         assert "GAME OVER: you won" in text and "did not return" in text
         (outcome,), = sqlite3.connect(app.config.store.database).execute(
             "SELECT outcome FROM games WHERE id=?", (game_id,))

@@ -37,6 +37,7 @@ from .harness import (
     start_app,
     towers_move,
     wait_until,
+    wait_while_moving,
 )
 from .test_eighty_columns import ALICE, BOB, Tour
 from .test_game_over import MOVE_HINTS, challenge
@@ -247,8 +248,11 @@ async def test_each_door_ended_by_its_rules_fits_on_both_sides(tmp_path, cuts):
         # Awari: both ask the computer to finish it
         await challenge(alice, bob, BOB, "Awari")
         alice.send("a")
-        await bob.expect("auto finish")
+        await bob.expect("asks for auto finish")       # (the key help says "auto finish" all along)
         bob.send("a")
+        game_id = active_game(app, ALICE)[0]
+        for caller in (alice, bob):      # the computer plays it out: bound each move, not the game
+            await wait_while_moving(app, game_id, lambda c=caller: "GAME OVER" in c.text(), what="the end")
         await both_over(tour, alice, bob, "Awari")
         # Stone Towers on the smallest board, 5 turns each
         alice.send("p" + door_digit("Stone Towers"))

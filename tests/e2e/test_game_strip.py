@@ -4,7 +4,8 @@ it out: the strip grows into rows the door leaves blank), a sysop message
 read in the lobby stays out of the next game's strip, a withdrawn challenge
 is said in a line, the "suspended" line goes when the opponent is back,
 and the caller who asked for auto finish is not asked to agree to it.
-Only screens (pyte) are read."""
+Only screens (pyte) are read, and the database file for the moves the
+computer stores as it plays out a game."""
 from __future__ import annotations
 
 import re
@@ -13,7 +14,7 @@ import pytest
 
 from tests.server.sysop_harness import Console
 
-from .harness import DOWN, ENTER, Caller, door_digit, start_app
+from .harness import DOWN, ENTER, Caller, db_rows, door_digit, start_app, wait_while_moving
 from .test_game_over import challenge, login
 
 REPLY = ("a reply long enough to take two rows of the strip: it goes on and on about the "
@@ -111,8 +112,10 @@ async def test_the_rows_under_the_board_say_what_is_true_now(app, tmp_path):
         await bob.expect("Alice asks for auto finish: press a to agree.")
         assert "asks for auto finish" not in alice.text(), alice.text()
         bob.send("a")
-        await alice.expect("GAME OVER", timeout=60)
-        await bob.expect("GAME OVER", timeout=60)
+        (game_id,), = db_rows(app, "SELECT id FROM games WHERE door = 'awari'")
+        for caller in (alice, bob):      # the computer plays it out: bound each move, not the game
+            await wait_while_moving(app, game_id, lambda c=caller: "GAME OVER" in c.text(),
+                                    what="the end on screen")
         assert "asks for auto finish" not in alice.text() and "waiting for your opponent" not in alice.text(), \
             alice.text()
         await alice.close()

@@ -135,6 +135,6 @@ async def test_kingdom_game_against_the_computer_to_the_end(app):
         caller.send(arrows_between(move.frm, move.to, 19) + ENTER)
         await wait_until(lambda before=before: len(moves_of(app, game_id)) > before, what=f"played {move}")
         assert before < 400
-    text = await caller.expect("GAME OVER", timeout=10)
+    text = await caller.expect("GAME OVER", timeout=30)
     assert "GAME OVER: you lost" in text or "GAME OVER: you won" in text or "GAME OVER: a draw" in text
     await caller.close()

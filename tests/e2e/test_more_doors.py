@@ -21,6 +21,7 @@ from .harness import (
     moves_of,
     start_vs_computer,
     wait_until,
+    wait_while_moving,
 )
 
 
@@ -43,7 +44,8 @@ async def test_watch_the_computer_play_awari_against_itself(app):
     text = await caller.expect("along the mover's row")
     assert "Computer 1 (2)" in text and "Computer 2 (4)" in text
     assert "your row" not in text and "your home" not in text
-    text = await caller.expect("GAME OVER", timeout=60)
+    await wait_while_moving(app, game_id, lambda: "GAME OVER" in caller.text(), what="the end on screen")
+    text = caller.text()
     await wait_until(lambda: game_status(app, game_id) == "finished", what="the game recorded")
     (outcome,), = db_rows(app, "SELECT outcome FROM games WHERE id = ?", game_id)
     winner = json.loads(outcome)["winner"]
@@ -60,7 +62,8 @@ async def test_awari_auto_finish_lets_the_computer_end_the_game(app):
     game_id, level = await start_vs_computer(caller, app, "Otto", "Awari")
     await caller.expect("Your move")
     caller.send("a")
-    text = await caller.expect("GAME OVER", timeout=60)
+    await wait_while_moving(app, game_id, lambda: "GAME OVER" in caller.text(), what="the end on screen")
+    text = caller.text()
     await wait_until(lambda: game_status(app, game_id) == "finished", what="the game recorded")
     moves = moves_of(app, game_id)
     assert len(moves) > 1 and f"Computer ({level})" in text

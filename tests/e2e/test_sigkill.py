@@ -134,7 +134,7 @@ async def test_sigkill_in_stratego_setup_then_resume(tmp_path):
         caller.send("A")                              # the cursor steps on after each piece
         await caller.expect("cursor steps on")
         caller.send(RED[:12])                         # part of our setup
-        for _ in range(200):
+        for _ in range(600):                      # 30 s at least
             if moves_on_disk(db) >= 13:
                 break
             await asyncio.sleep(0.05)
@@ -161,7 +161,7 @@ async def test_sigkill_in_stratego_setup_then_resume(tmp_path):
         caller.send(ENTER)
         await caller.expect("Ready? y/n")
         caller.send("y")
-        for _ in range(200):
+        for _ in range(600):                      # 30 s at least
             state, moves = game_on_disk(db)
             if state.phase == "play":
                 break
@@ -193,7 +193,7 @@ async def test_sigkill_mid_kingdom_game_then_resume(tmp_path):
                         and abs(m.to - m.frm) in (1, 19))       # one step: never a knight
             caller.send(arrows_between(cur, move.frm, 19) + ENTER
                         + arrows_between(move.frm, move.to, 19) + ENTER)
-            for _ in range(400):                      # ours and the computer's reply
+            for _ in range(600):                      # (30 s at least) ours and the computer's reply
                 if moves_on_disk(db) >= len(moves) + 2:
                     break
                 await asyncio.sleep(0.05)
@@ -218,7 +218,7 @@ async def test_sigkill_mid_kingdom_game_then_resume(tmp_path):
                         and abs(m.to - m.frm) in (1, 19))       # one step: never a knight
         caller.send(arrows_between(cur, move.frm, 19) + ENTER
                     + arrows_between(move.frm, move.to, 19) + ENTER)
-        for _ in range(400):                          # the resumed game goes on
+        for _ in range(600):                          # (30 s at least) the resumed game goes on
             if moves_on_disk(db) > len(stored):
                 break
             await asyncio.sleep(0.05)

@@ -36,12 +36,17 @@ async def stratego_in_play(app):
     game_id = game[0]
     # the cursor stays on the square where a piece was placed
     await red.expect("A: after placing, cursor stays put")
+    # each step waits for Red's screen to show the last one, not only for the
+    # record: the keys are read against what the screen shows, which the
+    # match updates after it stores the move
     red.send("9")
     await wait_until(lambda: len(moves_of(app, game_id)) == 1, what="the first placement")
+    await red.expect(counts(1, 0))
     red.send("9")
     await red.expect("That square is taken: DELETE removes its piece.")
     red.send(DELETE)
     await wait_until(lambda: len(moves_of(app, game_id)) == 2, what="the piece removed")
+    await red.expect(counts(0, 0))
     # A switches stepping on: then the 40 rank keys fill the rows in reading order
     for caller, keys in ((red, RED), (blue, BLUE)):
         caller.send("A")
@@ -63,7 +68,7 @@ async def test_a_resignation_reveals_both_armies_on_both_screens(tmp_path):
     try:
         _game_id, red, blue = await stratego_in_play(app)
         for caller in (red, blue):
-            await caller.settle(0.05)
+            await wait_until(lambda c=caller: board_cells(c).count(HIDDEN) == 40, what="the other army hidden")
             cells = board_cells(caller)
             assert cells.count(HIDDEN) == 40 and cells.count("F") == 1 and cells.count("B") == 6
         red.send("Q")

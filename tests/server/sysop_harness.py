@@ -81,7 +81,7 @@ class Console:
     def line(self, y: int) -> str:
         return self.screen.display[y]
 
-    async def expect(self, pattern: str, timeout: float = 8.0) -> str:
+    async def expect(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while pattern not in self.text():
             if time.monotonic() > deadline or (self.closed and pattern not in self.text()):
@@ -89,7 +89,7 @@ class Console:
             await asyncio.sleep(0.02)
         return self.text()
 
-    async def expect_gone(self, pattern: str, timeout: float = 8.0) -> str:
+    async def expect_gone(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while pattern in self.text():
             if time.monotonic() > deadline:
@@ -103,7 +103,7 @@ class Console:
     def resize(self, cols: int, rows: int) -> None:
         fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
-    async def wait_exit(self, timeout: float = 5.0) -> int:
+    async def wait_exit(self, timeout: float = 30.0) -> int:
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:
             if time.monotonic() > deadline:

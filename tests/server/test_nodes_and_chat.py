@@ -39,6 +39,21 @@ async def test_who_is_on_by_node_found_by_any_case_and_told_of_changes():
     assert any(isinstance(e, E.NodesChanged) for e in a.inbox)
 
 
+async def test_a_closing_session_holds_its_handle_until_it_is_released():
+    nodes: NodeRegistry[FakeSeat] = NodeRegistry(10, 10)
+    old, new = seat(nodes, ""), seat(nodes, "")
+    assert nodes.claim("Zed", old) is None
+    old.closed = True                      # its line dropped: it is ending, not yet released
+    assert nodes.claim("zed", new) is old
+    waiting = asyncio.create_task(nodes.released(old))
+    await asyncio.sleep(0.01)
+    assert not waiting.done()
+    nodes.release(old, "127.0.0.1")
+    assert await waiting is True
+    assert nodes.claim("Zed", new) is None and await nodes.released(old) is True
+    assert await nodes.released(new, timeout=0.01) is False     # never released: the bound
+
+
 async def test_lobby_chat_is_cleaned_rate_limited_and_reaches_everybody():
     nodes: NodeRegistry[FakeSeat] = NodeRegistry(10, 10)
     a, b = seat(nodes, "Alice"), seat(nodes, "Bob")
