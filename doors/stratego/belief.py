@@ -19,9 +19,13 @@ around it, then the other bombs, then the movable ranks.
 - Other bombs lean to the back rows (``B_DEPTH``) and to the squares
   next to other bombs.
 - The Spy waits unmoved in the front rows, to ambush a Marshal that comes
-  to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). A hidden
-  piece that had its turn next to our revealed Marshal and did not strike
-  it is hardly the Spy (``SPY_PASSED``).
+  to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). What
+  this opponent's pieces did about our revealed Marshal over the public
+  moves corrects that (``_marshal_watch``): each step of a piece's own
+  that brought it nearer the Marshal makes it likelier the Spy
+  (``SPY_WALK``: a piece that walked up once may walk up again); one that
+  had a turn of its side next to the Marshal and did not strike it is
+  hardly the Spy (``SPY_PASSED``), even after it walks off.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
@@ -35,8 +39,7 @@ around it, then the other bombs, then the movable ranks.
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
-  next to it); at our Marshal, towards the Spy, less strongly
-  (``CLOSING_SPY``: most Spies wait, but one may walk up). These are
+  next to it; at our Marshal, ``SPY_WALK`` above). These are
   priors; what this opponent does in this game corrects them: a hidden
   piece that had its turn next to a revealed piece of ours and did not
   strike it is hardly one that beats it (``PASSED``; at our Marshal,
