@@ -28,9 +28,13 @@ the General never strike an unmoved hidden piece whose bomb odds exceed
 10 %) unless the strike surely takes the flag or nothing else is legal, and
 no piece makes a known losing strike (on a revealed piece that beats it)
 while another move exists. From level 4 on, a move that leaves our Marshal,
-known to them, next to their hidden pieces costs ``SPY_RISK`` times the
-odds that one of them is the Spy: a rare rank is in few samples or none,
-and the Marshal is too dear to leave to that chance.
+known to them, next to their hidden pieces costs what the Marshal is worth
+in play (``_marshal_stake``: its value and what their next officer gains
+once it is gone) times the odds that one of them is the Spy: a rare rank
+is in few samples or none, and the Marshal is too dear to leave to that
+chance. The odds are the belief's, which follow this opponent's pieces in
+this game (a piece that walks up to our Marshal is likelier the Spy, one
+that let it be hardly).
 
 Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
 odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
@@ -90,7 +94,8 @@ from .observation import Seen, StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
-from .values import HANG
+from .tables import MARSHAL
+from .values import HANG, piece_values, top_bonus
 
 __all__ = ["StrategoBot", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
            "_all_free"]
@@ -135,10 +140,6 @@ REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
 FIRST_MOVE_COST = 12.0
 TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
 #                    if it leaves our officers no weaker than theirs (else a malus)
-# our Marshal, known to them, left next to their hidden pieces: this times
-# the odds that one of them is the Spy (a few samples see the Spy's strike
-# or miss it; this weighs it by its odds in every move)
-SPY_RISK = 200.0
 # plies without a strike after which the search's closing hunt is on
 # (``tables.closing_hunt``): a piece of ours that beats all they have left
 # goes after their moved pieces. Only then: sent out while strikes still
@@ -405,6 +406,18 @@ class StrategoBot:
                 odds += marg.p(n, "S")
         return min(1.0, odds)
 
+    def _marshal_stake(self, obs: StrategoObservation, me: int) -> float:
+        """What losing our Marshal costs in this position: its value in play
+        (``values.piece_values``) and the top bonus it takes with it (their
+        General, no longer outranked, takes whatever it finds). The Spy risk
+        weighs this by the Spy's odds: a few samples see the Spy's strike or
+        miss it, the charge counts it in every move."""
+        mine, theirs = self._counts(obs, me)
+        counts = [mine, theirs] if me == 0 else [theirs, mine]
+        after = [list(c) for c in counts]
+        after[me][MARSHAL] -= 1
+        return piece_values(counts)[me][MARSHAL] + top_bonus(counts, me) - top_bonus(after, me)
+
     def _costs(self, obs: StrategoObservation, me: int, m: Move, marshal: int | None,
                own: list[tuple[int, int]]) -> float:
         """What the root adds to a move's searched value: the Spy risk, the
@@ -412,7 +425,7 @@ class StrategoBot:
         the shuffle penalty."""
         target = obs.squares[m.to]
         mine = obs.piece(m.frm)
-        val = -SPY_RISK * self._spy_risk(obs, me, m, marshal)
+        val = -self._marshal_stake(obs, me) * self._spy_risk(obs, me, m, marshal) if marshal is not None else 0.0
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         if not mine.moved and self.cfg.defend:

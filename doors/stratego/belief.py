@@ -19,9 +19,13 @@ around it, then the other bombs, then the movable ranks.
 - Other bombs lean to the back rows (``B_DEPTH``) and to the squares
   next to other bombs.
 - The Spy waits unmoved in the front rows, to ambush a Marshal that comes
-  to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). A hidden
-  piece that had its turn next to our revealed Marshal and did not strike
-  it is hardly the Spy (``SPY_PASSED``).
+  to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). What
+  this opponent's pieces did about our revealed Marshal over the public
+  moves corrects that (``_marshal_watch``): each step of a piece's own
+  that brought it nearer the Marshal makes it likelier the Spy
+  (``SPY_WALK``: a piece that walked up once may walk up again); one that
+  had a turn of its side next to the Marshal and did not strike it is
+  hardly the Spy (``SPY_PASSED``), even after it walks off.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
@@ -35,8 +39,7 @@ around it, then the other bombs, then the movable ranks.
   whose step brought it to two steps of a revealed piece of ours, less
   strongly, towards the ranks that beat it (``CLOSING``: a hunter walks up
   to a known piece to take it, and our piece should be gone before it is
-  next to it); at our Marshal, towards the Spy, less strongly
-  (``CLOSING_SPY``: most Spies wait, but one may walk up). These are
+  next to it; at our Marshal, ``SPY_WALK`` above). These are
   priors; what this opponent does in this game corrects them: a hidden
   piece that had its turn next to a revealed piece of ours and did not
   strike it is hardly one that beats it (``PASSED``; at our Marshal,
@@ -74,7 +77,6 @@ RING = 0.72                         # odds that an unmoved flag neighbour is a b
 BOMB_NEXT_TO_BOMB = 1.5             # other bombs cluster a little
 THREAT = 30.0                       # a piece that stepped next to a revealed one: beats it
 CLOSING = 8.0                       # ... that stepped to two steps of one: likely beats it
-CLOSING_SPY = 3.0                   # ... of our revealed Marshal: likelier the Spy
 PASSED = 0.15                       # ... had its turn next to one and did not strike: hardly beats it
 OFFICERS = ("2", "3", "4", "5")     # ... one of these (a piece worth taking whenever one can)
 # ... next to a hidden one: likelier an officer, the likelier the higher
@@ -83,6 +85,9 @@ MINER_AT_BOMB = 5.0                 # ... one of our bombs (we know it is one): 
 BOMB_RECORD = (0.25, 4.0)           # ... times this game's record at our bombs, kept within these
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
 SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
+SPY_WALK = 2.5                      # ... each step of its own towards our revealed Marshal, near it
+SPY_WALK_MAX = 3                    # ... counted at most (the steps seen: the last public moves)
+SPY_WALK_NEAR = 3                   # ... a step counts if it ends this close (steps) to the Marshal
 MARGINAL_SAMPLES = 300
 
 
@@ -141,6 +146,55 @@ def _bomb_record(obs: StrategoObservation, enemy: int) -> float:
     return min(high, max(low, (1 + opened) / (1 + lost)))
 
 
+def _marshal_watch(obs: StrategoObservation, me: int) -> tuple[dict[int, int], set[int]]:
+    """What each hidden piece of the enemy's did about our revealed Marshal
+    over the public moves (the last few plies), keyed by the square it
+    stands on now: how many of its steps brought it nearer the Marshal
+    (ending within ``SPY_WALK_NEAR``), and whether it had a turn of its
+    side next to the Marshal and let it be. Only the Spy takes a revealed
+    Marshal, and it takes it whenever it can; a piece that walks up to it
+    once may walk up again. A hidden piece never struck, so every move
+    that ends on its square is its own."""
+    enemy = 1 - me
+    squares = obs.squares
+    marshal = next((sq for sq, s in enumerate(squares) if s is not None and s.owner == me
+                    and s.rank == "1" and s.revealed), None)
+    walked: dict[int, int] = {}
+    passed: set[int] = set()
+    if marshal is None:
+        return walked, passed
+    moves = obs.moves
+    first = obs.ply - len(moves) + 1        # the ply of moves[0]
+    shown = min((st.ply for st in obs.strikes if "1" in (st.attacker if st.player == me else st.defender,)),
+                default=0)                  # no strike on record: shown before these moves
+    # where our Marshal stood before each move, walking back from now
+    at = [0] * len(moves)
+    cur = marshal
+    for j in range(len(moves) - 1, -1, -1):
+        p, frm, to = moves[j]
+        if p == me and to == cur:
+            cur = frm
+        at[j] = cur
+    for h in obs.hidden_squares(enemy):
+        cur = h
+        for j in range(len(moves) - 1, -1, -1):
+            p, frm, to = moves[j]
+            mover = p == enemy and to == cur
+            before = frm if mover else cur
+            if p == enemy and first + j > shown:
+                m = at[j]
+                if m in NEIGHBOURS[before]:
+                    passed.add(h)           # its side's turn next to our shown Marshal
+                elif mover and _far(to, m) < _far(frm, m) and _far(to, m) <= SPY_WALK_NEAR:
+                    walked[h] = walked.get(h, 0) + 1
+            cur = before
+    return walked, passed
+
+
+def _far(a: int, b: int) -> int:
+    return abs(a % 10 - b % 10) + abs(a // 10 - b // 10)
+
+
 class Belief:
     """The hidden enemy pieces of one observation and how to sample them."""
 
@@ -177,14 +231,15 @@ class Belief:
         self.n_spy = self.mobile.count("S")
         self.spy_w = {sq: SPY_DEPTH[min(3, depth_of(sq, enemy))] for sq in self.unmoved}
         self.spy_w.update(dict.fromkeys(self.moved, 1.0))
-        marshal = next((sq for sq, s in enumerate(squares) if s is not None and s.owner == me
-                        and s.rank == "1" and s.revealed), None)
         mine = [to for p, _frm, to in obs.moves if p == me]
         theirs = [to for p, _frm, to in obs.moves if p == enemy]
-        if marshal is not None and mine and mine[-1] != marshal:
-            for n in NEIGHBOURS[marshal]:
-                if n in self.spy_w and not (theirs and theirs[-1] == n):
-                    self.spy_w[n] *= SPY_PASSED
+        walked, passed = _marshal_watch(obs, me)
+        for sq, steps in walked.items():
+            if sq in self.spy_w:
+                self.spy_w[sq] *= SPY_WALK ** min(steps, SPY_WALK_MAX)
+        for sq in passed:
+            if sq in self.spy_w:
+                self.spy_w[sq] *= SPY_PASSED
         # rank weights for moved pieces that just stepped next to a piece of ours
         self.threat: dict[int, dict[str, float]] = {}
         at_bomb = MINER_AT_BOMB * _bomb_record(obs, enemy)
@@ -213,8 +268,8 @@ class Belief:
                 self.threat[sq] = {**APPROACH, "8": at_bomb} if near_bomb else dict(APPROACH)
             else:
                 closing = self._closing(sq, recent[sq], shown)
-                if closing:
-                    self.threat[sq] = dict.fromkeys(closing, CLOSING_SPY if closing == {"S"} else CLOSING)
+                if closing and closing != {"S"}:    # at our Marshal: ``SPY_WALK``
+                    self.threat[sq] = dict.fromkeys(closing, CLOSING)
         # pieces that had their turn next to a revealed piece of ours and let it be
         last_theirs = theirs[-1] if theirs else None
         for n, rank in shown:

@@ -10,6 +10,7 @@ from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState, Strike
+from doors.stratego.values import VALUE
 
 from .helpers import position, sq, started, with_losses
 
@@ -471,9 +472,8 @@ def spy_bait_position() -> StrategoState:
 
 def test_our_known_marshal_does_not_step_next_to_a_likely_spy_for_a_captain():
     """E7 is the Spy in about one sample in eight: a few samples may miss
-    it. The Spy's odds next to where our Marshal stands weigh every move
-    (``SPY_RISK``), so the Captain is left."""
-    from doors.stratego.ai import SPY_RISK
+    it. The Spy's odds next to where our Marshal stands, times what the
+    Marshal is worth in play, weigh every move, so the Captain is left."""
     obs = spy_bait_position().observation(0)
     take = Move(sq("E5"), sq("E6"))
     for seed in range(8):
@@ -483,7 +483,8 @@ def test_our_known_marshal_does_not_step_next_to_a_likely_spy_for_a_captain():
         assert marg is not None and 0.05 < marg.p(sq("E7"), "S") < 0.3
         assert bot._spy_risk(obs, 0, take, sq("E5")) == marg.p(sq("E7"), "S")
         assert bot._spy_risk(obs, 0, Move(sq("J1"), sq("J2")), sq("E5")) == 0.0
-    assert SPY_RISK * 0.1 > 15.0
+        # one chance in ten of losing the Marshal outweighs a Captain
+        assert bot._marshal_stake(obs, 0) * 0.1 > VALUE[R_OF["6"]]
 
 
 def test_our_spy_comes_to_stand_by_our_revealed_general():
