@@ -149,7 +149,7 @@ class AwariState(GameState[int, "AwariState"]):
         if h0 >= WIN_HOME or h1 >= WIN_HOME:
             reason = f"{WIN_HOME} stones in a home"
         elif not any(self.board[self.player * 7:self.player * 7 + 6]):
-            reason = f"player {self.player + 1} has no stones to sow"
+            reason = "the player to move has no stones to sow"
         else:
             return None
         winner = None if h0 == h1 else (0 if h0 > h1 else 1)

@@ -53,7 +53,10 @@ __all__ = ["MatchScreen", "start_match"]
 SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
 # news shown in the banner as well as the log: it asks for an answer (who left
 # or came back is in the log only: once on the screen; the end has its own rows)
-PROMPTED = frozenset({News.DRAW_OFFER, News.AUTO_FINISH_OFFER})
+# news that asks the other player for an answer, and the key that gives it: the
+# match says only what happened; the key is this screen's, shown on the banner
+# while the question stands (never in the log, where it would go stale)
+PROMPTED = {News.DRAW_OFFER: "press = to accept", News.AUTO_FINISH_OFFER: "press a to agree"}
 _WAITS_FOR = "The game is suspended until"     # a move refused while a player is away
 
 
@@ -349,13 +352,10 @@ class MatchScreen(Screen):
                 m = self.match
                 own = ((event.kind == News.DRAW_OFFER and m.draw_offer == self.me)
                        or (event.kind == News.AUTO_FINISH_OFFER and m.auto_offer == self.me))
-                if not own:     # "X asks ...: press a to agree" is not for X (their own row says it)
-                    # the log keeps what happened; the key to answer is the banner's
-                    # while the question stands, never a stale prompt in the history
-                    said = event.text.split(": press ")[0]
-                    self.chat.add("", said if said == event.text else said + ".")
-                if event.kind in PROMPTED and not own:      # and, if it asks this caller, the banner
-                    self.banner = self._prompt = event.text
+                if not own:     # "X asks for auto finish" is not for X (their own row says it)
+                    self.chat.add("", event.text)
+                if event.kind in PROMPTED and not own and self.me is not None:   # it asks this caller
+                    self.banner = self._prompt = f"{event.text.rstrip('.')}: {PROMPTED[event.kind]}."
                 elif event.kind not in PROMPTED:            # an answer or a move: the question is gone
                     if self.banner and (self.banner == self._prompt or self.banner.startswith(_WAITS_FOR)
                                         and event.kind != News.SUSPENDED):

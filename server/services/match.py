@@ -302,7 +302,7 @@ class Match:
         if self.seats[1 - player].kind == SeatKind.BOT:
             return "The computer declines the draw."
         self.draw_offer = player
-        self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw: press = to accept.")
+        self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw.")
         return "Draw offered."
 
     async def request_auto_finish(self, player: int) -> str:
@@ -313,8 +313,7 @@ class Match:
         other = self.seats[1 - player]
         if other.kind == SeatKind.HUMAN and self.auto_offer != 1 - player:
             self.auto_offer = player
-            self.notify(News.AUTO_FINISH_OFFER,
-                        f"{self.seats[player].name} asks for auto finish: press a to agree.")
+            self.notify(News.AUTO_FINISH_OFFER, f"{self.seats[player].name} asks for auto finish.")
             return "Auto finish asked; waiting for your opponent to agree."
         self.autoplay = True
         self._clock_turn()                # the computer plays both sides: no clock

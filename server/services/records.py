@@ -193,13 +193,15 @@ class LeagueRow:
 
 
 async def bbs_league(store: Store, doors: list[str]) -> list[LeagueRow]:
-    """BBS against BBS: every finished game of ``doors`` between callers of
-    two different BBSes, by BBS (most wins first)."""
+    """BBS against BBS: every rated game of ``doors`` between callers of two
+    different BBSes, by BBS (most wins first). A game the rating rules set
+    aside (one address, too few moves) counts no more here than in a rating:
+    otherwise a BBS could farm its standing."""
     tags = await store.bbs_tags()
     rows: dict[str, LeagueRow] = {}
     for door in doors:
-        for players, winner, _rated in await store.results(door):
-            if any(is_computer(label) for label in players):
+        for players, winner, rated in await store.results(door):
+            if not rated or any(is_computer(label) for label in players):
                 continue
             keys = [tags.get(handle_key(label), "") for label in players]
             if not all(keys) or keys[0] == keys[1]:

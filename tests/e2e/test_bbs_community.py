@@ -250,6 +250,10 @@ async def test_a_third_caller_watches_stratego_and_never_sees_a_hidden_rank_befo
         carol.send("c" + "his marshal is on the left" + ENTER + ENTER)    # no kibitzing
         await carol.expect("Watchers do not chat in a game between two callers")
         assert "marshal" not in red.text() and "marshal" not in blue.text()
+        red.send("=")                                 # an offer: the key to answer is Bob's alone
+        await blue.expect("Alice offers a draw: press = to accept.")
+        await carol.expect("Alice offers a draw.")
+        assert "press = to accept" not in carol.text(), carol.text()
         red.send("Q")
         await red.expect("Resign this game? (y/n)")
         red.send("y")

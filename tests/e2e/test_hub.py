@@ -54,11 +54,16 @@ async def test_two_bbses_tag_their_own_callers_once(tmp_path, caplog):
                                 (("[SBBS]Bea", "[MYS]Gus"), 0), (("[MYS]Gus", "[MYS]Ann"), 1)):
             gid = await store.create_game("towers", {}, players)
             await store.finish_game(gid, {"winner": winner, "termination": "rules", "reason": "test"})
+    # a game the rating rules set aside (here: SBBS would win it) counts in no standing
+    from server.services.store_ratings import RatingWrite
+    gid = await store.create_game("towers", {}, ("[SBBS]Bea", "[MYS]Ann"))
+    await store.finish_game(gid, {"winner": 0, "termination": "resigned", "reason": "Ann resigned"})
+    await store.save_rating(gid, RatingWrite(rated=False, why="a side made fewer than 2 moves"))
     from server.services.ratings import RatingBook
     await RatingBook(store).load()              # rates them (as games of an older release)
     from server.services.records import bbs_league
     league = [(r.tag, r.games, r.won, r.lost) for r in await bbs_league(store, ["towers"])]
-    assert league == [("[MYS]", 15, 10, 5), ("[SBBS]", 15, 5, 10)]   # MYS against MYS not counted
+    assert league == [("[MYS]", 15, 10, 5), ("[SBBS]", 15, 5, 10)]   # nor MYS against MYS
     await store.close()
     app = await start_app(db, rlogin=HUB)        # the hall of fame's BBS against BBS page
     try:

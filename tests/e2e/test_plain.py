@@ -10,7 +10,7 @@ import time
 
 from ansi.cp437 import decode_cp437
 
-from .harness import ENTER, Caller, db_rows, door_digit, moves_of, start_app, wait_until
+from .harness import ENTER, Caller, db_rows, door_digit, game_state, moves_of, start_app, wait_until
 from .test_time_left import TimedCaller
 
 
@@ -144,6 +144,9 @@ async def play_stratego_and_resign(line, app, name: str, mark: int = 0) -> int:
     while my_moves() < 4:
         assert time.monotonic() < deadline, decode_cp437(bytes(line.received))[-2000:]
         done = my_moves()
+        # the computer's reply first: a move typed before it is refused, and
+        # none would follow it
+        await wait_until(lambda: game_state(app, game_id).to_move() == (0,), what="the caller's turn")
         for i, move in enumerate(OPENINGS):          # the first legal one is played
             line.send(("move " if i % 2 else "") + move + ENTER)
         await wait_until(lambda done=done: my_moves() > done, what="a move of the caller's")

@@ -143,7 +143,7 @@ def test_game_ends_when_mover_has_no_stones():
     assert s.is_terminal()
     out = s.outcome()
     assert out.winner == 0 and out.score == (11, 0)        # rows not counted
-    assert "no stones" in out.reason
+    assert out.reason == "the player to move has no stones to sow"   # no "player 1": callers have names
     # the opponent to move with an empty row
     s = AwariState.from_position(board(p0=(0, 0, 0, 0, 1, 0), h0=1, p1=(0,) * 6, h1=5), 0)
     s.apply(0, 5)                                            # 1 stone to hole 6, no capture
