@@ -50,16 +50,23 @@ async def repainted(caller: Caller) -> list[list[tuple[object, ...]]]:
     return seen(caller)
 
 
+async def early_and_later(app) -> list[Caller]:
+    """Two callers in the lobby, Early first, once Early's who list shows Later."""
+    callers = []
+    for handle in ("Early", "Later"):
+        caller = await Caller.connect(app.port)
+        await caller.login(handle)
+        callers.append(caller)
+    await callers[0].expect("Later")
+    return callers
+
+
 async def test_the_lobby_clock_turns_with_the_minute_as_a_repaint_would_show_it(tmp_path):
     wall = Wall()
     app = await start_app(tmp_path / "gatehouse.db", wall=wall)
-    callers = []
+    callers: list[Caller] = []
     try:
-        for handle in ("Early", "Later"):
-            caller = await Caller.connect(app.port)
-            await caller.login(handle)
-            callers.append(caller)
-        await callers[0].expect("Later")
+        callers = await early_and_later(app)
         turn = wall.turn_minute_in(6.0)
         before = time.strftime("%H:%M", time.localtime(turn - 30))
         after = time.strftime("%H:%M", time.localtime(turn + 1))
@@ -82,14 +89,10 @@ async def test_a_line_over_the_lobby_goes_once_read_and_the_lobby_shows_as_a_rep
     """A caller's line shows over the lobby's top row until read (a key some
     seconds later); then the lobby is back whole, though nothing else in it changed."""
     app = await start_app(tmp_path / "gatehouse.db")
-    callers = []
+    callers: list[Caller] = []
     try:
-        for handle in ("Early", "Later"):
-            caller = await Caller.connect(app.port)
-            await caller.login(handle)
-            callers.append(caller)
+        callers = await early_and_later(app)
         early, later = callers
-        await early.expect("Later")
         early.send("l")
         await early.expect("Message to (handle)")
         early.send("Later\r")
