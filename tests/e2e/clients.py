@@ -81,7 +81,7 @@ class TmuxClient:
         """What tmux itself shows (for failure messages)."""
         return await self.tmux("capture-pane", "-p", "-t", "gh")
 
-    async def expect(self, pattern: str, timeout: float = 10.0) -> str:
+    async def expect(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
             text = self.text()
