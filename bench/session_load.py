@@ -5,7 +5,10 @@ that load, beside a bare telnetlib3 echo server measured in the same run.
    RLogin on 127.0.0.1 (port 0; the bound port is read from its log).
    N RLogin callers connect the way a BBS hands callers over (the
    ``server.net.rlogin.build_handshake`` handshake, the ``\\0`` ack), land in
-   the lobby and stay idle; each keeps reading and discarding its output.
+   the lobby and stay idle; each keeps reading and discarding its output,
+   in a process of their own (``bench/idle_callers.py``): the minute's
+   redraw reaches all of them at once, and their reading must not delay
+   the probe's, as it would on one loop (a caller's machine is not shared).
    Their users are created in the database beforehand (``--new-users``
    lets the server register them, one scrypt hash each, as for first-time
    BBS callers). The run checks that each received the lobby screen and
@@ -19,7 +22,7 @@ that load, beside a bare telnetlib3 echo server measured in the same run.
    Python costs the probe some 90 us for a 60-byte frame and 2 us for an
    echoed byte).
 3. ``bench/echo_server.py`` (bare telnetlib3, echo each read) gets the same
-   N idle telnet connections, and a second probe times a key's echo.
+   N idle telnet connections (held the same way), and a second probe times a key's echo.
 4. Both servers stay up with their callers, and the two probes take their
    samples in turns, ``BLOCK`` at a time: both are timed under the same
    conditions (an echo timed minutes after Gatehouse varied from 0.52 to
@@ -47,6 +50,7 @@ import asyncio
 import codecs
 import collections
 import contextlib
+import json
 import os
 import random
 import re
@@ -64,10 +68,7 @@ sys.path.insert(0, str(ROOT))
 import pyte  # noqa: E402
 import telnetlib3  # noqa: E402
 
-from server.net.rlogin import build_handshake  # noqa: E402
-
 HOST = "127.0.0.1"
-CONNECT_CONCURRENCY = 50      # connections being set up at once (listen backlog is 100)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -226,93 +227,46 @@ def profile_top(path: Path, count: int = 12) -> list[str]:
 
 # ----- idle callers -----------------------------------------------------------
 
-class Idle(asyncio.Protocol):
-    """One idle caller: sends its greeting (an RLogin handshake or nothing),
-    then reads and discards, noting when ``marker`` went by."""
+class Callers:
+    """N idle callers held by ``bench/idle_callers.py`` in a process of their
+    own (their reading must not delay the probe's), asked through its pipes."""
 
-    def __init__(self, greeting: bytes, marker: bytes | None):
-        loop = asyncio.get_running_loop()
-        self.greeting = greeting
-        self.marker = marker
-        self.first = loop.create_future()     # the first byte (the RLogin ack)
-        self.ready = loop.create_future()     # the marker (the lobby screen)
-        self.head = b""                       # the first bytes, for a refusal message
-        self.received = 0
-        self.transport: asyncio.Transport | None = None
-        self._tail = b""
-        if marker is None:
-            self.ready.set_result(True)
+    def __init__(self, proc: asyncio.subprocess.Process, opened: dict):
+        self.proc = proc
+        self.connected: int = opened["connected"]
+        self.errors: dict[str, int] = opened["errors"]
 
-    def connection_made(self, transport) -> None:
-        self.transport = transport
-        if self.greeting:
-            transport.write(self.greeting)
+    @classmethod
+    async def open(cls, port: int, count: int, rlogin: bool, marker: str, timeout: float) -> Callers:
+        args = [sys.executable, str(ROOT / "bench" / "idle_callers.py"), "--port", str(port),
+                "--count", str(count), "--timeout", str(timeout), "--marker", marker]
+        if rlogin:
+            args.append("--rlogin")
+        proc = await asyncio.create_subprocess_exec(
+            *args, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        return cls(proc, await cls._answer(proc))
 
-    def data_received(self, data: bytes) -> None:
-        self.received += len(data)
-        if len(self.head) < 200:
-            self.head += data[:200]
-        if not self.first.done():
-            self.first.set_result(data[:1])
-        if not self.ready.done() and self.marker is not None:
-            buf = self._tail + data
-            if self.marker in buf:
-                self.ready.set_result(True)
-                self._tail = b""
-            else:
-                self._tail = buf[-len(self.marker):]
+    @staticmethod
+    async def _answer(proc: asyncio.subprocess.Process) -> dict:
+        assert proc.stdout is not None
+        line = await proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"the idle callers' process ended ({await proc.wait()})")
+        return json.loads(line)
 
-    def connection_lost(self, exc) -> None:
-        for fut in (self.first, self.ready):
-            if not fut.done():
-                fut.set_result(False if fut is self.ready else b"")
+    async def ask(self, command: str) -> dict:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(command.encode() + b"\n")
+        await self.proc.stdin.drain()
+        return await self._answer(self.proc)
 
-
-async def open_idle(n: int, port: int, greeting, marker: bytes | None,
-                    wait_first: bool, timeout: float) -> tuple[list[Idle], collections.Counter]:
-    """Open ``n`` idle connections, ``CONNECT_CONCURRENCY`` at a time."""
-    loop = asyncio.get_running_loop()
-    sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
-    conns: list[Idle] = []
-    errors: collections.Counter[str] = collections.Counter()
-    deadline = time.monotonic() + timeout
-
-    async def one(i: int) -> None:
-        async with sem:
-            if time.monotonic() > deadline:
-                errors["not tried: out of time"] += 1
-                return
-            try:
-                _t, proto = await asyncio.wait_for(
-                    loop.create_connection(lambda: Idle(greeting(i), marker), HOST, port), 15)
-            except (TimeoutError, OSError) as exc:
-                errors[f"connect: {type(exc).__name__} {getattr(exc, 'errno', '') or ''}"] += 1
-                return
-            conns.append(proto)
-            if wait_first:
-                try:
-                    first = await asyncio.wait_for(asyncio.shield(proto.first), 15)
-                except TimeoutError:
-                    errors["no RLogin ack in 15 s"] += 1
-                    return
-                if first != b"\0":
-                    errors[f"no RLogin ack: {proto.head[:60]!r}"] += 1
-
-    await asyncio.gather(*(one(i) for i in range(n)))
-    return conns, errors
-
-
-async def wait_ready(conns: list[Idle], timeout: float) -> int:
-    pending = [c.ready for c in conns if not c.ready.done()]
-    if pending:
-        await asyncio.wait(pending, timeout=timeout)
-    return sum(1 for c in conns if c.ready.done() and c.ready.result() is True)
-
-
-def close_all(conns: list[Idle]) -> None:
-    for c in conns:
-        if c.transport is not None:
-            c.transport.close()
+    async def close(self) -> None:
+        if self.proc.returncode is None:
+            with contextlib.suppress(ConnectionError, SystemExit):
+                await asyncio.wait_for(self.ask("close"), 30)
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            await self.proc.wait()
 
 
 # ----- the probe --------------------------------------------------------------
@@ -321,6 +275,7 @@ class Probe:
     """A telnet caller whose reads are timed (no background pump)."""
 
     def __init__(self, reader, writer):
+        self.sent_at = []                      # the wall clock (time.time()) of each timed key
         self.reader, self.writer = reader, writer
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.Stream(self.screen)
@@ -388,6 +343,7 @@ class Probe:
         is the measuring client's, and it grows with the frame, not with the
         server's work)."""
         started = time.perf_counter()
+        self.sent_at.append(time.time())
         self.send(key)
         first = None
         deadline = time.monotonic() + timeout
@@ -532,6 +488,7 @@ async def gatehouse(args, tmp: Path, out: dict) -> AsyncIterator[Side]:
     config = write_config(tmp, n)
     if not args.new_users:
         await seed_users(tmp / "load.db", n)
+    callers: Callers | None = None
     server = await Child.start(sys.executable, "-m", "server.cli", "serve", "--config", str(config))
     try:
         port = int((await server.wait_for(r"telnet://[\d.]+:(\d+)", 30)).group(1))
@@ -542,22 +499,19 @@ async def gatehouse(args, tmp: Path, out: dict) -> AsyncIterator[Side]:
         rss0, cpu0, t0 = rss_kib(pid), cpu_seconds(pid), time.perf_counter()
 
         async with Profiler(args.profile, pid, "ramp"):
-            conns, errors = await open_idle(
-                n, rport, lambda i: build_handshake("bench", handle(i), "ansi-bbs/38400"),
-                b"Lobby", wait_first=True, timeout=args.ramp_seconds)
+            callers = await Callers.open(rport, n, rlogin=True, marker="Lobby", timeout=args.ramp_seconds)
             connected = time.perf_counter()
-            in_lobby = await wait_ready(conns, max(5.0, args.ramp_seconds - (connected - t0)))
+            answer = await callers.ask(f"ready {max(5.0, args.ramp_seconds - (connected - t0))}")
+            in_lobby = answer["ready"]
         ramp = time.perf_counter() - t0
         out["connect_seconds"] = connected - t0
         out["ramp_seconds"] = ramp
         out["ramp_cpu_seconds"] = cpu_seconds(pid) - cpu0
-        out["sessions_connected"] = len(conns)
+        out["sessions_connected"] = callers.connected
         out["sessions_in_lobby"] = in_lobby
-        out["connect_errors"] = dict(errors)
-        missing = [c for c in conns if not (c.ready.done() and c.ready.result() is True)]
-        if missing:
-            heads = collections.Counter(c.head[:60] for c in missing)
-            out["not_in_lobby_heads"] = dict(heads.most_common(3))
+        out["connect_errors"] = callers.errors
+        if answer["missing_heads"]:
+            out["not_in_lobby_heads"] = answer["missing_heads"]
 
         # the probe: logs in over telnet and reads the who-list
         probe = await Probe.connect(port)
@@ -592,41 +546,39 @@ async def gatehouse(args, tmp: Path, out: dict) -> AsyncIterator[Side]:
                     break
             out["idle_cpu_percent"] = 100 * (cpu_seconds(pid) - c1) / (time.perf_counter() - w1)
         # as soon as known (a long run that is cut later keeps them)
-        print(f"# so far: {len(conns)} connected in {out['connect_seconds']:.1f} s, ramp CPU "
+        print(f"# so far: {callers.connected} connected in {out['connect_seconds']:.1f} s, ramp CPU "
               f"{out['ramp_cpu_seconds']:.1f} s, idle CPU {out['idle_cpu_percent']:.1f} %", flush=True)
-        bytes_before = sum(c.received for c in conns)
+        bytes_before = (await callers.ask("stats"))["received"]
 
         async with Profiler(args.profile, pid, "keys"):
             c2, w2 = cpu_seconds(pid), time.perf_counter()
             yield Side(out, lambda count: gatehouse_samples(probe, count))
         out["probe_cpu_percent"] = 100 * (cpu_seconds(pid) - c2) / (time.perf_counter() - w2)
         out["with_parse"] = probe.with_parse
+        out["sent_at"] = probe.sent_at
+        stats = await callers.ask("stats")
         out["idle_bytes_per_session_per_minute"] = (
-            (sum(c.received for c in conns) - bytes_before) / max(1, len(conns))
+            (stats["received"] - bytes_before) / max(1, callers.connected)
             * 60 / (time.perf_counter() - w2))
         out["rss_kib_start"], out["rss_kib_held"] = rss0, rss_kib(pid)
-        out["still_open"] = sum(1 for c in conns if c.transport and not c.transport.is_closing())
+        out["still_open"] = stats["open"]
         probe.close()
-        close_all(conns)
-        await asyncio.sleep(0.5)
     finally:
+        if callers is not None:
+            await callers.close()
         await server.stop()
         out["server_log_errors"] = dict(server.errors.most_common(5))
 
 
-def free_descriptors() -> int:
-    """Descriptors this process may still open (its soft limit less those open)."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft - len(os.listdir("/proc/self/fd"))
-
-
 @contextlib.asynccontextmanager
 async def echo(args, out: dict) -> AsyncIterator[Side]:
-    # the bench holds both sides' callers: where its limit cannot be lifted
-    # (a hard limit under two per session), the echo side gets what is left,
-    # keeping a margin for its probe and the children's pipes; it says so
-    n = min(args.sessions, max(0, free_descriptors() - ECHO_FD_MARGIN))
+    # each side's callers are held by a process of their own, under the
+    # limit this one lifted; where it is under one per session plus a
+    # margin, the echo side gets what it allows, and says so
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    n = min(args.sessions, max(0, soft - FD_MARGIN))
     out["sessions_requested"] = n
+    callers: Callers | None = None
     server = await Child.start(sys.executable, str(ROOT / "bench" / "echo_server.py"), "--serve",
                                "--max-seconds", "1800")
     try:
@@ -634,11 +586,10 @@ async def echo(args, out: dict) -> AsyncIterator[Side]:
         pid = server.proc.pid
         await asyncio.sleep(0.5)
         rss0 = rss_kib(pid)
-        conns, errors = await open_idle(n, port, lambda i: b"", None, wait_first=False,
-                                        timeout=args.ramp_seconds)
+        callers = await Callers.open(port, n, rlogin=False, marker="", timeout=args.ramp_seconds)
         await asyncio.sleep(1.0)            # past the server's connect_maxwait: shells run
-        out["sessions_connected"] = len(conns)
-        out["connect_errors"] = dict(errors)
+        out["sessions_connected"] = callers.connected
+        out["connect_errors"] = callers.errors
         probe = await Probe.connect(port)
         await asyncio.sleep(1.0)
         await probe.quiet(0.3)
@@ -651,26 +602,37 @@ async def echo(args, out: dict) -> AsyncIterator[Side]:
         out["with_parse"] = probe.with_parse
         out["probe_cpu_percent"] = 100 * (cpu_seconds(pid) - c2) / (time.perf_counter() - w2)
         out["rss_kib_start"], out["rss_kib_held"] = rss0, rss_kib(pid)
-        out["still_open"] = sum(1 for c in conns if c.transport and not c.transport.is_closing())
+        out["still_open"] = (await callers.ask("stats"))["open"]
         probe.close()
-        close_all(conns)
-        await asyncio.sleep(0.3)
     finally:
+        if callers is not None:
+            await callers.close()
         await server.stop()
 
 
-ECHO_FD_MARGIN = 200
+async def until_minute_turn() -> None:
+    """Wait until just before the wall clock's next minute, so that the
+    first block of keys meets every lobby's minute redraw."""
+    ahead = (-MINUTE_LEAD - time.time()) % 60
+    print(f"# waiting {ahead:.1f} s for the minute's turn", flush=True)
+    await asyncio.sleep(ahead)
+
+
+MINUTE_LEAD = 0.2  # seconds before the minute that the first key is typed
+FD_MARGIN = 200
 BLOCK = 20      # samples from one server, then from the other, and so on
 
 
 async def main_async(args) -> None:
-    soft, hard = raise_nofile(2 * args.sessions + 1000)
+    soft, hard = raise_nofile(args.sessions + 1000)
     print(f"nofile_limit_bench: {soft} files")
     started = time.perf_counter()
     g: dict = {}
     e: dict = {}
     with tempfile.TemporaryDirectory(prefix="gatehouse-load-") as tmp:
         async with gatehouse(args, Path(tmp), g) as ours, echo(args, e) as bare:
+            if args.at_minute:
+                await until_minute_turn()
             # in turns, so both are timed under the same conditions
             for done in range(0, args.samples, BLOCK):
                 await ours.sample(min(BLOCK, args.samples - done))
@@ -695,6 +657,9 @@ async def main_async(args) -> None:
     print(f"memory_per_session: {per:.1f} KiB")
     ms("gatehouse_first_byte", g["first"])
     ms("gatehouse_latency", g["full"])
+    print("# gatehouse's five slowest keys: " + ", ".join(
+        f"{1000 * v:.2f} ms (key {g['full'].index(v) + 1}, at {g['sent_at'][g['full'].index(v)] % 60:.2f} s)"
+        for v in sorted(g["full"])[-5:]))
     print(f"echo_sessions_requested: {e['sessions_requested']} sessions")
     print(f"echo_sessions_connected: {e['sessions_connected']} sessions")
     print(f"echo_server_rss: {e['rss_kib_held'] / 1024:.1f} MiB")
@@ -737,6 +702,9 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=60.0,
                         help="how long the server's idle CPU is measured (a minute: every lobby "
                              "redraws its clock once in it, so the figure does not depend on when it starts)")
+    parser.add_argument("--at-minute", action="store_true",
+                        help="type the first keys as the minute turns (every lobby redraws its clock): "
+                             "the worst moment to type, not a random one")
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="sample the server with py-spy while idle and while typing; write to DIR")
     args = parser.parse_args()
