@@ -76,7 +76,9 @@ class ChatPane:
     COLOURS = (YELLOW, BRIGHT_CYAN, 10, 13, 9, 12)
 
     def __init__(self, lines: int = 50):
-        self.lines: deque[tuple[str, str]] = deque(maxlen=lines)
+        self.size = lines
+        # made at the first line: most panes (ten thousand quiet lobbies) never get one
+        self._lines: deque[tuple[str, str]] | None = None
         self.back = 0              # rows scrolled back from the newest
         self.added = 0             # lines ever added: what a screen that caches its drawing compares
         self._rows = 0             # wrapped rows at the last draw
@@ -84,7 +86,9 @@ class ChatPane:
         self._wrapped: tuple[int, int, list[tuple[str, str, str, bool]]] = (-1, 0, [])   # (added, width, rows)
 
     def add(self, who: str, text: str) -> None:
-        self.lines.append((clean_text(who), clean_text(text)))
+        if self._lines is None:
+            self._lines = deque(maxlen=self.size)
+        self._lines.append((clean_text(who), clean_text(text)))
         self.added += 1
 
     def colour(self, who: str) -> int:
@@ -110,7 +114,7 @@ class ChatPane:
 
     def _wrap_all(self, width: int) -> list[tuple[str, str, str, bool]]:
         rows: list[tuple[str, str, str, bool]] = []      # (name part, text part, who, first row)
-        for who, text in self.lines:
+        for who, text in self._lines or ():
             head = f"{who}: " if who else ""
             wrapped = textwrap.wrap(head + text, width, subsequent_indent="  ",
                                     drop_whitespace=True) or [head.rstrip()]

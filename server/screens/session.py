@@ -39,6 +39,7 @@ from server.net.terminal import (
 )
 from server.screens.call_clock import CallClock
 from server.screens.challenge_lines import ended_line
+from server.screens.inbox import Inbox
 from server.services import events as E
 from server.services.accounts import Accounts
 from server.services.board import ChallengeBoard, ChallengeEvent
@@ -186,7 +187,7 @@ _DUE = E.Tick()
 class Session:
     __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
-                 "notice", "closed", "_idle_warned", "_quit_message", "_room", "_typing",
+                 "notice", "closed", "_idle_warned", "_quit_message", "_held", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
                  "_pushes", "_resizes", "_linger", "clock", "leaving_why", "_shown")
 
@@ -195,7 +196,7 @@ class Session:
         self.conn = conn
         self.node = node
         self.origin = origin
-        self.inbox: asyncio.Queue[SessionEvent] = asyncio.Queue()
+        self.inbox: Inbox[SessionEvent] = Inbox()
         self.user: UserRow | None = None
         self.handle = ""
         self.is_sysop = False
@@ -223,8 +224,7 @@ class Session:
         self.closed = False
         self._idle_warned = False
         self._quit_message = ""
-        self._room = asyncio.Event()      # set: the reader may queue more keys
-        self._room.set()
+        self._held: asyncio.Future[None] | None = None   # set while the reader may not queue more keys
         self._typing = TypingRate()
         self._pushes: Pushes | None = None  # a connection that hands its input over (no reading task)
         # how long the call may last (the caller's time on their BBS; the
@@ -358,8 +358,10 @@ class Session:
                     if self.inbox.empty() or self.closed or not self.screens:
                         break
                     await self._handle(self.inbox.get_nowait())
-                if not self._room.is_set() and self.inbox.qsize() <= KEY_BACKLOG // 2:
-                    self._room.set()          # the reader may read on
+                if self._held is not None and self.inbox.qsize() <= KEY_BACKLOG // 2:
+                    if not self._held.done():     # (a cancelled reader cancels it)
+                        self._held.set_result(None)   # the reader may read on
+                    self._held = None
                     if self._pushes is not None:
                         self._pushes.resume_reading()
             if self._quit_message and not self.conn.is_closing():
@@ -406,8 +408,9 @@ class Session:
                 self.inbox.put_nowait(E.Key(key))
         if self.decoder.pending_deadline() is not None:
             self.inbox.put_nowait(E.Tick())   # wake the loop: a lone ESC is due soon
-        if self._room.is_set() and self.inbox.qsize() > KEY_BACKLOG:   # (a flood)
-            self._room.clear()                # read no more until it is worked off
+        if self._held is None and self.inbox.qsize() > KEY_BACKLOG:   # (a flood)
+            # read no more until it is worked off
+            self._held = asyncio.get_running_loop().create_future()
             if self._pushes is not None:
                 self._pushes.pause_reading()
 
@@ -422,7 +425,8 @@ class Session:
                 if not data:
                     break
                 self._received(data)
-                await self._room.wait()
+                if self._held is not None:
+                    await self._held
         finally:
             self._ended()
 

@@ -21,7 +21,7 @@ __all__ = ["Ticked", "at"]
 GRAIN = 0.005
 # seconds of telling screens in one turn of the loop, at most (then the
 # loop reads what came meanwhile: typed keys wait about this long)
-BUDGET = 0.001
+BUDGET = 0.0002
 
 
 class Ticked(Protocol):
