@@ -35,9 +35,12 @@ def _flags(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 async def _serve(config: Config) -> None:
     from server.app import App
+    from server.collector import Collector
     _raise_nofile()
     app = App(config)
     await app.start()
+    collector = Collector()
+    collector.start()
     print(f"Gatehouse is listening on telnet://{config.server.host}:{app.port} "
           f"(state directory {config.paths.state_dir}; sysop console: gatehouse sysop, "
           f"socket {config.sysop.socket}). CTRL-C stops it.", flush=True)
@@ -47,6 +50,7 @@ async def _serve(config: Config) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, app.stopping.set)
     await app.stopping.wait()
+    collector.stop()
     await app.stop()
 
 
