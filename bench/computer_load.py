@@ -15,7 +15,9 @@ When a game ends its caller starts another.
 Per N it prints the computer's reply time (from the caller's move to the
 computer's, as the caller sees it, ``bot_min_delay`` included) p50/p95/max,
 the most other questions a question waited for in the computer's queue
-(``ComputerPlayers.queue.behind``, where the server has one), and the key
+(``ComputerPlayers.queue.behind``, where the server has one) and the most
+of them from any one other game (``behind_one``: a fair queue keeps it at
+one), and the key
 to screen p95 of a probe caller typing in the lobby meanwhile
 (``session_load``'s probe).
 
@@ -145,6 +147,7 @@ async def run_count(app: App, port: int, probe: Probe, args, n: int, serial: int
     players = [Player(app, s, args.door, args.pause, random.Random(rng.random())) for s, _w, _p in logged]
     queue = getattr(app.computer, "queue", None)
     behind_from = len(queue.behind) if queue is not None else 0
+    one_from = len(queue.behind_one) if queue is not None else 0
     until = time.monotonic() + args.seconds
     probe_times: list[float] = []
 
@@ -155,12 +158,14 @@ async def run_count(app: App, port: int, probe: Probe, args, n: int, serial: int
     await asyncio.gather(probing(), *(p.play(until) for p in players))
     replies = [r for p in players for r in p.replies]
     behind = list(queue.behind)[behind_from:] if queue is not None else []
+    one = list(queue.behind_one)[one_from:] if queue is not None else []
     for _s, writer, pump in logged:
         writer.close()
         pump.cancel()
     await asyncio.sleep(1.0)
     return {"n": n, "replies": replies, "games": sum(p.games for p in players),
-            "behind_max": max(behind) if behind else None, "probe": probe_times}
+            "behind_max": max(behind) if behind else None,
+            "one_max": max(one) if one else None, "probe": probe_times}
 
 
 async def main_async(args) -> None:
@@ -190,13 +195,20 @@ async def main_async(args) -> None:
             print(f"# door {args.door}, level {registry()[args.door].levels[1]}, workers "
                   f"{config.server.computer_workers}, pause {args.pause} s, {args.seconds} s per N, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
-            print("N  replies  games  reply_p50  reply_p95  reply_max  waited_for_max  probe_p95  load1")
+            print("N  replies  games  reply_p50  reply_p95  reply_max  waited_for_max  of_one_game  probe_p95  load1")
+            lines = []
             for serial, n in enumerate(args.counts):
                 r = await run_count(app, app.port, probe, args, n, serial)
                 rep = r["replies"] or [float("nan")]
                 print(f"{n:<2} {len(r['replies']):>7} {r['games']:>6} {pct(rep, .5):>8.2f}s "
                       f"{pct(rep, .95):>8.2f}s {max(rep):>8.2f}s {str(r['behind_max']):>15} "
+                      f"{str(r['one_max']):>12} "
                       f"{1000 * pct(r['probe'], .95):>7.1f}ms {os.getloadavg()[0]:>6.2f}", flush=True)
+                lines += [f"reply_p50_n{n}: {pct(rep, .5):.2f} s", f"reply_p95_n{n}: {pct(rep, .95):.2f} s",
+                          f"reply_max_n{n}: {max(rep):.2f} s", f"waited_for_max_n{n}: {r['behind_max']} questions",
+                          f"waited_for_of_one_game_max_n{n}: {r['one_max']} questions",
+                          f"probe_key_p95_n{n}: {1000 * pct(r['probe'], .95):.1f} ms"]
+            print("\n".join(lines))
             probe.close()
         finally:
             await app.stop()

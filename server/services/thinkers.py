@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import importlib
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -52,7 +53,11 @@ class FairQueue:
     """Turns at ``slots`` workers for many games: a game's questions wait in
     its own line, and the games with one waiting are served in turn (the
     game served longest ago first). ``behind`` keeps, per question served,
-    how many other questions were started while it waited."""
+    how many other questions were started while it waited, and
+    ``behind_one`` the most of them that came from any one other game (the
+    fairness: a game asking in a burst holds up the others by one question)."""
+
+    SERVED_KEPT = 1000    # the questions started lately whose games are kept (for ``behind_one``)
 
     def __init__(self, slots: int):
         self.slots = max(1, slots)
@@ -61,6 +66,9 @@ class FairQueue:
         self._lines: collections.OrderedDict[Hashable, collections.deque[
             tuple[asyncio.Future[None], int]]] = collections.OrderedDict()
         self.behind: collections.deque[int] = collections.deque(maxlen=10000)
+        self.behind_one: collections.deque[int] = collections.deque(maxlen=10000)
+        # the games of the questions started lately, the newest last
+        self._served: collections.deque[Hashable] = collections.deque(maxlen=self.SERVED_KEPT)
 
     @property
     def waiting(self) -> int:
@@ -73,7 +81,7 @@ class FairQueue:
     async def acquire(self, game: Hashable) -> None:
         """Wait for ``game``'s turn at a worker (then call ``release``)."""
         if self.running < self.slots and not self._lines:
-            self._start(0)
+            self._start(game, 0)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._lines.setdefault(game, collections.deque()).append((future, self.started))
@@ -96,13 +104,17 @@ class FairQueue:
             else:
                 del self._lines[game]
             if not future.done():
-                self._start(self.started - since)
+                self._start(game, self.started - since)
                 future.set_result(None)
 
-    def _start(self, behind: int) -> None:
+    def _start(self, game: Hashable, behind: int) -> None:
         self.running += 1
         self.started += 1
         self.behind.append(behind)
+        ahead = collections.Counter(g for g in itertools.islice(
+            reversed(self._served), min(behind, len(self._served))) if g != game)
+        self.behind_one.append(max(ahead.values(), default=0))
+        self._served.append(game)
 
     def _forget(self, game: Hashable, future: asyncio.Future[None]) -> None:
         line = self._lines.get(game)

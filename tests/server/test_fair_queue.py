@@ -43,6 +43,8 @@ async def test_a_game_asking_in_a_burst_takes_turns_with_the_others():
     # then every game has one, in the order they came, and A's rest after
     assert served == ["A", "A", "B", "C", "D", "A", "A"]
     assert queue.running == 0 and queue.load() == 0
+    # no question waited for more than one question of any other game
+    assert list(queue.behind_one) == [0, 0, 1, 1, 1, 1, 1]
 
 
 async def test_no_question_waits_for_more_than_the_other_games_with_one_waiting():
@@ -53,6 +55,8 @@ async def test_no_question_waits_for_more_than_the_other_games_with_one_waiting(
     assert served.index("B") <= 4 and served.index("C") <= 4
     # B and C each waited for at most two others (the two workers' questions from A)
     assert max(behind[served.index("B")], behind[served.index("C")]) <= 2
+    # and every question, A's included, waited for at most one of each other game's
+    assert len(queue.behind_one) == len(asks) and max(queue.behind_one) == 1
 
 
 async def test_a_question_given_up_leaves_the_queue_and_its_turn_goes_on():
