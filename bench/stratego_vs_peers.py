@@ -116,13 +116,14 @@ class Adapter:
 
     def observation(self) -> StrategoObservation:
         squares = tuple(None if p is None else Seen(p[0], p[1], p[2], p[3]) for p in self.board)
+        record = tracks(squares, self.moves, self.strikes, self.me)
         return StrategoObservation(
             viewer=self.me, phase=Phase.PLAY, to_move=(self.me,), options=tuple(sorted(OPTIONS.items())),
             squares=squares, ready=(True, True),
             lost=tuple(tuple(sorted(x, key=RANKS.index)) for x in self.lost),  # type: ignore[arg-type]
             moves=tuple(self.moves[-12:]), ply=len(self.moves), last_strike=self.last_strike,
             outcome=None, strikes=tuple(self.strikes),
-            tracks=tracks(squares, self.moves, self.strikes, self.me))
+            tracks=record.tracks, walkers=record.walkers)
 
     def setup_rows(self) -> list[str]:
         state = StrategoState(OPTIONS)

@@ -20,12 +20,16 @@ around it, then the other bombs, then the movable ranks.
   next to other bombs.
 - The Spy waits unmoved in the front rows, to ambush a Marshal that comes
   to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). What
-  this opponent's pieces did about our revealed Marshal over the public
-  moves of the whole game corrects that (``record.tracks``): each step of a piece's own
+  this opponent's pieces did about our revealed Marshal over the whole
+  game corrects that (``record.tracks``): each step of a piece's own
   that brought it nearer the Marshal makes it likelier the Spy
-  (``SPY_WALK``: a piece that walked up once may walk up again); one that
+  (``SPY_WALK``: a piece that walked up once may walk up again; less for
+  each of this side's walkers shown not to be its Spy); one that
   had a turn of its side next to the Marshal and did not strike it is
-  hardly the Spy (``SPY_PASSED``), even after it walks off.
+  hardly the Spy (``SPY_PASSED``), even after it walks off. How long a
+  moved piece has stood still, or stood two steps from our Marshal, is
+  not weighed: over the bots we measured it told the Spy from the rest
+  for some and against it for others.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
@@ -228,13 +232,18 @@ class Belief:
     def _watch(self, obs: StrategoObservation) -> None:
         """What each hidden piece did about our shown Marshal over the whole
         game (``obs.tracks``): a piece that walked up to it at any time is
-        likelier the Spy (``SPY_WALK`` a step), one that let it be hardly
-        (``SPY_PASSED``)."""
+        likelier the Spy, one that let it be hardly (``SPY_PASSED``). The
+        walk's weight follows this opponent: ``SPY_WALK`` a step while none
+        of its walkers has been shown, nearer 1 with each walker shown not
+        to be its Spy (a side whose other pieces walk up to our Marshal
+        walks up for other reasons)."""
+        others = sum(1 for r in obs.walkers if r != "S")
+        step = 1.0 + (SPY_WALK - 1.0) / (1 + others)
         for sq, track in obs.tracks:
             if sq not in self.spy_w:
                 continue
             if track.walked:
-                self.spy_w[sq] *= SPY_WALK ** min(track.walked, SPY_WALK_MAX)
+                self.spy_w[sq] *= step ** min(track.walked, SPY_WALK_MAX)
             if track.passed:
                 self.spy_w[sq] *= SPY_PASSED
 

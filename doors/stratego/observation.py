@@ -37,7 +37,7 @@ from .pieces import (
     square_name,
     why_move_illegal,
 )
-from .record import Track, tracks
+from .record import Record, Track, tracks
 from .rules import StrategoState, Strike
 
 __all__ = ["Seen", "StrategoObservation", "observe"]
@@ -71,6 +71,7 @@ class StrategoObservation:
     outcome: Outcome | None
     strikes: tuple[Strike, ...] = ()          # every strike so far, public
     tracks: tuple[tuple[int, Track], ...] = ()  # the enemy's pieces, game-long (``record.py``)
+    walkers: tuple[str, ...] = ()             # ranks of their shown pieces that walked up to our Marshal
 
     # ----- convenience ------------------------------------------------------
     @property
@@ -188,6 +189,8 @@ def observe(state: StrategoState, viewer: int | None,
         squares.append(Seen(piece.owner, piece.rank if known else None,
                             piece.moved, piece.revealed))
     lost = tuple(tuple(sorted(state.lost[p], key=RANKS.index)) for p in (0, 1))
+    record = Record((), ()) if viewer is None or over or state.phase != Phase.PLAY \
+        else tracks(squares, state.moves, state.strikes, viewer)
     return StrategoObservation(
         viewer=viewer,
         phase=Phase.OVER if over else state.phase,
@@ -201,6 +204,6 @@ def observe(state: StrategoState, viewer: int | None,
         last_strike=state.last_strike,
         outcome=outcome,
         strikes=tuple(state.strikes),
-        tracks=() if viewer is None or over or state.phase != Phase.PLAY
-        else tracks(squares, state.moves, state.strikes, viewer),
+        tracks=record.tracks,
+        walkers=record.walkers,
     )

@@ -16,6 +16,10 @@ public, so it holds no hidden rank) and says, per piece:
   viewer's shown Marshal (where one step of the Marshal's brings it in
   reach).
 
+And the ranks of the enemy's pieces that walked up to the viewer's shown
+Marshal and were shown since (``walkers``): a side whose walkers turn out
+not to be its Spy walks up for other reasons (the belief reads it so).
+
 "Shown" dates from the first strike our Marshal was in (a position with
 no such strike on record counts it shown from the start). One pass over
 the moves, newest first: a piece's square before a move is known from its
@@ -28,8 +32,9 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from .pieces import NEIGHBOURS
+from .rules import Strike
 
-__all__ = ["NEAR", "Track", "tracks"]
+__all__ = ["NEAR", "Record", "Track", "tracks"]
 
 NEAR = 3        # a step towards the Marshal counts if it ends this close (steps) to it
 
@@ -50,17 +55,6 @@ class _Seen(Protocol):
     def revealed(self) -> bool: ...
 
 
-class _Strike(Protocol):
-    @property
-    def ply(self) -> int: ...
-    @property
-    def player(self) -> int: ...
-    @property
-    def attacker(self) -> str: ...
-    @property
-    def defender(self) -> str: ...
-
-
 def _far(a: int, b: int) -> int:
     return abs(a % 10 - b % 10) + abs(a // 10 - b // 10)
 
@@ -70,15 +64,23 @@ RING2: tuple[tuple[int, ...], ...] = tuple(
     tuple(t for t in range(100) if _far(s, t) == 2) for s in range(100))
 
 
+class Record(NamedTuple):
+    tracks: tuple[tuple[int, Track], ...]   # (square, record) of each enemy piece on the board
+    walkers: tuple[str, ...]                # ranks, now shown, of enemy pieces that walked up (sorted)
+
+
 def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]],
-           strikes: Sequence[_Strike], viewer: int) -> tuple[tuple[int, Track], ...]:
+           strikes: Sequence[Strike], viewer: int) -> Record:
     """The record of every piece of the viewer's enemy on ``squares`` (the
-    board now, after ``moves``: every public move of the game), as
-    (square, ``Track``) pairs in square order."""
+    board now, after ``moves``: every public move of the game), and the
+    ranks of the enemy's pieces that walked up to the viewer's shown
+    Marshal and have been shown since (struck, or lost)."""
     me, enemy = viewer, 1 - viewer
     ply = len(moves)
     ids = [sq for sq, s in enumerate(squares) if s is not None and s.owner == enemy]
     pos = dict(zip(ids, ids, strict=True))     # square before the move -> the piece (its square now)
+    rank = {sq: squares[sq].rank for sq in ids}  # type: ignore[union-attr]
+    by_ply = {st.ply: st for st in strikes}
     last: dict[int, int] = {}
     walked: dict[int, int] = {}
     waited: dict[int, int] = {}
@@ -89,17 +91,25 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
                 default=0)
     for j in range(ply - 1, -1, -1):        # move j is ply j + 1
         p, frm, to = moves[j]
+        st = by_ply.get(j + 1)
         if p == me:
             if to == marshal:
                 marshal = frm
+            if st is not None and not st.defender_survived:     # an enemy piece lost on ``to``
+                pos[to] = 100 + j
+                rank[100 + j] = st.defender
             continue
         piece = pos.pop(to, None)
+        if piece is None and st is not None and not st.attacker_survived:   # lost striking
+            piece = 100 + j
+            rank[piece] = st.attacker
         if piece is not None:
             pos[frm] = piece
             last.setdefault(piece, j + 1)
         if marshal is None or j + 1 <= shown:
             continue
-        if piece is not None and _far(to, marshal) < _far(frm, marshal) and _far(to, marshal) <= NEAR:
+        if piece is not None and to != marshal and _far(to, marshal) < _far(frm, marshal) \
+                and _far(to, marshal) <= NEAR:
             walked[piece] = walked.get(piece, 0) + 1
         for n in NEIGHBOURS[marshal]:
             if (other := pos.get(n)) is not None and not (other == piece and to == marshal):
@@ -107,5 +117,6 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
         for n in RING2[marshal]:
             if (other := pos.get(n)) is not None and other != piece:
                 waited[other] = waited.get(other, 0) + 1
-    return tuple((sq, Track(ply - last.get(sq, 0), walked.get(sq, 0), sq in passed, waited.get(sq, 0)))
-                 for sq in ids)
+    return Record(tuple((sq, Track(ply - last.get(sq, 0), walked.get(sq, 0), sq in passed, waited.get(sq, 0)))
+                        for sq in ids),
+                  tuple(sorted(r for piece, r in rank.items() if walked.get(piece) and r is not None)))

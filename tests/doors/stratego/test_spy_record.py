@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doors.stratego.ai import make_bot
+from doors.stratego.belief import Belief
+from doors.stratego.observation import StrategoObservation
 from doors.stratego.pieces import NEIGHBOURS, Move
 from doors.stratego.record import NEAR, Track
 from doors.stratego.rules import StrategoState
@@ -26,19 +28,23 @@ def far(a: int, b: int) -> int:
     return abs(a % 10 - b % 10) + abs(a // 10 - b // 10)
 
 
-def waiting_position(walked: bool) -> StrategoState:
+def waiting_position(walked: bool, decoy: bool = False) -> StrategoState:
     """Our shown Marshal on E4 may take their shown Colonel on E5, which puts
     it next to E6, a moved hidden piece of theirs (one of eight), sitting
     there for the last 16 plies. ``walked``: it came to E6 by two steps of
     its own towards our Marshal (E8-E7-E6), before those 16 plies; else it
-    stood there from the start."""
+    stood there from the start. ``decoy``: then another piece of theirs
+    walked up to our Marshal too (A4-B4-C4) and our Lieutenant took it: a
+    Sergeant."""
     s = position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E4": (0, "1"), "J1": (0, "7"),
                   "C1": (0, "6"), "E5": (1, "3"), "E8" if walked else "E6": (1, "S"), "B9": (1, "5"),
                   "H7": (1, "7"), "A8": (1, "6"), "C8": (1, "8"), "H8": (1, "9"), "G8": (1, "6"),
-                  "D9": (1, "7"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B")}, turn=1)
+                  "D9": (1, "7"), "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "F1": (0, "5"),
+                  **({"A4": (1, "7")} if decoy else {})}, turn=1)
     for name in ("E4", "E5"):
         s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True, moved=True)
-    for name in ("J1", "C1", "E8" if walked else "E6", "B9", "H7", "A8", "C8", "H8", "G8", "D9"):
+    for name in ("J1", "C1", "E8" if walked else "E6", "B9", "H7", "A8", "C8", "H8", "G8", "D9",
+                 *(("A4",) if decoy else ())):
         s.board[sq(name)] = s.board[sq(name)]._replace(moved=True)
     with_losses(s)
     if walked:
@@ -46,6 +52,11 @@ def waiting_position(walked: bool) -> StrategoState:
         s.apply(0, Move(sq("C1"), sq("C2")))
         s.apply(1, Move(sq("E7"), sq("E6")))
         s.apply(0, Move(sq("C2"), sq("C3")))
+    if decoy:
+        s.apply(1, Move(sq("A4"), sq("B4")))
+        s.apply(0, Move(sq("F1"), sq("F2")))
+        s.apply(1, Move(sq("B4"), sq("C4")))
+        s.apply(0, Move(sq("C3"), sq("C4")))     # the Lieutenant takes the Sergeant
     for i in range(len(PAD_OURS) - 1):
         s.apply(1, Move(sq(PAD_THEIRS[i]), sq(PAD_THEIRS[i + 1])))
         s.apply(0, Move(sq(PAD_OURS[i]), sq(PAD_OURS[i + 1])))
@@ -81,6 +92,22 @@ def test_our_marshal_takes_the_colonel_beside_a_piece_that_never_walked_up():
         assert bot._spy_risk(obs, 0, TAKE, sq("E4")) < 0.25
 
 
+def test_a_walk_up_counts_less_once_their_walkers_were_not_the_spy():
+    """This side sent another piece up to our Marshal, and it was a
+    Sergeant: walking up tells less about its Spy, though still something."""
+    odds = []
+    for decoy in (False, True):
+        obs = waiting_position(True, decoy).observation(0)
+        odds.append(spy_odds(obs, "E6"))
+        far_off = spy_odds(obs, "B8")
+    assert obs.walkers == ("7",)
+    assert far_off < odds[1] < 0.75 * odds[0]
+
+
+def spy_odds(obs: StrategoObservation, name: str) -> float:
+    return Belief(obs, 0).marginals(random.Random(2), 800).p(sq(name), "S")
+
+
 # ----- the record against one kept move by move --------------------------------
 
 class Forward:
@@ -90,6 +117,7 @@ class Forward:
     def __init__(self, state: StrategoState, viewer: int):
         self.viewer = viewer
         self.ident = {s: s for s, p in enumerate(state.board) if p is not None}
+        self.rank = {s: p.rank for s, p in enumerate(state.board) if p is not None}
         self.last: dict[int, int] = {}
         self.walked: dict[int, int] = {}
         self.waited: dict[int, int] = {}
@@ -113,7 +141,7 @@ class Forward:
                 self.passed.add(piece)
             if far(s, marshal) == 2 and s != m.frm:
                 self.waited[piece] = self.waited.get(piece, 0) + 1
-        if far(m.to, marshal) < far(m.frm, marshal) and far(m.to, marshal) <= NEAR:
+        if m.to != marshal and far(m.to, marshal) < far(m.frm, marshal) and far(m.to, marshal) <= NEAR:
             piece = self.ident[m.frm]
             self.walked[piece] = self.walked.get(piece, 0) + 1
 
@@ -124,6 +152,14 @@ class Forward:
             self.ident[m.to] = mover            # moved, or struck and won
         elif not st.defender_survived:
             del self.ident[m.to]                # both gone
+
+    def walkers(self, state: StrategoState) -> tuple[str, ...]:
+        """The ranks of the walkers shown: lost, or revealed on the board."""
+        me = self.viewer
+        if not any(p is not None and p.owner == me and p.rank == "1" and p.revealed for p in state.board):
+            return ()
+        live = {self.ident[s]: p.revealed for s, p in enumerate(state.board) if p is not None and p.owner != me}
+        return tuple(sorted(self.rank[piece] for piece in self.walked if live.get(piece, True)))
 
     def record(self, state: StrategoState) -> dict[int, Track]:
         me = self.viewer
@@ -161,4 +197,6 @@ def test_the_record_from_the_whole_history_is_the_one_kept_move_by_move(seed, vi
         state.apply(player, m)
         keep.after(state, m)
         if state.outcome() is None:
-            assert dict(state.observation(viewer).tracks) == keep.record(state)
+            obs = state.observation(viewer)
+            assert dict(obs.tracks) == keep.record(state)
+            assert obs.walkers == keep.walkers(state)
