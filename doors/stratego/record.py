@@ -17,8 +17,9 @@ public, so it holds no hidden rank) and says, per piece:
   reach).
 
 And the ranks of the enemy's pieces that walked up to the viewer's shown
-Marshal and were shown since (``walkers``): a side whose walkers turn out
-not to be its Spy walks up for other reasons (the belief reads it so).
+Marshal while hidden and were shown since (``walkers``): a side whose
+hidden walkers turn out not to be its Spy walks up for other reasons (the
+belief reads it so).
 
 "Shown" dates from the first strike our Marshal was in (a position with
 no such strike on record counts it shown from the start). One pass over
@@ -83,6 +84,8 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
     by_ply = {st.ply: st for st in strikes}
     last: dict[int, int] = {}
     walked: dict[int, int] = {}
+    first_walk: dict[int, int] = {}         # the ply of its first step up to our Marshal
+    reveal: dict[int, int] = {}             # the ply its rank was first shown (a strike, a run)
     waited: dict[int, int] = {}
     passed: set[int] = set()
     marshal = next((sq for sq, s in enumerate(squares) if s is not None and s.owner == me
@@ -98,6 +101,8 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
             if st is not None and not st.defender_survived:     # an enemy piece lost on ``to``
                 pos[to] = 100 + j
                 rank[100 + j] = st.defender
+            if st is not None and to in pos:
+                reveal[pos[to]] = j + 1
             continue
         piece = pos.pop(to, None)
         if piece is None and st is not None and not st.attacker_survived:   # lost striking
@@ -106,11 +111,14 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
         if piece is not None:
             pos[frm] = piece
             last.setdefault(piece, j + 1)
+            if st is not None or _far(frm, to) > 1:
+                reveal[piece] = j + 1
         if marshal is None or j + 1 <= shown:
             continue
         if piece is not None and to != marshal and _far(to, marshal) < _far(frm, marshal) \
                 and _far(to, marshal) <= NEAR:
             walked[piece] = walked.get(piece, 0) + 1
+            first_walk[piece] = j + 1
         for n in NEIGHBOURS[marshal]:
             if (other := pos.get(n)) is not None and not (other == piece and to == marshal):
                 passed.add(other)
@@ -119,4 +127,5 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
                 waited[other] = waited.get(other, 0) + 1
     return Record(tuple((sq, Track(ply - last.get(sq, 0), walked.get(sq, 0), sq in passed, waited.get(sq, 0)))
                         for sq in ids),
-                  tuple(sorted(r for piece, r in rank.items() if walked.get(piece) and r is not None)))
+                  tuple(sorted(r for piece, r in rank.items() if r is not None and piece in first_walk
+                               and first_walk[piece] <= reveal.get(piece, ply))))

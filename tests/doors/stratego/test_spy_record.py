@@ -122,6 +122,7 @@ class Forward:
         self.walked: dict[int, int] = {}
         self.waited: dict[int, int] = {}
         self.passed: set[int] = set()
+        self.hidden_walk: set[int] = set()   # walked up to our Marshal while hidden
 
     def before(self, state: StrategoState, player: int, m: Move) -> None:
         """Note what the enemy's pieces do about our shown Marshal at their move ``m``."""
@@ -144,6 +145,8 @@ class Forward:
         if m.to != marshal and far(m.to, marshal) < far(m.frm, marshal) and far(m.to, marshal) <= NEAR:
             piece = self.ident[m.frm]
             self.walked[piece] = self.walked.get(piece, 0) + 1
+            if not state.board[m.frm].revealed:
+                self.hidden_walk.add(piece)
 
     def after(self, state: StrategoState, m: Move) -> None:
         mover = self.ident.pop(m.frm)
@@ -154,12 +157,13 @@ class Forward:
             del self.ident[m.to]                # both gone
 
     def walkers(self, state: StrategoState) -> tuple[str, ...]:
-        """The ranks of the walkers shown: lost, or revealed on the board."""
+        """The ranks of the pieces that walked up while hidden and are shown:
+        lost, or revealed on the board."""
         me = self.viewer
         if not any(p is not None and p.owner == me and p.rank == "1" and p.revealed for p in state.board):
             return ()
         live = {self.ident[s]: p.revealed for s, p in enumerate(state.board) if p is not None and p.owner != me}
-        return tuple(sorted(self.rank[piece] for piece in self.walked if live.get(piece, True)))
+        return tuple(sorted(self.rank[piece] for piece in self.hidden_walk if live.get(piece, True)))
 
     def record(self, state: StrategoState) -> dict[int, Track]:
         me = self.viewer
