@@ -73,6 +73,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from doors.stratego.ai import TIME_CAP, make_bot  # noqa: E402
 from doors.stratego.observation import Seen, StrategoObservation  # noqa: E402
 from doors.stratego.pieces import RANKS, Fill, Move, Phase  # noqa: E402
+from doors.stratego.record import tracks  # noqa: E402
 from doors.stratego.rules import StrategoState, Strike  # noqa: E402
 
 OPTIONS = {"scout_strike": 2, "two_square": "seed"}
@@ -115,12 +116,14 @@ class Adapter:
 
     def observation(self) -> StrategoObservation:
         squares = tuple(None if p is None else Seen(p[0], p[1], p[2], p[3]) for p in self.board)
+        record = tracks(squares, self.moves, self.strikes, self.me)
         return StrategoObservation(
             viewer=self.me, phase=Phase.PLAY, to_move=(self.me,), options=tuple(sorted(OPTIONS.items())),
             squares=squares, ready=(True, True),
             lost=tuple(tuple(sorted(x, key=RANKS.index)) for x in self.lost),  # type: ignore[arg-type]
             moves=tuple(self.moves[-12:]), ply=len(self.moves), last_strike=self.last_strike,
-            outcome=None, strikes=tuple(self.strikes))
+            outcome=None, strikes=tuple(self.strikes),
+            tracks=record.tracks, walkers=record.walkers)
 
     def setup_rows(self) -> list[str]:
         state = StrategoState(OPTIONS)

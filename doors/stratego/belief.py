@@ -20,12 +20,16 @@ around it, then the other bombs, then the movable ranks.
   next to other bombs.
 - The Spy waits unmoved in the front rows, to ambush a Marshal that comes
   to strike there (``SPY_DEPTH``; a moved hidden piece weighs 1). What
-  this opponent's pieces did about our revealed Marshal over the public
-  moves corrects that (``_marshal_watch``): each step of a piece's own
+  this opponent's pieces did about our revealed Marshal over the whole
+  game corrects that (``record.tracks``): each step of a piece's own
   that brought it nearer the Marshal makes it likelier the Spy
-  (``SPY_WALK``: a piece that walked up once may walk up again); one that
+  (``SPY_WALK``: a piece that walked up once may walk up again; less for
+  each of this side's walkers shown not to be its Spy); one that
   had a turn of its side next to the Marshal and did not strike it is
-  hardly the Spy (``SPY_PASSED``), even after it walks off.
+  hardly the Spy (``SPY_PASSED``), even after it walks off. How long a
+  moved piece has stood still, or stood two steps from our Marshal, is
+  not weighed: over the bots we measured it told the Spy from the rest
+  for some and against it for others.
 - Behaviour: a hidden piece that has just stepped next to one of our
   revealed pieces (and so threatens it) is weighted towards ranks that beat
   it (``THREAT``), one that stepped next to a hidden one towards the
@@ -86,8 +90,7 @@ BOMB_RECORD = (0.25, 4.0)           # ... times this game's record at our bombs,
 SPY_DEPTH = (0.5, 1.0, 2.0, 3.0)    # the spy's weight on an unmoved square, by row
 SPY_PASSED = 0.1                    # ... next to our revealed Marshal and did not strike it
 SPY_WALK = 2.5                      # ... each step of its own towards our revealed Marshal, near it
-SPY_WALK_MAX = 3                    # ... counted at most (the steps seen: the last public moves)
-SPY_WALK_NEAR = 3                   # ... a step counts if it ends this close (steps) to the Marshal
+SPY_WALK_MAX = 3                    # ... counted at most (a step counts if it ends ``record.NEAR`` from it)
 MARGINAL_SAMPLES = 300
 
 
@@ -146,55 +149,6 @@ def _bomb_record(obs: StrategoObservation, enemy: int) -> float:
     return min(high, max(low, (1 + opened) / (1 + lost)))
 
 
-def _marshal_watch(obs: StrategoObservation, me: int) -> tuple[dict[int, int], set[int]]:
-    """What each hidden piece of the enemy's did about our revealed Marshal
-    over the public moves (the last few plies), keyed by the square it
-    stands on now: how many of its steps brought it nearer the Marshal
-    (ending within ``SPY_WALK_NEAR``), and whether it had a turn of its
-    side next to the Marshal and let it be. Only the Spy takes a revealed
-    Marshal, and it takes it whenever it can; a piece that walks up to it
-    once may walk up again. A hidden piece never struck, so every move
-    that ends on its square is its own."""
-    enemy = 1 - me
-    squares = obs.squares
-    marshal = next((sq for sq, s in enumerate(squares) if s is not None and s.owner == me
-                    and s.rank == "1" and s.revealed), None)
-    walked: dict[int, int] = {}
-    passed: set[int] = set()
-    if marshal is None:
-        return walked, passed
-    moves = obs.moves
-    first = obs.ply - len(moves) + 1        # the ply of moves[0]
-    shown = min((st.ply for st in obs.strikes if "1" in (st.attacker if st.player == me else st.defender,)),
-                default=0)                  # no strike on record: shown before these moves
-    # where our Marshal stood before each move, walking back from now
-    at = [0] * len(moves)
-    cur = marshal
-    for j in range(len(moves) - 1, -1, -1):
-        p, frm, to = moves[j]
-        if p == me and to == cur:
-            cur = frm
-        at[j] = cur
-    for h in obs.hidden_squares(enemy):
-        cur = h
-        for j in range(len(moves) - 1, -1, -1):
-            p, frm, to = moves[j]
-            mover = p == enemy and to == cur
-            before = frm if mover else cur
-            if p == enemy and first + j > shown:
-                m = at[j]
-                if m in NEIGHBOURS[before]:
-                    passed.add(h)           # its side's turn next to our shown Marshal
-                elif mover and _far(to, m) < _far(frm, m) and _far(to, m) <= SPY_WALK_NEAR:
-                    walked[h] = walked.get(h, 0) + 1
-            cur = before
-    return walked, passed
-
-
-def _far(a: int, b: int) -> int:
-    return abs(a % 10 - b % 10) + abs(a // 10 - b // 10)
-
-
 class Belief:
     """The hidden enemy pieces of one observation and how to sample them."""
 
@@ -233,13 +187,7 @@ class Belief:
         self.spy_w.update(dict.fromkeys(self.moved, 1.0))
         mine = [to for p, _frm, to in obs.moves if p == me]
         theirs = [to for p, _frm, to in obs.moves if p == enemy]
-        walked, passed = _marshal_watch(obs, me)
-        for sq, steps in walked.items():
-            if sq in self.spy_w:
-                self.spy_w[sq] *= SPY_WALK ** min(steps, SPY_WALK_MAX)
-        for sq in passed:
-            if sq in self.spy_w:
-                self.spy_w[sq] *= SPY_PASSED
+        self._watch(obs)
         # rank weights for moved pieces that just stepped next to a piece of ours
         self.threat: dict[int, dict[str, float]] = {}
         at_bomb = MINER_AT_BOMB * _bomb_record(obs, enemy)
@@ -280,6 +228,24 @@ class Belief:
                 if x in self.spy_w and x != last_theirs:
                     odds = self.threat.setdefault(x, {})     # its walk no longer counts
                     odds.update(dict.fromkeys(beats, PASSED))
+
+    def _watch(self, obs: StrategoObservation) -> None:
+        """What each hidden piece did about our shown Marshal over the whole
+        game (``obs.tracks``): a piece that walked up to it at any time is
+        likelier the Spy, one that let it be hardly (``SPY_PASSED``). The
+        walk's weight follows this opponent: ``SPY_WALK`` a step while none
+        of its walkers has been shown, nearer 1 with each walker shown not
+        to be its Spy (a side whose other pieces walk up to our Marshal
+        walks up for other reasons)."""
+        others = sum(1 for r in obs.walkers if r != "S")
+        step = 1.0 + (SPY_WALK - 1.0) / (1 + others)
+        for sq, track in obs.tracks:
+            if sq not in self.spy_w:
+                continue
+            if track.walked:
+                self.spy_w[sq] *= step ** min(track.walked, SPY_WALK_MAX)
+            if track.passed:
+                self.spy_w[sq] *= SPY_PASSED
 
     @staticmethod
     def _closing(sq: int, frm: int, shown: list[tuple[int, str]]) -> set[str] | None:

@@ -4,8 +4,10 @@ An observation is built from the state but keeps only: every occupied square
 with its owner; the rank of the viewer's own pieces and of enemy pieces
 revealed by a strike (or a scout's long move); per piece whether it has
 moved and whether it is revealed; lost pieces (all revealed by strikes); the
-public move list; every strike so far, the last apart; phase, turn, ready
-flags and options.
+public move list (the last few moves) and, for each enemy piece, a record
+of what it did over the whole game (``record.tracks``: when it last moved,
+how it moved about the viewer's shown Marshal); every strike so far, the
+last apart; phase, turn, ready flags and options.
 
 An unrevealed enemy rank is never stored, not even indirectly: hidden pieces
 are listed by square only, with no identity. Two games differing only in
@@ -35,6 +37,7 @@ from .pieces import (
     square_name,
     why_move_illegal,
 )
+from .record import Record, Track, tracks
 from .rules import StrategoState, Strike
 
 __all__ = ["Seen", "StrategoObservation", "observe"]
@@ -67,6 +70,8 @@ class StrategoObservation:
     last_strike: Strike | None
     outcome: Outcome | None
     strikes: tuple[Strike, ...] = ()          # every strike so far, public
+    tracks: tuple[tuple[int, Track], ...] = ()  # the enemy's pieces, game-long (``record.py``)
+    walkers: tuple[str, ...] = ()             # ranks of their shown pieces that walked up to our Marshal
 
     # ----- convenience ------------------------------------------------------
     @property
@@ -78,6 +83,11 @@ class StrategoObservation:
         seen = self.squares[sq]
         assert seen is not None, f"no piece on {square_name(sq)}"
         return seen
+
+    def track(self, sq: int) -> Track:
+        """The game-long record of the enemy piece on ``sq`` (a fresh one if
+        the observation carries none)."""
+        return dict(self.tracks).get(sq, Track(self.ply))
 
     @property
     def last_move(self) -> tuple[int, int, int] | None:
@@ -179,6 +189,8 @@ def observe(state: StrategoState, viewer: int | None,
         squares.append(Seen(piece.owner, piece.rank if known else None,
                             piece.moved, piece.revealed))
     lost = tuple(tuple(sorted(state.lost[p], key=RANKS.index)) for p in (0, 1))
+    record = Record((), ()) if viewer is None or over or state.phase != Phase.PLAY \
+        else tracks(squares, state.moves, state.strikes, viewer)
     return StrategoObservation(
         viewer=viewer,
         phase=Phase.OVER if over else state.phase,
@@ -192,4 +204,6 @@ def observe(state: StrategoState, viewer: int | None,
         last_strike=state.last_strike,
         outcome=outcome,
         strikes=tuple(state.strikes),
+        tracks=record.tracks,
+        walkers=record.walkers,
     )
