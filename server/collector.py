@@ -4,11 +4,11 @@ sessions for hours.
 A full collection walks every object the collector tracks, and with
 thousands of callers on, everybody's keys wait while it runs; during a rush
 of logins it comes each time the heap has grown by a quarter, and finds
-nothing to free, since every new session is still in use. So what survives a full collection is frozen (``gc.freeze``:
-later collections skip it), and full collections walk only what came
-since. Every ``THAW_SECONDS`` the frozen objects are thawed, so that the next
-full collection walks them all once more and frees what the sessions that
-ended since then left in cycles."""
+nothing to free, since every new session is still in use. So what survives
+a full collection is frozen (``gc.freeze``: later collections skip it), and
+full collections walk only what came since. Every ``THAW_SECONDS`` the
+frozen objects are thawed, so that the next full collection walks them all
+once more and frees what the sessions that ended since then left in cycles."""
 from __future__ import annotations
 
 import asyncio
