@@ -1,8 +1,15 @@
-"""Benchmark the Stone Towers top-level bot against random and greedy play.
+"""Benchmark the Stone Towers top-level bot against random and greedy play,
+or the level ladder.
 
 Prints ``name: value unit`` lines. Sides alternate game by game.
 
+``--ladder N`` plays N games of each level n+1 against level n instead
+(``bench/ladder.py``): the games of a pair share a random opening (one
+castle each, ``--opening-plies``), seats swapped (red, player 1, always
+moves first). The bots have no time cap: a run repeats on any load.
+
     python bench/stone_towers_ai.py --games 200 [--size 9] [--turns 20]
+    python bench/stone_towers_ai.py --ladder 40 [--rungs 1,2]
 """
 from __future__ import annotations
 
@@ -14,7 +21,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ladder  # noqa: E402
+
+from doors.stone_towers import INFO  # noqa: E402
 from doors.stone_towers.ai import GreedyBot, make_bot  # noqa: E402
 from doors.stone_towers.rules import StoneTowersState  # noqa: E402
 
@@ -58,6 +69,21 @@ def match(name, level, opponent, games, options, times):
     sys.stdout.flush()
 
 
+def ladder_game(options, opening_plies):
+    """One ladder game: the opening follows the pair."""
+    def play_one(hi, lo, hi_seat, g):
+        bots = [None, None]
+        bots[hi_seat] = make_bot(hi, ladder.seed(hi, g))
+        bots[1 - hi_seat] = make_bot(lo, ladder.seed(hi, g, salt=2))
+        state = StoneTowersState(options)
+        ladder.opening(state, opening_plies, ladder.seed(hi, g // 2, salt=1))
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply(p, bots[p].choose(state.observation(p), p))
+        return state.outcome().winner
+    return play_one
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=20)
@@ -65,10 +91,25 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--level", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="a short run: 4 games")
+    ap.add_argument("--ladder", type=int, default=0,
+                    help="play the level ladder instead: N games per rung")
+    ap.add_argument("--rungs", default="", help="the ladder's rungs by lower level (default: all)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="ladder: start no new pair of games after this many minutes")
+    ap.add_argument("--opening-plies", type=int, default=2,
+                    help="random moves that start each pair of ladder games")
     args = ap.parse_args()
     if args.quick:
         args.games = 4
     options = {"size": args.size, "turns": args.turns}
+    if args.ladder:
+        low, high = INFO.levels
+        t0 = time.perf_counter()
+        print(f"board: {args.size}x{args.size}, {args.turns} turns")
+        ladder.run("stone_towers", ladder.parse_rungs(args.rungs, low, high), args.ladder,
+                   ladder_game(options, args.opening_plies), INFO.levels, args.minutes)
+        print(f"wall_time: {time.perf_counter() - t0:.0f} s")
+        return
     times: list[float] = []
     print(f"games: {args.games} per opponent")
     print(f"board: {args.size}x{args.size}, {args.turns} turns")
