@@ -1,5 +1,6 @@
 """Ratings: which games count, what a game does to the ratings, the
 computer's anchors, and the migration from the schema before ratings."""
+import dataclasses
 import sqlite3
 
 import pytest
@@ -59,18 +60,26 @@ async def test_a_game_against_the_computer_moves_only_the_caller(book):
     assert book.of_label("computer:5", "towers") == computer_anchor("towers", 5)   # unmoved
 
 
-def test_a_door_without_a_measured_ladder_spans_1000_to_1800_evenly():
+def test_a_door_without_a_measured_ladder_spans_1000_to_1800_evenly(monkeypatch):
+    for door in ("towers", "stone_towers"):                  # as if they declared no ladder
+        monkeypatch.setitem(registry(), door, dataclasses.replace(registry()[door], anchors=()))
     assert [computer_anchor("towers", n).rating for n in range(1, 6)] == [1000, 1200, 1400, 1600, 1800]
     assert [computer_anchor("stone_towers", n).rating for n in range(1, 4)] == [1000, 1400, 1800]
-    assert computer_anchor("awari", 3).deviation == 50
+    assert computer_anchor("stone_towers", 3).deviation == 50
 
 
-def test_a_door_with_a_measured_ladder_holds_the_ratings_it_declares():
-    info = registry()["stratego"]
+@pytest.mark.parametrize("door", sorted(d for d, info in registry().items() if info.anchors))
+def test_a_door_with_a_measured_ladder_holds_the_ratings_it_declares(door):
+    info = registry()[door]
     low, high = info.levels
-    assert [computer_anchor("stratego", n).rating for n in range(low, high + 1)] == list(info.anchors)
-    assert computer_anchor("stratego", high + 3).rating == info.anchors[-1]      # out of range: the nearest
-    assert computer_anchor("stratego", high).deviation == 50
+    assert [computer_anchor(door, n).rating for n in range(low, high + 1)] == list(info.anchors)
+    assert computer_anchor(door, high + 3).rating == info.anchors[-1]      # out of range: the nearest
+    assert computer_anchor(door, high).deviation == 50
+
+
+def test_the_doors_with_a_level_ladder_declare_its_anchors():
+    measured = {d for d, info in registry().items() if info.anchors}
+    assert {"stratego", "awari", "stone_towers"} <= measured        # docs/LADDERS.md
 
 
 @pytest.mark.parametrize("door", sorted(registry()))
