@@ -111,13 +111,14 @@ def main() -> None:
     boards = [args.board] if args.board else list_boards()
     if args.ladder:
         low, high = INFO.levels
-        plies: list[int] = []
+        game_plies: list[int] = []
         t0 = time.perf_counter()
         print(f"boards: {' '.join(boards)}")
         ladder.run("kingdom", ladder.parse_rungs(args.rungs, low, high), args.ladder,
-                   ladder_game(boards, args.max_plies, args.opening_plies, plies), INFO.levels, args.minutes)
-        print(f"plies_per_game_median: {statistics.median(plies):.0f} plies")
-        print(f"games_cut_at_max_plies: {sum(p >= args.max_plies for p in plies)} games")
+                   ladder_game(boards, args.max_plies, args.opening_plies, game_plies), INFO.levels,
+                   args.minutes)
+        print(f"plies_per_game_median: {statistics.median(game_plies or [0]):.0f} plies")
+        print(f"games_cut_at_max_plies: {sum(p >= args.max_plies for p in game_plies)} games")
         print(f"wall_time: {time.perf_counter() - t0:.0f} s")
         return
     times: list[float] = []
