@@ -13,6 +13,7 @@ game waits and goes on instead of failing.
     seat = WorkerSeat(workers=2)
     action = seat.choose("doors.stratego.ai:make_bot", 5, seed, obs, player)
     action = await seat.choose_async(...)          # from an asyncio task
+    action = await seat.choose_split_async(..., parts=2)   # a SplitBot over two workers
     seat.close()
 """
 from __future__ import annotations
@@ -24,15 +25,15 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import cast
 
-from doors._core.door import Bot
+from doors._core.door import Bot, SplitBot
 from doors._core.game import Options, Player
 
-__all__ = ["WorkerSeat", "think"]
+__all__ = ["WorkerSeat", "think", "think_part", "think_merge"]
 
 
 Prepare = tuple[tuple[str, tuple[object, ...]], ...]  # ("module:name", args) run in each worker
@@ -95,6 +96,24 @@ def think(factory: str, level: int, seed: int | None, observation: object, playe
     return bot.choose(observation, player)
 
 
+def _split_bot(factory: str, level: int, seed: int | None, options: Options | None) -> SplitBot[object, object]:
+    make = _factory(factory)
+    made = make(level, seed) if options is None else make(level, seed, dict(options))
+    return cast(SplitBot[object, object], made)    # a door with bot_parts above 1 makes these
+
+
+def think_part(factory: str, level: int, seed: int | None, observation: object, player: Player,
+               options: Options | None, part: int, parts: int) -> object:
+    """Share ``part`` of ``parts`` of a split bot's think (runs in a worker)."""
+    return _split_bot(factory, level, seed, options).choose_part(observation, player, part, parts)
+
+
+def think_merge(factory: str, level: int, seed: int | None, observation: object, player: Player,
+                options: Options | None, parts: Sequence[object]) -> object:
+    """The action from a split bot's parts (runs in a worker)."""
+    return _split_bot(factory, level, seed, options).merge(observation, player, parts)
+
+
 class WorkerSeat:
     """A pool of bot worker processes that survives a dead worker."""
 
@@ -125,13 +144,40 @@ class WorkerSeat:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, args: Question) -> tuple[ProcessPoolExecutor, Future[object]]:
+        return self._submit(think, args)
+
+    def _submit(self, fn: Callable[..., object],
+                args: tuple[object, ...]) -> tuple[ProcessPoolExecutor, Future[object]]:
         pool = self._current()
         try:
-            return pool, pool.submit(think, *args)
+            return pool, pool.submit(fn, *args)
         except (BrokenProcessPool, RuntimeError):    # broken, or shut down by another caller
             self._renew(pool)
             pool = self._current()
-            return pool, pool.submit(think, *args)
+            return pool, pool.submit(fn, *args)
+
+    async def _run(self, fn: Callable[..., object], args: tuple[object, ...]) -> object:
+        """``fn(*args)`` in a worker, asked again in a new pool if a worker
+        dies meanwhile (up to ``retries`` times)."""
+        for attempt in range(self.retries + 1):
+            pool, future = self._submit(fn, args)
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self._renew(pool)
+                if attempt == self.retries:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def choose_split_async(self, factory: str, level: int, seed: int | None, observation: object,
+                                 player: Player, options: Options | None, parts: int) -> object:
+        """A split bot's action: its ``parts`` thought out in workers side
+        by side, then merged in one. A part lost with a dead worker is
+        asked again, so the move waits and comes."""
+        found = await asyncio.gather(*(
+            self._run(think_part, (factory, level, seed, observation, player, options, part, parts))
+            for part in range(parts)))
+        return await self._run(think_merge, (factory, level, seed, observation, player, options, found))
 
     def choose(self, factory: str, level: int, seed: int | None, observation: object,
                player: Player, options: Options | None = None) -> object:
@@ -152,15 +198,7 @@ class WorkerSeat:
                            time_scale: float | None = None) -> object:
         """The bot's action, awaited without blocking the event loop."""
         args: Question = (factory, level, seed, observation, player, options, time_scale)
-        for attempt in range(self.retries + 1):
-            pool, future = self.submit(args)
-            try:
-                return await asyncio.wrap_future(future)
-            except BrokenProcessPool:
-                self._renew(pool)
-                if attempt == self.retries:
-                    raise
-        raise AssertionError("unreachable")
+        return await self._run(think, args)
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (for monitoring and tests)."""

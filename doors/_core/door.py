@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
@@ -33,7 +33,7 @@ from ansi.canvas import Canvas
 from .game import GameState, Json, Options, Outcome, Player
 
 __all__ = ["DOOR_ROWS", "RESERVED_KEYS", "OptionSpec", "Submit", "RequestKind", "Request",
-           "DoorUI", "Bot", "Editor", "EditorResult", "DoorSetting", "SettingValue",
+           "DoorUI", "Bot", "SplitBot", "Editor", "EditorResult", "DoorSetting", "SettingValue",
            "Settings", "PreparedTable", "Door", "DoorInfo", "AnyState", "AnyUI", "TextCommand"]
 
 A = TypeVar("A", bound=Hashable)                   # a door's action
@@ -168,6 +168,19 @@ class Bot(Protocol[Obs_contra, A_co]):
     def choose(self, observation: Obs_contra, player: Player) -> A_co: ...
 
 
+class SplitBot(Protocol[Obs_contra, A_co]):
+    """A computer player whose think splits into parts that run in workers
+    side by side (a door with ``bot_parts`` above 1): ``choose_part`` gives
+    share ``part`` of ``parts`` of the work, picklable, and ``merge`` (in a
+    worker too, by a bot built from the same level and seed) the action
+    from all the parts. Same level and seed, every part must agree on what
+    it splits (the candidate moves)."""
+
+    def choose_part(self, observation: Obs_contra, player: Player, part: int, parts: int) -> object: ...
+
+    def merge(self, observation: Obs_contra, player: Player, parts: Sequence[Any]) -> A_co: ...
+
+
 EditorResult: TypeAlias = Literal["saved", "cancel"] | None
 
 
@@ -283,6 +296,9 @@ class Door(Generic[A, Obs]):
     # extra arguments its computer player gets (make_bot(level, seed, options)),
     # picklable: they travel to the worker processes (Awari's table file)
     bot_options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # worker processes one move of the computer may be spread over while no
+    # other computer game waits (its bot is then a SplitBot)
+    bot_parts: int = 1
     # moves typed as lines in plain text (a move's record text works too)
     text_commands: tuple[TextCommand, ...] = ()
 

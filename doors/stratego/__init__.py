@@ -98,6 +98,7 @@ INFO = Door(
     levels=(1, 5),
     default_level=3,
     anchors=(1000.0, 1226.0, 1671.0, 2316.0, 2476.0),     # the ladder as Elo: docs/STRATEGO-AI.md
+    bot_parts=2,        # its samples spread over two workers when no other game thinks
     # capabilities: a strike shows both ranks for a while; named setups
     saved_setups=True,
     text_commands=(TextCommand("move", "move a4 a5", "move (or strike) from a4 to a5; a4-a5 too"),

@@ -53,7 +53,11 @@ Levels (``LEVELS``): 2 looks one ply ahead over three samples with much
 noise; 3 searches two plies over five, with noise, and keeps the risk rules;
 4 adds the flag-defence terms, a sample more and less noise; 5 searches three
 plies over up to 36 samples (node budget, and ``TIME_CAP`` as a safety net
-on a loaded machine).
+on a loaded machine). The node budgets are sized so that the budget, not
+the clock, ends a move on an idle server, where the samples are spread over
+two workers (``choose_part``, ``merge``: the door's ``bot_parts``); so the
+benches' repeatable runs (one process, the same budget) measure the level
+callers meet.
 Level 5 also deepens (``Level.deepen``): two or four plies more when a
 sample there costs under ``DEEP_TRY`` nodes (few pieces
 left): the first sample is searched again deeper with a node limit, and
@@ -97,7 +101,7 @@ from .setup import _all_free, make_setup
 from .tables import MARSHAL
 from .values import HANG, piece_values, top_bonus
 
-__all__ = ["StrategoBot", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
+__all__ = ["StrategoBot", "Part", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
            "_all_free"]
 
 
@@ -115,12 +119,25 @@ class Level:
     fog: bool = False   # their side strikes only what it sees of ours, until it gambles (``fog.py``)
 
 
+@dataclasses.dataclass(frozen=True)
+class Part:
+    """What one share of a move's samples found (``StrategoBot.choose_part``),
+    sent back from its worker to be merged."""
+    cands: list[Move]           # the moves searched, the same in every part
+    totals: list[float]         # per move, the sum of its root values over the samples
+    done: int                   # samples searched
+    depth: int                  # plies they were searched to
+    nodes: int
+    marginals: Marginals | None
+    decided: Action | None = None   # part 0 of a move that needed no search
+
+
 LEVELS = {
     1: Level(0, 0, 0.0, 0, 0, False, False),
     2: Level(3, 1, 16.0, 5000, 40, False, False),
     3: Level(5, 2, 6.0, 15000, 60, True, False),
     4: Level(6, 2, 4.0, 25000, 200, True, True),
-    5: Level(36, 3, 0.3, 90000, 300, True, True, 4, HANG, True),
+    5: Level(36, 3, 0.3, 40000, 300, True, True, 4, HANG, True),
 }
 DEEP_TRY = 3000     # nodes: search two plies deeper if one sample there costs under this
 DEEP_LIMIT = 15000  # ... and then no sample past this many nodes (a sample searched seven
@@ -195,18 +212,62 @@ class StrategoBot:
 
     def choose(self, observation: StrategoObservation, player: int) -> Action:
         obs = observation
+        decided = self._decided(obs, player)
+        if decided is not None:
+            return decided
+        part = self.choose_search(obs, player, self._legal(obs))
+        return self._pick(obs, player, part.cands, [t / part.done for t in part.totals])
+
+    def choose_part(self, observation: StrategoObservation, player: int, part: int, parts: int) -> Part:
+        """Share ``part`` of ``parts`` of the move's samples, thought out
+        in a worker of its own beside the others (``merge`` then picks the
+        move). Every part draws the same belief odds and candidates from
+        the seed; each searches its own samples within its share of the
+        node budget. A move that needs no search is decided by part 0."""
+        obs = observation
+        decided = self._decided(obs, player)
+        if decided is not None:
+            return Part([], [], 0, 0, 0, None, decided if part == 0 else None)
+        return self.choose_search(obs, player, self._legal(obs), part, max(1, parts))
+
+    def merge(self, observation: StrategoObservation, player: int, parts: Sequence[Part]) -> Action:
+        """The move from the parts' samples: those searched at the greatest
+        depth any part reached (a deeper search, where it fitted, is the
+        better estimate) are averaged, and the root's costs added."""
+        for part in parts:
+            if part.decided is not None:
+                return part.decided
+        found = [part for part in parts if part.done]
+        if not found:
+            raise ValueError("no part searched a sample")
+        depth = max(part.depth for part in found)
+        kept = [part for part in found if part.depth == depth]
+        done = sum(part.done for part in kept)
+        totals = [sum(col) for col in zip(*(part.totals for part in kept), strict=True)]
+        self.last_marginals = next((part.marginals for part in found if part.marginals is not None), None)
+        self.last_nodes = sum(part.nodes for part in found)
+        self.last_samples, self.last_depth = done, depth
+        return self._pick(observation, player, kept[0].cands, [t / done for t in totals])
+
+    def _decided(self, obs: StrategoObservation, player: int) -> Action | None:
+        """The action when no search is needed: setup, a single legal move,
+        level 1 (None: search)."""
         if obs.phase == Phase.SETUP:
             if obs.remaining(player) and any(obs.remaining(player).values()):
                 return make_setup(player, self.rng)
             return Ready()
-        legal = [m for m in obs.legal_actions() if isinstance(m, Move)]   # play: all moves
+        legal = self._legal(obs)
         if not legal:
             raise ValueError("no legal action")
         if len(legal) == 1:
             return legal[0]
         if self.level == 1:
             return self.choose_simple(obs, player, legal)
-        return self.choose_search(obs, player, legal)
+        return None
+
+    @staticmethod
+    def _legal(obs: StrategoObservation) -> list[Move]:
+        return [m for m in obs.legal_actions() if isinstance(m, Move)]   # play: all moves
 
     def choose_simple(self, obs: StrategoObservation, me: int, legal: list[Move]) -> Move:
         good, ok = [], []
@@ -246,7 +307,13 @@ class StrategoBot:
         return False
 
     # ----- search ----------------------------------------------------------------
-    def choose_search(self, obs: StrategoObservation, me: int, legal: list[Move]) -> Move:
+    def choose_search(self, obs: StrategoObservation, me: int, legal: list[Move],
+                      part: int = 0, parts: int = 1) -> Part:
+        """The samples of share ``part`` of ``parts`` (all of them for one
+        part), each searched for every candidate move: their root values'
+        sums. The belief's odds and the stratification's offset come first
+        from the seed, the same in every part; then each part samples with
+        a generator of its own."""
         cfg = self.cfg
         t0 = time.perf_counter()
         belief = Belief(obs, me)
@@ -284,6 +351,9 @@ class StrategoBot:
         self.last_nodes = 0
         samples = cfg.samples if belief.hidden else 1
         offset = self.rng.random()
+        if parts > 1:
+            self.rng = random.Random(self.rng.getrandbits(64) * parts + part)
+        budget = cfg.budget // parts
         done = 0
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
@@ -307,8 +377,8 @@ class StrategoBot:
                 self.last_nodes += search.nodes
             return values
 
-        for i in range(samples):
-            if done >= 2 and self.last_nodes >= cfg.budget:
+        for i in range(part, samples, parts):
+            if done >= 2 and self.last_nodes >= budget:
                 break
             now = time.perf_counter()
             if done and self.time_cap is not None and now - t0 + (now - t1) / done > self.time_cap:
@@ -323,7 +393,7 @@ class StrategoBot:
                 break
             if values is None:
                 break
-            for _ in range(cfg.deepen // 2 if i == 0 else 0):
+            for _ in range(cfg.deepen // 2 if i == part else 0):
                 try:    # few pieces left: look deeper while enough samples still fit
                     deeper = values_of(list(cells), depth + 2, DEEP_TRY)
                 except Spent:
@@ -336,7 +406,7 @@ class StrategoBot:
             done += 1
         self.last_samples = done
         self.last_depth = depth
-        return self._pick(obs, me, cands, [t / done for t in totals])
+        return Part(cands, totals, done, depth, self.last_nodes, marg)
 
     @staticmethod
     def _swap_in(search: Search, t: int, ladder: list[tuple[float, int]],

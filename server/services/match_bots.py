@@ -120,7 +120,8 @@ class BotDriver:
                 seed = (match.seats[player].seed or 0) + len(match.state.history)
                 try:
                     action = await match.computer.choose(match.info.make_bot, level, seed, obs, player,
-                                                         game=match.id, options=match.info.bot_options or None)
+                                                         game=match.id, options=match.info.bot_options or None,
+                                                         parts=match.info.bot_parts)
                 except Exception:
                     log.exception("bot for %s in game %s failed", match.info.key, match.id)
                     action = None

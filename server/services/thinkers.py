@@ -21,7 +21,10 @@ budget for a door that takes ``time_scale``) times
 ``workers / (questions being thought out or waiting)``, and times
 ``1 - waited / WAIT_SECONDS`` for a question that waited in the queue
 (one that waited long is answered quickly, so the queue drains), never
-less than ``MIN_SCALE`` of it; with no queue it is the door's own.
+less than ``MIN_SCALE`` of it; with no queue it is the door's own. A door
+whose bot splits its think (``DoorInfo.bot_parts``) has a question spread
+over all the workers when it is the only one: the move comes sooner, at its
+full budget; a question asked meanwhile waits for it as for any other.
 """
 from __future__ import annotations
 
@@ -94,6 +97,16 @@ class FairQueue:
                 self._forget(game, future)
             raise
 
+    def take_idle(self, game: Hashable, n: int) -> int:
+        """All ``n`` slots at once for one question of ``game`` when no
+        other question is being thought out or waits (then ``release``
+        each); 0, taking none, otherwise."""
+        if self.running or self._lines or n > self.slots:
+            return 0
+        self._start(game, 0)
+        self.running += n - 1
+        return n
+
     def release(self) -> None:
         self.running -= 1
         while self.running < self.slots and self._lines:
@@ -158,11 +171,21 @@ class ComputerPlayers:
 
     async def choose(self, make_bot: Callable[..., Any], level: int, seed: int,
                      observation: Any, player: int, game: Hashable = None,
-                     options: Mapping[str, Any] | None = None) -> Any:
+                     options: Mapping[str, Any] | None = None, parts: int = 1) -> Any:
         """The action ``make_bot(level, seed)`` (``make_bot(level, seed,
         options)`` with ``options``: the door's ``bot_options``) chooses,
-        thought out in a worker when ``game``'s turn in the queue comes."""
+        thought out in a worker when ``game``'s turn in the queue comes.
+        ``parts`` above 1 (a door whose bot splits its think): when no other
+        question is being thought out or waits, the move is spread over
+        that many workers (at most all of them) at its full budget."""
         path = factory_path(make_bot)
+        parts = min(parts, self.queue.slots)
+        if parts > 1 and self.queue.take_idle(game, parts):
+            try:
+                return await self._seat.choose_split_async(path, level, seed, observation, player, options, parts)
+            finally:
+                for _ in range(parts):
+                    self.queue.release()
         loop = asyncio.get_running_loop()
         asked = loop.time()
         await self.queue.acquire(game)

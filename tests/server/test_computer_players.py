@@ -106,6 +106,26 @@ async def test_a_worker_loads_the_endgame_table_once_and_thinks_at_low_priority(
     assert [loads for _, loads, _ in answers] == [1, 1, 1]
 
 
+async def test_an_idle_pool_spreads_a_split_move_over_every_worker(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("GATEHOUSE_TEST_SPLIT_DIR", str(tmp_path))
+    computer = ComputerPlayers(workers=2)
+    try:
+        kind, parts = await computer.choose(computer_bots.split_probe, 5, 1, None, 0, game="a", parts=2)
+        assert kind == "merged"
+        assert [how for how, _ in parts] == ["together", "together"]      # side by side
+        pids = {pid for _, pid in parts}
+        assert len(pids) == 2 and pids <= set(computer.worker_pids()) and os.getpid() not in pids
+        assert computer.queue.load() == 0, "both workers given back"
+        await computer.queue.acquire("b")         # another game's question is being thought out
+        try:
+            kind, pid = await computer.choose(computer_bots.split_probe, 5, 1, None, 0, game="a", parts=2)
+        finally:
+            computer.queue.release()
+        assert kind == "whole" and pid in pids
+    finally:
+        await computer.close()
+
+
 CHILD = """
 import asyncio, os, signal, sys
 from doors import registry

@@ -107,3 +107,18 @@ def test_a_busy_pool_tells_each_door_to_think_shorter_in_its_own_terms():
     assert kingdom_bot(5, 1, time_scale=0.5).max_time == kingdom_bot(5, 1).max_time / 2
     assert _time_cap(awari_bot, 0.5) == {}                                  # takes neither: as it is
     assert _time_cap(stratego_bot, None) == {}                              # no queue: as it is
+
+
+async def test_a_split_question_takes_every_worker_only_when_none_is_busy():
+    queue = FairQueue(2)
+    assert queue.take_idle("a", 2) == 2 and queue.load() == 2
+    later = asyncio.create_task(queue.acquire("b"))
+    await asyncio.sleep(0)
+    assert not later.done(), "another game's question waits for the split one"
+    assert queue.take_idle("c", 2) == 0
+    queue.release()
+    await later                       # a worker given back serves the waiting game
+    queue.release()
+    assert queue.take_idle("a", 2) == 0, "b's question is still being thought out"
+    queue.release()
+    assert queue.load() == 0 and queue.take_idle("a", 3) == 0   # never more than the workers
