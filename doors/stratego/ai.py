@@ -4,6 +4,8 @@ Library interface::
 
     bot = make_bot(level, seed)          # level 1-5; seed makes it repeatable
     action = bot.choose(observation, player)
+    part = bot.choose_part(observation, player, k, 2)    # or in two workers: k = 0, 1
+    action = make_bot(level, seed).merge(observation, player, [part0, part1])
 
 ``choose`` sees only ``StrategoState.observation(player)`` (never the state;
 the observation pickles, so a worker process can answer, see

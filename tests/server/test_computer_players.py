@@ -160,4 +160,4 @@ async def test_no_worker_outlives_a_killed_server():
         return state == "Z"                       # ended, not yet reaped
 
     await until(lambda: all(gone(p) for p in pids), "the orphaned workers to end")
-    await asyncio.wait_for(proc.wait(), 300)
+    await asyncio.wait_for(proc.communicate(), 300)     # its pipe read to the end and closed with it
