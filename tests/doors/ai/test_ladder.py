@@ -47,19 +47,20 @@ def test_anchors_start_at_1000_and_add_each_rung(ladder) -> None:
     assert ladder.anchors([100.4, 100.4]) == [1000, 1100, 1201]     # the sum is rounded, not each rung
 
 
-# the points of each rung (of `games`) in docs/LADDERS.md, per door that declares anchors
+# the points and games of each rung in docs/LADDERS.md, per door that declares anchors
 DOCUMENTED = {
-    "awari": (40, (35, 27.5, 30.5, 26)),
-    "stone_towers": (40, (38, 39.5)),
+    "awari": ((35, 40), (27.5, 40), (30.5, 40), (26, 40)),
+    "stone_towers": ((38, 40), (39.5, 40)),
+    "stratego": ((19, 20), (17, 20), (17, 20), (7, 11)),
 }
 
 
 @pytest.mark.parametrize("door", sorted(DOCUMENTED))
 def test_the_declared_anchors_are_the_documented_ladder(ladder, door) -> None:
-    games, points = DOCUMENTED[door]
+    rungs = DOCUMENTED[door]
     info = registry()[door]
-    assert len(points) == info.levels[1] - info.levels[0]
-    assert list(info.anchors) == ladder.anchors([ladder.rung(p, games)[1] for p in points])
+    assert len(rungs) == info.levels[1] - info.levels[0]
+    assert list(info.anchors) == ladder.anchors([ladder.rung(p, games)[1] for p, games in rungs])
 
 
 def test_a_run_alternates_the_seats_in_pairs_and_prints_each_rung(ladder, capsys) -> None:
