@@ -220,7 +220,10 @@ def main() -> None:
     parser.add_argument("--counts", default="1,5,10,20")
     parser.add_argument("--seconds", type=float, default=45.0)
     parser.add_argument("--pause", type=float, default=3.0)
+    parser.add_argument("--quick", action="store_true", help="N = 1 and 5, 10 seconds each")
     args = parser.parse_args()
+    if args.quick:
+        args.counts, args.seconds = "1,5", 10.0
     args.counts = [int(c) for c in args.counts.split(",")]
     asyncio.run(main_async(args))
 

@@ -10,7 +10,7 @@ median, p95 and worst, the replies over 1 s, and (idle only) the share of
 the parts that the clock ended before the node budget did (each part
 thought again in this process, one after the other).
 
-    nice -n 0 python bench/stratego_think.py [--games 4] [--every 25] [--beside 0]
+    nice -n 0 python bench/stratego_think.py [--games 4] [--every 25] [--beside 0] [--quick]
 """
 from __future__ import annotations
 
@@ -94,7 +94,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--every", type=int, default=25)
     ap.add_argument("--beside", type=int, default=0, help="other games asking all the while")
+    ap.add_argument("--quick", action="store_true", help="one game, every 60th ply")
     args = ap.parse_args()
+    if args.quick:
+        args.games, args.every = 1, 60
     found = positions(args.games, args.every)
     times = asyncio.run(timed(found, args.beside))
     tag = f"stratego L5 think, {args.beside} beside"
