@@ -51,7 +51,7 @@ def test_anchors_start_at_1000_and_add_each_rung(ladder) -> None:
 DOCUMENTED = {
     "awari": ((35, 40), (27.5, 40), (30.5, 40), (26, 40)),
     "stone_towers": ((38, 40), (39.5, 40)),
-    "stratego": ((19, 20), (17, 20), (17, 20), (10, 14)),
+    "stratego": ((19, 20), (17, 20), (17, 20), (15, 20)),
 }
 
 
