@@ -98,13 +98,7 @@ def main() -> None:
     ap.add_argument("--board", default=None)
     ap.add_argument("--max-plies", type=int, default=1000)
     ap.add_argument("--quick", action="store_true", help="a short run: 2 games")
-    ap.add_argument("--ladder", type=int, default=0,
-                    help="play the level ladder instead: N games per rung")
-    ap.add_argument("--rungs", default="", help="the ladder's rungs by lower level (default: all)")
-    ap.add_argument("--minutes", type=float, default=None,
-                    help="ladder: start no new pair of games after this many minutes")
-    ap.add_argument("--opening-plies", type=int, default=2,
-                    help="random moves that start each pair of ladder games")
+    ladder.add_arguments(ap)
     args = ap.parse_args()
     if args.quick:
         args.games = 2

@@ -13,6 +13,7 @@ level 1 is 1000 and each level adds its rung: docs/LADDERS.md.
 """
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import sys
@@ -25,6 +26,17 @@ BASE = 1000.0
 # (upper level, lower level, the upper level's seat, game number) -> the
 # winning seat, or None for a draw or tie
 PlayGame = Callable[[int, int, int, int], int | None]
+
+
+def add_arguments(ap: argparse.ArgumentParser, opening: str = "moves") -> None:
+    """The ladder's options, the same in every door's bench."""
+    ap.add_argument("--ladder", type=int, default=0,
+                    help="play the level ladder instead: N games per rung")
+    ap.add_argument("--rungs", default="", help="the ladder's rungs by lower level (default: all)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="ladder: start no new pair of games after this many minutes")
+    ap.add_argument("--opening-plies", type=int, default=2,
+                    help=f"random {opening} that start each pair of ladder games")
 
 
 def rung(points: float, games: int) -> tuple[float, float]:

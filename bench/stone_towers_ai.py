@@ -91,13 +91,7 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--level", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="a short run: 4 games")
-    ap.add_argument("--ladder", type=int, default=0,
-                    help="play the level ladder instead: N games per rung")
-    ap.add_argument("--rungs", default="", help="the ladder's rungs by lower level (default: all)")
-    ap.add_argument("--minutes", type=float, default=None,
-                    help="ladder: start no new pair of games after this many minutes")
-    ap.add_argument("--opening-plies", type=int, default=2,
-                    help="random moves that start each pair of ladder games")
+    ladder.add_arguments(ap)
     args = ap.parse_args()
     if args.quick:
         args.games = 4

@@ -92,14 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4, help="games per opponent")
     parser.add_argument("--level", type=int, default=5, help="the level to bench")
     parser.add_argument("--quick", action="store_true", help="a short run: 1 game each")
-    parser.add_argument("--ladder", type=int, default=0,
-                        help="play the level ladder instead: N games per rung")
-    parser.add_argument("--rungs", default="",
-                        help="the ladder's rungs by lower level (default: all)")
-    parser.add_argument("--minutes", type=float, default=None,
-                        help="ladder: start no new pair of games after this many minutes")
-    parser.add_argument("--opening-plies", type=int, default=2,
-                        help="random placements that start each pair of ladder games")
+    ladder.add_arguments(parser, opening="placements")
     args = parser.parse_args(argv)
     if args.ladder:
         low, high = INFO.levels
