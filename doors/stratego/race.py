@@ -57,7 +57,7 @@ __all__ = ["Race", "race_lag", "race_ways", "RACE", "RACE_RANGE", "RACE_STEPS", 
 RACE = 30.0
 # a threat this few steps from our flag (a Miner through the last bombs)
 # that none of ours can stop in time takes it: the game, not a few steps
-# of lag, is lost in that sample (``Race.cost``); four, as its next step
+# of lag, is lost in that sample (``Race._now``); four, as its next step
 # brings it to three (the lag too is judged after that step)
 IMMINENT = 4
 DOOM = 500.0
@@ -188,24 +188,25 @@ class Race:
         """The least lag among our pieces able to stop threat ``k``."""
         return next((i for i, n in enumerate(self.counts[k]) if n), RACE_STEPS)
 
-    def cost(self, k: int, lag: int) -> float:
-        """The charge of threat ``k`` at ``lag``: ``RACE`` a step, and
-        ``DOOM`` more if it is ``near`` our flag and none of ours is in time."""
-        return RACE * lag + (DOOM if lag and self.near[k] else 0.0)
-
     def _now(self, k: int) -> float:
-        """The charge of threat ``k`` on the board as it stands. Near our
-        flag, a piece of ours in time must also find its way clear: a square
+        """The charge of threat ``k`` on the board as it stands: ``RACE`` a
+        step of the least lag, and ``DOOM`` more if it is ``near`` our flag
+        and none of ours is in time. Near our flag, a piece of ours in time must also find its way clear: a square
         held by another piece of ours costs it a step (that piece must first
         step aside), so a Scout parked on the defender's way is not missed."""
-        lag = self.least(k)
-        if lag == 0 and self.near[k]:
+        lag = RACE_STEPS        # ``least``, written out: asked on every move of ours
+        for i, n in enumerate(self.counts[k]):
+            if n:
+                lag = i
+                break
+        near = self.near[k]
+        if lag == 0 and near:
             clear = self.clear[k]
             if clear is None:
                 clear = self.clear[k] = self._cached_clear(k)
             if not clear:
                 lag = 1
-        return self.cost(k, lag)
+        return RACE * lag + (DOOM if lag and near else 0.0)
 
     def _cached_clear(self, k: int) -> bool:
         """``_clear``, kept per threat and the pieces of ours in its zone:
@@ -305,27 +306,29 @@ class Race:
         ``move_back`` undoes it."""
         gain = 0.0
         undo: list[tuple[int, float, bool | None]] = []
+        counts, lags, near, ways, paid, clear, live = \
+            self.counts, self.lags, self.near, self.ways, self.paid, self.clear, self.live
         for k, able in enumerate(self.able):
             mine = able[r]
             if mine:
-                cnt, lag = self.counts[k], self.lags[k]
+                cnt, lag = counts[k], lags[k]
                 if frm >= 0:
                     cnt[lag[frm]] -= 1
                 if to >= 0:
                     cnt[lag[to]] += 1
-            elif not self.near[k]:
+            elif not near[k]:
                 continue
-            zone = self.ways[k][2]
+            zone = ways[k][2]
             crossed = frm in zone or to in zone
             if not (crossed or mine):
                 continue            # nothing it could block or free
-            undo.append((k, self.paid[k], self.clear[k]))
+            undo.append((k, paid[k], clear[k]))
             if crossed:
-                self.clear[k] = None
+                clear[k] = None
             now = self._now(k)
-            if self.live[k]:
-                gain += self.paid[k] - now
-            self.paid[k] = now
+            if live[k]:
+                gain += paid[k] - now
+            paid[k] = now
         self.undo.append(undo)
         return gain
 

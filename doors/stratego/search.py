@@ -250,27 +250,32 @@ class Search:
         on_flag: list[tuple[int, int]] = []
         strikes: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
+        add_quiet, add_strike = quiet.append, strikes.append
         scout = lo + SCOUT
         flag = (1 - side) * 16 + FLAG
         fogged = self.fog and side != self.me     # their strikes on our hidden pieces
         shown, still, may = self.shown[self.me], self.still, self.may
+        neighbours = NEIGHBOURS
         for s in self.at[side]:
             if b[s] != scout:
-                for t in NEIGHBOURS[s]:
+                for t in neighbours[s]:
                     o = b[t]
                     if o < 0:
-                        quiet.append((s, t))
+                        add_quiet((s, t))
                     elif o < lo or o >= hi:
                         if fogged and t not in shown and not may[t in still][b[s] & 15]:
                             continue
-                        (on_flag if o == flag else strikes).append((s, t))
+                        if o == flag:
+                            on_flag.append((s, t))
+                        else:
+                            add_strike((s, t))
                 continue
             for ray in RAYS[s]:
                 first = True
                 for t in ray:
                     o = b[t]
                     if o < 0:
-                        quiet.append((s, t))
+                        add_quiet((s, t))
                         first = False
                         continue
                     if (o < lo or o >= hi) and (first or self.long_strike):
@@ -279,7 +284,12 @@ class Search:
         if killer is not None and killer in quiet:
             quiet.remove(killer)
             quiet.insert(0, killer)
-        return on_flag + strikes + quiet
+        if on_flag:
+            return on_flag + strikes + quiet
+        if strikes:
+            strikes += quiet
+            return strikes
+        return quiet
 
     def play(self, s: int, t: int, guess: bool = False) -> float | None:
         """Make s->t (the caller restores the two cells and the score); the
@@ -323,7 +333,7 @@ class Search:
                 theirs.discard(t)
             if TOPPLES[a & 15] or TOPPLES[d & 15]:
                 delta += self._officers(a if res < 1 else -1, d if res > -1 else -1)
-            if self.race:   # the defender that won stays where it stood: no race move
+            if self.race is not None:   # the defender that won stays where it stood: no race move
                 if a >> 4 == self.me:
                     delta += self._race((a & 15, s, t if res == 1 else -1), (t, -1) if res > -1 else None)
                 else:
@@ -331,17 +341,30 @@ class Search:
         else:
             b[s] = -1
             b[t] = a
-            mine = self.at[a >> 4]
+            p, r = a >> 4, a & 15
+            mine = self.at[p]
             mine.discard(s)
             mine.add(t)
-            shown = self.shown[a >> 4]
+            shown = self.shown[p]
             if s in shown:
                 shown.discard(s)
                 shown.add(t)
-            delta = self.worth(a, t) - self.worth(a, s)
-            if self.race:
-                delta += self._race((a & 15, s, t), None) if a >> 4 == self.me \
-                    else self._race(None, (s, t))
+            # ``worth(a, t) - worth(a, s)``, summed in the same order
+            v = self.val[p][r]
+            pos = self.pos[p]
+            w_t, w_s = v + pos[t], v + pos[s]
+            table = self.hunt[p][r]
+            if table is not None:
+                w_t += table[t]
+                w_s += table[s]
+            if p == self.me:
+                delta = w_t - w_s
+                if self.race is not None:
+                    delta += self._race((r, s, t), None)
+            else:
+                delta = w_s - w_t
+                if self.race is not None:
+                    delta += self._race(None, (s, t))
         if self.fog:    # a piece of ours that moves, or is taken, is unmoved no more
             still = self.still
             gone = (s in still, t in still and b[t] != d)
@@ -392,35 +415,41 @@ class Search:
                 self.still.add(s)
             if gone[1]:
                 self.still.add(t)
-        mine = self.at[a >> 4]
+        p = a >> 4
+        mine = self.at[p]
         mine.discard(t)
         mine.add(s)
-        shown = self.shown[a >> 4]
+        shown = self.shown[p]
+        self.score -= delta
         if d < 0:       # a quiet move: the piece on ``t`` is shown if it was on ``s``
             if t in shown:
                 shown.discard(t)
                 shown.add(s)
-        else:
-            was_shown, was_theirs = self.shown_undo.pop()
-            shown.discard(t)
-            if was_shown:
-                shown.add(s)
-            theirs_shown = self.shown[d >> 4]
-            theirs_shown.discard(t)
-            if was_theirs:
-                theirs_shown.add(t)
-        if d >= 0 and 0 < d & 15 < BOMB:     # a movable piece came back
+            if self.race is not None:
+                ours, theirs = self.moved.pop()
+                if theirs is not None:
+                    self.race.enemy_back()
+                if ours is not None:
+                    self.race.move_back(*ours)
+            return
+        was_shown, was_theirs = self.shown_undo.pop()
+        shown.discard(t)
+        if was_shown:
+            shown.add(s)
+        theirs_shown = self.shown[d >> 4]
+        theirs_shown.discard(t)
+        if was_theirs:
+            theirs_shown.add(t)
+        if 0 < d & 15 < BOMB:     # a movable piece came back
             self.at[d >> 4].add(t)
-        self.score -= delta
-        if d >= 0 and (TOPPLES[a & 15] or TOPPLES[d & 15]):
+        if TOPPLES[a & 15] or TOPPLES[d & 15]:
             self._officers_back()
-        if self.race:
+        if self.race is not None:
             ours, theirs = self.moved.pop()
             if theirs is not None:
                 self.race.enemy_back()
             if ours is not None:
-                r, frm, to = ours
-                self.race.move_back(r, frm, to)
+                self.race.move_back(*ours)
 
     def won(self, side: int, depth: int) -> float:
         """``side`` takes the flag with ``depth`` plies left: a win, sooner
@@ -439,29 +468,25 @@ class Search:
         if self.limit is not None and self.nodes > self.limit:
             raise Spent
         if depth == 0:
-            if side == self.me:
-                return self.score + self._hanging(side) if self.hang else self.score
-            lo = side * 16
-            for n in self.flag_side:
-                c = self.b[n]
-                if lo < c < lo + BOMB:
-                    return self.won(side, 0)
-            return -self.score + self._hanging(side) if self.hang else -self.score
+            return self._leaf(side)
         moves = self.moves(side, self.killers[depth])
         if depth == self.ban_depth and side == self.me and self.ban in moves:
             moves.remove(self.ban)
         if not moves:
             return -WIN - 100 * depth
+        if depth == 1:
+            return self._frontier(side, moves, alpha, beta)
         best = -WIN * 2
         b = self.b
         guess = side == self.me
+        play, unplay = self.play, self.unplay
         for s, t in moves:
             a, d = b[s], b[t]
-            delta = self.play(s, t, guess)
+            delta = play(s, t, guess)
             if delta is None:
                 return self.won(side, depth)
             val = -self.negamax(1 - side, depth - 1, -beta, -alpha)
-            self.unplay(s, t, a, d, delta)
+            unplay(s, t, a, d, delta)
             if val > best:
                 best = val
                 if val > alpha:
@@ -469,6 +494,63 @@ class Search:
                     if alpha >= beta:
                         if d < 0:
                             self.killers[depth] = (s, t)
+                        break
+        return best
+
+    def _leaf(self, side: int) -> float:
+        """The value at the horizon for ``side`` to move (a node counted
+        by the caller)."""
+        if side == self.me:
+            return self.score + self._hanging(side) if self.hang else self.score
+        lo = side * 16
+        b = self.b
+        for n in self.flag_side:
+            c = b[n]
+            if lo < c < lo + BOMB:
+                return self.won(side, 0)
+        return -self.score + self._hanging(side) if self.hang else -self.score
+
+    def _frontier(self, side: int, moves: list[tuple[int, int]], alpha: float, beta: float) -> float:
+        """``negamax`` one ply above the horizon: each move's leaf valued
+        here rather than in a call of its own (the same values and nodes;
+        most of the search's nodes are these leaves)."""
+        best = -WIN * 2
+        b = self.b
+        guess = side == self.me
+        play, unplay = self.play, self.unplay
+        other = 1 - side
+        limit = self.limit
+        ours_next = other == self.me        # the leaves' side: ours, or theirs (our flag)
+        hang = self.hang
+        hanging = self._hanging
+        flag_side = self.flag_side
+        lo = other * 16
+        hi = lo + BOMB
+        for s, t in moves:
+            a, d = b[s], b[t]
+            delta = play(s, t, guess)
+            if delta is None:
+                return self.won(side, 1)
+            self.nodes += 1
+            if limit is not None and self.nodes > limit:
+                raise Spent
+            if ours_next:
+                val = -(self.score + hanging(other) if hang else self.score)
+            else:
+                for n in flag_side:
+                    if lo < b[n] < hi:
+                        val = -self.won(other, 0)
+                        break
+                else:
+                    val = -(-self.score + hanging(other) if hang else -self.score)
+            unplay(s, t, a, d, delta)
+            if val > best:
+                best = val
+                if val > alpha:
+                    alpha = val
+                    if alpha >= beta:
+                        if d < 0:
+                            self.killers[1] = (s, t)
                         break
         return best
 

@@ -1,0 +1,71 @@
+"""The search's alpha-beta gives the values of plain minimax: the ply
+above the horizon valued in place (``Search._frontier``) and the pruning
+change the nodes, never a root move's value."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doors.stratego.belief import R_OF
+from doors.stratego.search import WIN, Search
+from doors.stratego.values import HANG
+
+from .helpers import started
+
+
+def _cells_and_known(seed: int, plies: int) -> tuple[list[int], set[int]]:
+    """A random game's board after ``plies`` random moves, and the squares
+    of the pieces taken as shown (those that moved or were struck: many
+    shown pieces, so the horizon's strikes on them are tried often)."""
+    rng = random.Random(seed)
+    state = started(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    cells = [-1] * 100
+    known = set()
+    for x, piece in enumerate(state.board):
+        if piece is not None:
+            cells[x] = piece.owner * 16 + R_OF[piece.rank]
+            if piece.revealed or piece.moved:
+                known.add(x)
+    return cells, known
+
+
+def _minimax(search: Search, side: int, depth: int) -> float:
+    """Every line searched, no bound: the value for ``side`` to move."""
+    if depth == 0:
+        return search._leaf(side)
+    moves = search.moves(side)
+    if not moves:
+        return -WIN - 100 * depth
+    best = -WIN * 2
+    for s, t in moves:
+        a, d = search.b[s], search.b[t]
+        delta = search.play(s, t, side == search.me)
+        if delta is None:       # the flag taken (such strikes come first)
+            return search.won(side, depth)
+        best = max(best, -_minimax(search, 1 - side, depth - 1))
+        search.unplay(s, t, a, d, delta)
+    return best
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 240), depth=st.sampled_from([1, 2, 3]))
+def test_root_values_are_those_of_plain_minimax(seed, plies, depth):
+    cells, known = _cells_and_known(seed, plies)
+    fast = Search(list(cells), 0, 2, known=known, hang=HANG)
+    plain = Search(list(cells), 0, 2, known=known, hang=HANG)
+    roots = fast.moves(0)[:4 if depth == 3 else 12]
+    for s, t in roots:
+        got = fast.root_value(0, s, t, depth)
+        a, d = plain.b[s], plain.b[t]
+        delta = plain.play(s, t)
+        want = WIN + 100 * depth if delta is None else -_minimax(plain, 1, depth - 1)
+        if delta is not None:
+            plain.unplay(s, t, a, d, delta)
+        assert abs(got - want) < 1e-9, (s, t, got, want)
+    assert fast.b == plain.b == cells
