@@ -70,9 +70,10 @@ the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
 left goes after their moved pieces (the search's closing hunt). A game
-stalled for ``STALL`` plies (their side never comes out) is opened with
-Scouts: one that strikes an unmoved hidden piece gains ``PROBE`` in the
-search, and one that lines up such a strike half of it at the root.
+stalled for ``STALL`` plies (their side never comes out, or both sides
+circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
+strikes a hidden piece gains ``PROBE`` in the search, and a Scout that
+lines up a strike on an unmoved one half of it at the root.
 Level 5 also sees a ply past its horizon where a piece is left to be
 taken: when the search stops, the side to move takes its best sure strike
 on a revealed piece beside one of its own (``Level.hang``, ``values.HANG``
@@ -165,9 +166,9 @@ TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go o
 # come, it leaves our flag to their Miners
 QUIET = 120
 # plies without a strike after which the game is stalled: in the search, a
-# Scout of ours that strikes a piece unmoved and hidden at the root gains
-# ``PROBE`` (what it shows is worth the Scout). Against a side that never
-# comes out nothing else breaks the wall
+# cheap piece of ours (``search.PROBERS``) that strikes a piece hidden at
+# the root gains ``PROBE`` (what it shows is worth the piece). Against a
+# side that never comes out, or circles, nothing else breaks the wall
 STALL = 300
 PROBE = 100.0
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it

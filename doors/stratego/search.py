@@ -31,8 +31,9 @@ values, see ``values.piece_values``) plus a positional table per owner:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
   (``tables.closing_hunt``);
-- with ``probe`` (the game stalled: ``ai.STALL``), a strike by a Scout of
-  ours on a piece unmoved and hidden at the root gains ``probe``;
+- with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
+  piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
+  hidden at the root, moved or not, gains ``probe``;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
@@ -83,6 +84,9 @@ GUARD = 5.0                                        # ours within two squares of 
 INTRUDER = 240.0    # pull towards an enemy piece next to our flag (less, further off)
 OFFICERS = (8, 9, 10)
 TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
+# Scout, Sergeant, Lieutenant (by rank index): cheap enough to throw at a hidden
+# piece to see what it is, once the game has stalled (``probe``)
+PROBERS = tuple(r in (SCOUT, 4, 5) for r in range(16))
 
 
 class Spent(Exception):
@@ -103,7 +107,10 @@ class Search:
         self.nodes = 0
         self.limit: int | None = None    # nodes; passing it raises ``Spent``
         self.unknown = unknown      # enemy squares unmoved and hidden at the root
-        self.probe = probe          # a Scout of ours that strikes one of them gains this
+        self.probe = probe          # a cheap piece of ours that strikes a hidden one gains this
+        # enemy pieces hidden at the root (moved or not): what a probe shows
+        self.probe_at = frozenset(s for s, c in enumerate(cells) if c >= 0 and c >> 4 != me
+                                  and s not in known) if probe else frozenset()
         self.hang = hang            # at the horizon, of a revealed piece taken (``_hanging``)
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
@@ -316,8 +323,8 @@ class Search:
             elif res == -1 and 0 < d & 15 < BOMB:
                 theirs_shown.add(t)
             delta = -self.worth(a, s) - self.worth(d, t)
-            if self.probe and a & 15 == SCOUT and a >> 4 == self.me and t in self.unknown:
-                delta += self.probe     # a stalled game: what it shows is worth the Scout
+            if self.probe and PROBERS[a & 15] and a >> 4 == self.me and t in self.probe_at:
+                delta += self.probe     # a stalled game: what it shows is worth the piece
             b[s] = -1
             mine, theirs = self.at[a >> 4], self.at[d >> 4]
             mine.discard(s)

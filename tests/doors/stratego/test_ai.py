@@ -412,3 +412,41 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
+
+
+def _circled(plies: int) -> StrategoState:
+    """Blue's Captain steps from E8 to E7, beside Red's Sergeant on E6;
+    then both sides walk one piece round a square of four for ``plies``
+    plies, no strike made. Red has no Scout; Blue's hidden pieces are
+    mostly officers, so the Captain is likely to beat the Sergeant."""
+    red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2", "F2"))
+    blue = dict.fromkeys(("A10", "B10", "C10", "D10", "E10", "F10", "G10", "H10", "C9", "D9"))
+    pieces = {sq: (0, r) for sq, r in zip(red, "665488373775", strict=True)}
+    pieces |= {sq: (1, r) for sq, r in zip(blue, "33442155S6", strict=True)}
+    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E6": (0, "7"), "J3": (0, "6"),
+               "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E8": (1, "5"), "F8": (1, "6"),
+               "G8": (1, "4"), "A8": (1, "7")}
+    s = with_losses(position(pieces, scout_strike=2))
+    s.apply(0, Move(sq("J3"), sq("J4")))
+    s.apply(1, Move(sq("E8"), sq("E7")))
+    rounds = (["J4", "I4", "I3", "J3"], ["A8", "A7", "B7", "B8"])
+    for i in range(plies - 2):
+        walk = rounds[i % 2]
+        k = i // 2 % 4
+        s.apply(i % 2, Move(sq(walk[k]), sq(walk[(k + 1) % 4])))
+    assert s.last_strike is None and s.turn == 0
+    return s
+
+
+def test_a_stalled_game_sends_a_cheap_piece_at_a_hidden_one_that_moved():
+    """Once ``STALL`` plies have passed without a strike, a Sergeant strikes
+    the hidden piece that walked up beside it and stays there (no Scout of
+    ours can reach one); before, it leaves it be."""
+    def probes(state: StrategoState, seed: int) -> bool:
+        m = make_bot(5, seed, time_cap=None).choose(state.observation(0), 0)
+        return (m.frm, m.to) == (sq("E6"), sq("E7"))
+    early = _circled(ai_module.STALL - 20)
+    late = _circled(ai_module.STALL)
+    for seed in range(3):
+        assert not probes(early, seed)
+        assert probes(late, seed)
