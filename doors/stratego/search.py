@@ -364,14 +364,17 @@ class Search:
             if table is not None:
                 w_t += table[t]
                 w_s += table[s]
+            race = self.race
             if p == self.me:
                 delta = w_t - w_s
-                if self.race is not None:
-                    delta += self._race((r, s, t), None)
+                if race is not None:        # ``_race``, written out
+                    self.moved.append(((r, s, t), None))
+                    delta += race.move(r, s, t)
             else:
                 delta = w_s - w_t
-                if self.race is not None:
-                    delta += self._race(None, (s, t))
+                if race is not None:
+                    self.moved.append((None, (s, t)))
+                    delta += 0.0 + race.enemy(s, t)
         if self.fog:    # a piece of ours that moves, or is taken, is unmoved no more
             still = self.still
             gone = (s in still, t in still and b[t] != d)
