@@ -276,12 +276,15 @@ class Belief:
                     out[n] = "B"
                     free.remove(n)
                     bombs -= 1
+        # squares beside a bomb placed so far: a bomb there is likelier
+        beside = {n for s, r in out.items() if r == "B" for n in NEIGHBOURS[s]}
+        b_w = self.b_w
         while bombs and free:
-            weights = [self.b_w[s] * (BOMB_NEXT_TO_BOMB if any(out.get(n) == "B" for n in NEIGHBOURS[s])
-                                      else 1.0) for s in free]
+            weights = [b_w[s] * (BOMB_NEXT_TO_BOMB if s in beside else 1.0) for s in free]
             sq = _pick(rng, free, weights)
             out[sq] = "B"
             free.remove(sq)
+            beside.update(NEIGHBOURS[sq])
             bombs -= 1
         mobile = list(self.mobile)
         rng.shuffle(mobile)
