@@ -171,6 +171,7 @@ QUIET = 120
 # side that never comes out, or circles, nothing else breaks the wall
 STALL = 300
 PROBE = 100.0
+PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -501,8 +502,9 @@ class StrategoBot:
         val = -self._marshal_stake(obs, me) * self._spy_risk(obs, me, m, marshal) if marshal is not None else 0.0
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
-        if not mine.moved and self.cfg.defend:
-            val -= FIRST_MOVE_COST      # it might still be a bomb to them
+        stalled = _quiet(obs) >= STALL
+        if not mine.moved and self.cfg.defend and not (stalled and mine.rank in PROBE_RANKS):
+            val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that
             # leaves their next officer stronger than ours
@@ -510,7 +512,7 @@ class StrategoBot:
                 else -TRADE_BONUS
         if own and (m.to, m.frm) == own[-1]:
             val -= 4.0          # do not shuffle back and forth
-        if target is None and mine.rank == "9" and _quiet(obs) >= STALL:
+        if target is None and mine.rank == "9" and stalled:
             strike = obs.opts.get("scout_strike", 2)
             after = list(obs.squares)
             after[m.frm], after[m.to] = None, mine

@@ -33,7 +33,8 @@ values, see ``values.piece_values``) plus a positional table per owner:
   (``tables.closing_hunt``);
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
-  hidden at the root, moved or not, gains ``probe``;
+  hidden at the root, moved or not, gains ``probe``, and such pieces
+  are pulled towards the nearest of them (``tables.probe_pull``);
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
@@ -68,6 +69,7 @@ from .tables import (
     closing_hunt,
     hunt_tables,
     pocket_table,
+    probe_pull,
     rank_counts,
     trade_ok,
 )
@@ -86,7 +88,8 @@ OFFICERS = (8, 9, 10)
 TIE_BREAK = 40.0    # at most, of a win's value (which a ply changes by 100)
 # Scout, Sergeant, Lieutenant (by rank index): cheap enough to throw at a hidden
 # piece to see what it is, once the game has stalled (``probe``)
-PROBERS = tuple(r in (SCOUT, 4, 5) for r in range(16))
+PROBER_RANKS = (SCOUT, 4, 5)
+PROBERS = tuple(r in PROBER_RANKS for r in range(16))
 
 
 class Spent(Exception):
@@ -169,6 +172,8 @@ class Search:
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
         if closing and unknown:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
+        if probe:
+            probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:

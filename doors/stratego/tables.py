@@ -12,7 +12,7 @@ from __future__ import annotations
 from .pieces import NEIGHBOURS
 
 __all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
-           "closing_hunt", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
+           "closing_hunt", "probe_pull", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -35,6 +35,11 @@ ESCORT_REACH = 4
 # endgame is taken, not circled near their flag (``search.ATTACK``)
 CLOSE = 0.5
 CLOSE_REACH = 12
+# a stalled game (``ai.STALL``): our cheap pieces are pulled towards the
+# nearest enemy piece hidden at the root, this share of a probe's gain
+# next to it, fading over ``PROBE_REACH`` steps (``probe_pull``)
+PROBE_PULL = 0.25
+PROBE_REACH = 8
 
 
 def _result(a: int, d: int) -> int:
@@ -214,6 +219,24 @@ def closing_hunt(cells: list[int], me: int,
         old = tables[r]
         tables[r] = pull if old is None \
             else [a + p for a, p in zip(old, pull, strict=True)]
+
+
+def probe_pull(cells: list[int], me: int, hidden: frozenset[int] | set[int], gain: float,
+               tables: list[list[float] | None], probers: tuple[int, ...]) -> None:
+    """A stalled game's probe walked up to: add to ``me``'s ``tables`` for
+    each rank of ``probers`` it has a pull towards the nearest of the
+    ``hidden`` squares (``PROBE_PULL`` of the probe's ``gain``, fading over
+    ``PROBE_REACH`` steps). The search sees a probe only within its
+    horizon; a cheap piece further off would never set out."""
+    if not hidden:
+        return
+    counts = rank_counts(cells)
+    dist = bfs(list(hidden))
+    pull = [gain * PROBE_PULL * max(0, PROBE_REACH - dist[x]) / PROBE_REACH for x in range(100)]
+    for r in probers:
+        if counts[me][r]:
+            old = tables[r]
+            tables[r] = list(pull) if old is None else [a + p for a, p in zip(old, pull, strict=True)]
 
 
 def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:

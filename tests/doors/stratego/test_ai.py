@@ -17,6 +17,7 @@ from doors.stratego.pieces import COUNTS, NEIGHBOURS, Fill, Move, Ready
 from doors.stratego.rules import StrategoState
 from doors.stratego.search import WIN
 from doors.stratego.setup import board_row
+from doors.stratego.tables import bfs
 from doors.stratego.values import HANG
 
 from .helpers import position, random_line, sq, started, undo_line, with_losses
@@ -414,16 +415,16 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
         assert probes(late, seed)
 
 
-def _circled(plies: int) -> StrategoState:
-    """Blue's Captain steps from E8 to E7, beside Red's Sergeant on E6;
-    then both sides walk one piece round a square of four for ``plies``
+def _circled(plies: int, sergeant: str = "E6") -> StrategoState:
+    """Blue's Captain steps from E8 to E7 (beside Red's Sergeant on E6, by
+    default); then both sides walk one piece round a square of four for ``plies``
     plies, no strike made. Red has no Scout; Blue's hidden pieces are
     mostly officers, so the Captain is likely to beat the Sergeant."""
     red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2", "F2"))
     blue = dict.fromkeys(("A10", "B10", "C10", "D10", "E10", "F10", "G10", "H10", "C9", "D9"))
     pieces = {sq: (0, r) for sq, r in zip(red, "665488373775", strict=True)}
     pieces |= {sq: (1, r) for sq, r in zip(blue, "33442155S6", strict=True)}
-    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E6": (0, "7"), "J3": (0, "6"),
+    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), sergeant: (0, "7"), "J3": (0, "5"),
                "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E8": (1, "5"), "F8": (1, "6"),
                "G8": (1, "4"), "A8": (1, "7")}
     s = with_losses(position(pieces, scout_strike=2))
@@ -450,3 +451,20 @@ def test_a_stalled_game_sends_a_cheap_piece_at_a_hidden_one_that_moved():
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
+
+
+def test_a_stalled_game_walks_a_cheap_piece_up_to_a_hidden_one():
+    """Once ``STALL`` plies have passed without a strike, a cheap piece
+    (Red's Sergeants, three steps or more short of any hidden piece: past
+    what the search sees of a strike) sets out towards the nearest one,
+    its first move no longer held back; before, none does."""
+    def walks(state: StrategoState, seed: int) -> bool:
+        obs = state.observation(0)
+        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+        near = bfs(obs.hidden_squares(1))
+        return obs.squares[m.frm].rank in ("9", "7", "6") and near[m.to] < near[m.frm]
+    early = _circled(ai_module.STALL - 20, sergeant="E3")
+    late = _circled(ai_module.STALL, sergeant="E3")
+    for seed in range(3):
+        assert not walks(early, seed)
+        assert walks(late, seed)
