@@ -72,8 +72,10 @@ without a strike, a piece of ours that beats every movable rank they have
 left goes after their moved pieces (the search's closing hunt). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
 circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
-strikes a hidden piece gains ``PROBE`` in the search, and a Scout that
-lines up a strike on an unmoved one half of it at the root.
+strikes a hidden piece gains ``PROBE`` in the search, such pieces are
+pulled towards the nearest hidden piece (``tables.probe_pull``) and their
+first move costs nothing, and a Scout that lines up a strike on an
+unmoved one gains half of ``PROBE`` at the root.
 Level 5 also sees a ply past its horizon where a piece is left to be
 taken: when the search stops, the side to move takes its best sure strike
 on a revealed piece beside one of its own (``Level.hang``, ``values.HANG``
