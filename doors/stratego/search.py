@@ -379,7 +379,7 @@ class Search:
                 delta = w_s - w_t
                 if race is not None:
                     self.moved.append((None, (s, t)))
-                    delta += 0.0 + race.enemy(s, t)
+                    delta += 0.0 + race.enemy(s, t)     # summed as ``_race`` sums it
         if self.fog:    # a piece of ours that moves, or is taken, is unmoved no more
             still = self.still
             gone = (s in still, t in still and b[t] != d)
