@@ -227,11 +227,14 @@ def probe_pull(cells: list[int], me: int, hidden: frozenset[int] | set[int], gai
     each rank of ``probers`` it has a pull towards the nearest of the
     ``hidden`` squares (``PROBE_PULL`` of the probe's ``gain``, fading over
     ``PROBE_REACH`` steps). The search sees a probe only within its
-    horizon; a cheap piece further off would never set out."""
+    horizon; a cheap piece further off would never set out. The steps go
+    round their bombs that are not ``hidden`` (shown): a piece walled in
+    by them pulls no one, who would only circle outside the wall."""
     if not hidden:
         return
     counts = rank_counts(cells)
-    dist = bfs(list(hidden))
+    walls = {s for s, c in enumerate(cells) if c == (1 - me) * 16 + BOMB and s not in hidden}
+    dist = bfs_seeded(dict.fromkeys(hidden, 0), walls)
     pull = [gain * PROBE_PULL * max(0, PROBE_REACH - dist[x]) / PROBE_REACH for x in range(100)]
     for r in probers:
         if counts[me][r]:

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from doors.stratego.belief import R_OF
 from doors.stratego.search import WIN, Search
+from doors.stratego.tables import probe_pull
 from doors.stratego.values import HANG
 
-from .helpers import started
+from .helpers import sq, started
 
 
 def _cells_and_known(seed: int, plies: int) -> tuple[list[int], set[int]]:
@@ -69,3 +70,28 @@ def test_root_values_are_those_of_plain_minimax(seed, plies, depth):
             plain.unplay(s, t, a, d, delta)
         assert abs(got - want) < 1e-9, (s, t, got, want)
     assert fast.b == plain.b == cells
+
+
+def test_a_probe_pulls_round_shown_bombs_not_through_them():
+    """A stalled game's pull (``tables.probe_pull``) leads our cheap pieces
+    to a hidden piece they can reach; one walled in by bombs already shown
+    pulls no one (a Sergeant would only circle outside the wall)."""
+    cells = [-1] * 100
+    sergeant = 4
+    walled, open_ = sq("A10"), sq("H10")
+    for s in (walled, open_):
+        cells[s] = 16 + R_OF["5"]
+    for s in (sq("A9"), sq("B10")):
+        cells[s] = 16 + R_OF["B"]
+    cells[sq("E1")] = R_OF["7"]         # our Sergeant
+    tables: list[list[float] | None] = [None] * 16
+    probe_pull(cells, 0, {walled, open_}, 100.0, tables, (sergeant,))
+    pull = tables[sergeant]
+    assert pull is not None
+    alone: list[list[float] | None] = [None] * 16
+    probe_pull(cells, 0, {open_}, 100.0, alone, (sergeant,))
+    only = alone[sergeant]
+    assert only is not None
+    assert all(pull[s] == only[s] for s in range(100) if s != walled)   # only the open one pulls
+    assert pull[sq("A8")] == 0.0
+    assert pull[sq("H9")] > pull[sq("H8")] > pull[sq("H7")] > 0.0
