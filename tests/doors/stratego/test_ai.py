@@ -207,19 +207,34 @@ def test_a_search_past_its_node_limit_stops():
         raise AssertionError("no stop at the node limit")
 
 
-def _played_cells(seed: int, plies: int) -> list[int]:
-    """The search's board after ``plies`` random moves of a random game
-    (strikes thin both armies out)."""
+def _played(seed: int, plies: int) -> StrategoState:
+    """A random game after ``plies`` random moves (strikes thin both
+    armies out)."""
     rng = random.Random(seed)
     state = started(seed)
     for _ in range(plies):
         if state.is_terminal():
             break
         state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    return state
+
+
+def _cells_of(state: StrategoState) -> tuple[list[int], set[int]]:
+    """The search's board of ``state`` (every rank), and the squares of
+    the pieces that moved or were shown."""
     cells = [-1] * 100
+    seen = set()
     for x, piece in enumerate(state.board):
         if piece is not None:
             cells[x] = piece.owner * 16 + R_OF[piece.rank]
+            if piece.revealed or piece.moved:
+                seen.add(x)
+    return cells, seen
+
+
+def _played_cells(seed: int, plies: int) -> list[int]:
+    """The search's board after ``plies`` random moves of a random game."""
+    cells, _ = _cells_of(_played(seed, plies))
     return cells
 
 
@@ -389,7 +404,12 @@ def _stalled(plies: int) -> StrategoState:
                "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E7": (1, "6"), "F8": (1, "5"),
                "G8": (1, "4"), "A8": (1, "7")}
     s = with_losses(position(pieces, scout_strike=2))
-    rounds = (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"])
+    return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
+
+
+def _walk_rounds(s: StrategoState, rounds: tuple[list[str], list[str]], plies: int) -> StrategoState:
+    """Red and Blue in turn each walk one piece round its square of four
+    (``rounds``) for ``plies`` plies, no strike made."""
     for i in range(plies):
         walk = rounds[i % 2]
         k = i // 2 % 4
@@ -430,13 +450,7 @@ def _circled(plies: int, sergeant: str = "E6") -> StrategoState:
     s = with_losses(position(pieces, scout_strike=2))
     s.apply(0, Move(sq("J3"), sq("J4")))
     s.apply(1, Move(sq("E8"), sq("E7")))
-    rounds = (["J4", "I4", "I3", "J3"], ["A8", "A7", "B7", "B8"])
-    for i in range(plies - 2):
-        walk = rounds[i % 2]
-        k = i // 2 % 4
-        s.apply(i % 2, Move(sq(walk[k]), sq(walk[(k + 1) % 4])))
-    assert s.last_strike is None and s.turn == 0
-    return s
+    return _walk_rounds(s, (["J4", "I4", "I3", "J3"], ["A8", "A7", "B7", "B8"]), plies - 2)
 
 
 def test_a_stalled_game_sends_a_cheap_piece_at_a_hidden_one_that_moved():

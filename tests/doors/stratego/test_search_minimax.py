@@ -3,8 +3,6 @@ above the horizon valued in place (``Search._frontier``) and the pruning
 change the nodes, never a root move's value."""
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,27 +11,8 @@ from doors.stratego.search import WIN, Search
 from doors.stratego.tables import probe_pull
 from doors.stratego.values import HANG
 
-from .helpers import sq, started
-
-
-def _cells_and_known(seed: int, plies: int) -> tuple[list[int], set[int]]:
-    """A random game's board after ``plies`` random moves, and the squares
-    of the pieces taken as shown (those that moved or were struck: many
-    shown pieces, so the horizon's strikes on them are tried often)."""
-    rng = random.Random(seed)
-    state = started(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
-    cells = [-1] * 100
-    known = set()
-    for x, piece in enumerate(state.board):
-        if piece is not None:
-            cells[x] = piece.owner * 16 + R_OF[piece.rank]
-            if piece.revealed or piece.moved:
-                known.add(x)
-    return cells, known
+from .helpers import sq
+from .test_ai import _cells_of, _played
 
 
 def _minimax(search: Search, side: int, depth: int) -> float:
@@ -57,7 +36,7 @@ def _minimax(search: Search, side: int, depth: int) -> float:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 240), depth=st.sampled_from([1, 2, 3]))
 def test_root_values_are_those_of_plain_minimax(seed, plies, depth):
-    cells, known = _cells_and_known(seed, plies)
+    cells, known = _cells_of(_played(seed, plies))
     fast = Search(list(cells), 0, 2, known=known, hang=HANG)
     plain = Search(list(cells), 0, 2, known=known, hang=HANG)
     roots = fast.moves(0)[:4 if depth == 3 else 12]
