@@ -12,7 +12,7 @@ from pathlib import Path
 from doors import registry
 from doors._core.game import replay
 
-from .harness import ENTER, Caller, arrows_between
+from .harness import ENTER, Caller, arrows_between, wait_until
 from .test_sigkill import start_server
 
 # when to kill, after the resignation is confirmed: sampling points only
@@ -48,6 +48,11 @@ def both_or_neither(db: Path) -> None:
             assert not rated and not rating, f"game {gid} of {caller} rated but not ended"
 
 
+def _our_turn(db: Path) -> bool:
+    state = last_game(db)[1]
+    return 0 in state.to_move() and not state.outcome()
+
+
 async def play_two_then_resign(caller: Caller, db: Path) -> None:
     caller.send("p")
     await caller.expect("Choose a door")
@@ -59,18 +64,16 @@ async def play_two_then_resign(caller: Caller, db: Path) -> None:
     await caller.expect("Your turn")
     cursor = 3 * 8 + 3
     for _ in range(2):
-        for _ in range(600):
-            gid, state, moves = last_game(db)
-            if 0 in state.to_move() and not state.outcome():
-                break
-            await asyncio.sleep(0.05)
+        # a bound, not a pace: each side must have moved twice before the
+        # resignation, or the game is not rated (``ratings.MIN_MOVES``)
+        await wait_until(lambda: _our_turn(db), 120.0, "our turn in the database")
+        gid, state, moves = last_game(db)
         target = state.legal_actions(0)[0].square
         caller.send(arrows_between(cursor, target, 8) + ENTER)
         cursor = target
-        for _ in range(600):                          # ours and the computer's reply
-            if len(last_game(db)[2]) >= len(moves) + 2:
-                break
-            await asyncio.sleep(0.05)
+        want = len(moves) + 2
+        await wait_until(lambda: len(last_game(db)[2]) >= want, 120.0,    # noqa: B023
+                         "our move and the computer's reply stored")
     await caller.expect("Your turn")
     caller.send("Q")
     await caller.expect("Resign this game?")
