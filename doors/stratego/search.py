@@ -39,7 +39,9 @@ values, see ``values.piece_values``) plus a positional table per owner:
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
   where the next enemy step takes it is seen a ply past the horizon
-  (``_hanging``).
+  (``_hanging``); a piece beside it that takes the striker back leaves
+  only the difference (a Major guarded by our Spy is no gift to their
+  Marshal).
 - with ``fog`` (level 5, while their side has not gambled: ``fog.py``),
   their side strikes a hidden piece of ours only with a piece it can spare
   or one that beats whatever it may be.
@@ -573,20 +575,35 @@ class Search:
         """``hang`` of the most that ``side``, to move at the horizon, wins
         by one sure strike: a piece of its own beside a revealed piece of
         the other side that it beats (the search's rank for it: a hidden
-        striker's is the sample's guess)."""
+        striker's is the sample's guess). Where a piece of the other side
+        beside the target beats the striker in turn, the strike wins only
+        the difference: a revealed Major beside our Spy is no gift to
+        their Marshal."""
         b = self.b
-        vals = self.val[1 - side]
+        other = 1 - side
+        vals = self.val[other]
+        own = self.val[side]
         beats = BEATS[side]
+        answers = BEATS[other]
         best = 0.0
-        for s in self.shown[1 - side]:
+        for s in self.shown[other]:
             r = b[s] & 15
             v = vals[r]
             if v > best:
                 them = beats[r]
                 for n in NEIGHBOURS[s]:
-                    if b[n] in them:
-                        best = v
-                        break
+                    c = b[n]
+                    if c in them:
+                        gain = v
+                        back = answers[c & 15]
+                        for m in NEIGHBOURS[s]:
+                            if b[m] in back:
+                                gain = v - own[c & 15]
+                                break
+                        if gain > best:
+                            best = gain
+                            if gain == v:
+                                break
         return self.hang * best
 
     def root_value(self, side: int, s: int, t: int, depth: int,

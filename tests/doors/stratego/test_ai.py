@@ -158,6 +158,30 @@ def test_at_the_horizon_the_side_to_move_takes_a_revealed_piece_it_beats():
     assert HANG * colonel > 40
 
 
+def test_a_revealed_piece_that_a_spy_guards_is_no_gift_to_their_marshal():
+    """Their Marshal beside our revealed Major at the horizon takes it
+    (``HANG`` of its value) unless our Spy stands beside the Major: the
+    Spy would take the Marshal back, so the strike wins them nothing. A
+    Lieutenant there, which the Marshal beats, guards nothing."""
+    cells = [-1] * 100
+    for name, c in (("A1", R_OF["F"]), ("E5", R_OF["4"]), ("E6", 16 + R_OF["1"]),
+                    ("J10", 16 + R_OF["F"])):
+        cells[sq(name)] = c
+    known = {sq("E5"), sq("E6")}
+    gains, majors = {}, {}
+    for guard in (None, "S", "6"):
+        board = list(cells)
+        if guard:
+            board[sq("E4")] = R_OF[guard]
+        search = Search(board, 0, 2, known=known, hang=HANG)
+        gains[guard] = search.negamax(1, 0, -WIN, WIN) + search.score
+        majors[guard] = search.val[0][R_OF["4"]]
+    assert gains["S"] == pytest.approx(0)
+    assert gains[None] == pytest.approx(HANG * majors[None])
+    assert gains["6"] == pytest.approx(HANG * majors["6"])
+    assert HANG * majors["6"] > 30
+
+
 def test_searching_bot_is_bounded_by_its_budget_and_its_time_cap(monkeypatch):
     """The node budget bounds the work on any machine (on a clock that never
     moves the bot still answers); on a machine so slow that one sample takes
