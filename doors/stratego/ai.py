@@ -75,7 +75,9 @@ circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
 pulled towards the nearest hidden piece (``tables.probe_pull``) and their
 first move costs nothing, and a Scout that lines up a strike on an
-unmoved one gains half of ``PROBE`` at the root.
+unmoved one gains half of ``PROBE`` at the root. Our Miners are pulled
+towards the nearest unmoved hidden piece, through their shown bombs (a
+flag walled in by bombs is reached only so), their first move free too.
 Level 5 also sees a ply past its horizon where a piece is left to be
 taken: when the search stops, the side to move takes its best sure strike
 on a revealed piece beside one of its own (``Level.hang``, ``values.HANG``
@@ -174,6 +176,7 @@ QUIET = 120
 STALL = 300
 PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
+SETS_OUT = PROBE_RANKS | {"8"}  # the ranks a stall pulls out: their first move costs nothing
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 
@@ -505,7 +508,7 @@ class StrategoBot:
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         stalled = _quiet(obs) >= STALL
-        if not mine.moved and self.cfg.defend and not (stalled and mine.rank in PROBE_RANKS):
+        if not mine.moved and self.cfg.defend and not (stalled and mine.rank in SETS_OUT):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that

@@ -34,7 +34,8 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
-  are pulled towards the nearest of them (``tables.probe_pull``);
+  are pulled towards the nearest of them (``tables.probe_pull``), our
+  Miners towards the nearest unmoved one, through their shown bombs;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
@@ -176,6 +177,7 @@ class Search:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
+            probe_pull(cells, me, unknown, probe, self.hunt[me], (MINER,), miner=True)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:
