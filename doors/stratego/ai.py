@@ -175,7 +175,7 @@ QUIET = 120
 # the root gains ``PROBE`` (what it shows is worth the piece). Against a
 # side that never comes out, or circles, nothing else breaks the wall
 STALL = 300
-STALL_STRIKES = 3   # at most so many strikes in ``2 * STALL`` plies: still stalled
+STALL_STRIKES = 6   # at most so many strikes in ``2 * STALL`` plies: still stalled
 PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
 SETS_OUT = PROBE_RANKS | {"8"}  # the ranks a stall pulls out: their first move costs nothing
