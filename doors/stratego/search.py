@@ -34,15 +34,12 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
-  are pulled towards the nearest of them (``tables.probe_pull``), our
-  Miners towards the nearest unmoved one, through their shown bombs;
+  are pulled towards the nearest of them (``tables.probe_pull``);
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
   where the next enemy step takes it is seen a ply past the horizon
-  (``_hanging``); a piece beside it that takes the striker back leaves
-  only the difference (a Major guarded by our Spy is no gift to their
-  Marshal).
+  (``_hanging``).
 - with ``fog`` (level 5, while their side has not gambled: ``fog.py``),
   their side strikes a hidden piece of ours only with a piece it can spare
   or one that beats whatever it may be.
@@ -177,7 +174,6 @@ class Search:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
-            probe_pull(cells, me, unknown, probe, self.hunt[me], (MINER,), miner=True)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:
@@ -577,35 +573,20 @@ class Search:
         """``hang`` of the most that ``side``, to move at the horizon, wins
         by one sure strike: a piece of its own beside a revealed piece of
         the other side that it beats (the search's rank for it: a hidden
-        striker's is the sample's guess). Where a piece of the other side
-        beside the target beats the striker in turn, the strike wins only
-        the difference: a revealed Major beside our Spy is no gift to
-        their Marshal."""
+        striker's is the sample's guess)."""
         b = self.b
-        other = 1 - side
-        vals = self.val[other]
-        own = self.val[side]
+        vals = self.val[1 - side]
         beats = BEATS[side]
-        answers = BEATS[other]
         best = 0.0
-        for s in self.shown[other]:
+        for s in self.shown[1 - side]:
             r = b[s] & 15
             v = vals[r]
             if v > best:
                 them = beats[r]
                 for n in NEIGHBOURS[s]:
-                    c = b[n]
-                    if c in them:
-                        gain = v
-                        back = answers[c & 15]
-                        for m in NEIGHBOURS[s]:
-                            if b[m] in back:
-                                gain = v - own[c & 15]
-                                break
-                        if gain > best:
-                            best = gain
-                            if gain == v:
-                                break
+                    if b[n] in them:
+                        best = v
+                        break
         return self.hang * best
 
     def root_value(self, side: int, s: int, t: int, depth: int,

@@ -36,11 +36,10 @@ ESCORT_REACH = 4
 CLOSE = 0.5
 CLOSE_REACH = 12
 # a stalled game (``ai.STALL``): our cheap pieces are pulled towards the
-# nearest enemy piece hidden at the root (our Miners towards the nearest
-# unmoved one), this share of a probe's gain next to it, fading over
-# ``PROBE_REACH`` steps (``probe_pull``): from anywhere on their half
+# nearest enemy piece hidden at the root, this share of a probe's gain
+# next to it, fading over ``PROBE_REACH`` steps (``probe_pull``)
 PROBE_PULL = 0.25
-PROBE_REACH = 16
+PROBE_REACH = 8
 
 
 def _result(a: int, d: int) -> int:
@@ -223,20 +222,18 @@ def closing_hunt(cells: list[int], me: int,
 
 
 def probe_pull(cells: list[int], me: int, hidden: frozenset[int] | set[int], gain: float,
-               tables: list[list[float] | None], probers: tuple[int, ...], miner: bool = False) -> None:
+               tables: list[list[float] | None], probers: tuple[int, ...]) -> None:
     """A stalled game's probe walked up to: add to ``me``'s ``tables`` for
     each rank of ``probers`` it has a pull towards the nearest of the
     ``hidden`` squares (``PROBE_PULL`` of the probe's ``gain``, fading over
     ``PROBE_REACH`` steps). The search sees a probe only within its
     horizon; a cheap piece further off would never set out. The steps go
     round their bombs that are not ``hidden`` (shown): a piece walled in
-    by them pulls no one, who would only circle outside the wall; but a
-    ``miner`` goes through them (it takes a bomb), to what they wall in."""
+    by them pulls no one, who would only circle outside the wall."""
     if not hidden:
         return
     counts = rank_counts(cells)
-    walls = set() if miner else {s for s, c in enumerate(cells)
-                                 if c == (1 - me) * 16 + BOMB and s not in hidden}
+    walls = {s for s, c in enumerate(cells) if c == (1 - me) * 16 + BOMB and s not in hidden}
     dist = bfs_seeded(dict.fromkeys(hidden, 0), walls)
     pull = [gain * PROBE_PULL * max(0, PROBE_REACH - dist[x]) / PROBE_REACH for x in range(100)]
     for r in probers:
