@@ -72,7 +72,7 @@ async def play_two_then_resign(caller: Caller, db: Path) -> None:
         caller.send(arrows_between(cursor, target, 8) + ENTER)
         cursor = target
         want = len(moves) + 2
-        await wait_until(lambda: len(last_game(db)[2]) >= want, 120.0,    # noqa: B023
+        await wait_until(lambda want=want: len(last_game(db)[2]) >= want, 120.0,
                          "our move and the computer's reply stored")
     await caller.expect("Your turn")
     caller.send("Q")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from doors.stratego.belief import R_OF
 from doors.stratego.pieces import COUNTS, parse_square
 from doors.stratego.rules import Piece, StrategoState
 from doors.stratego.setup import random_fill
@@ -38,6 +39,37 @@ def started(seed: int = 0, **options: object) -> StrategoState:
     state.apply(0, state.legal_actions(0)[-1])
     state.apply(1, state.legal_actions(1)[-1])
     return state
+
+
+def played(seed: int, plies: int) -> StrategoState:
+    """A random game after ``plies`` random moves (strikes thin both
+    armies out)."""
+    rng = random.Random(seed)
+    state = started(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    return state
+
+
+def cells_of(state: StrategoState) -> tuple[list[int], set[int]]:
+    """The search's board of ``state`` (every rank), and the squares of
+    the pieces that moved or were shown."""
+    cells = [-1] * 100
+    seen = set()
+    for x, piece in enumerate(state.board):
+        if piece is not None:
+            cells[x] = piece.owner * 16 + R_OF[piece.rank]
+            if piece.revealed or piece.moved:
+                seen.add(x)
+    return cells, seen
+
+
+def played_cells(seed: int, plies: int) -> list[int]:
+    """The search's board after ``plies`` random moves of a random game."""
+    cells, _ = cells_of(played(seed, plies))
+    return cells
 
 
 def move(state: StrategoState, a: str, b: str, player: int | None = None) -> None:

@@ -20,7 +20,7 @@ from doors.stratego.setup import board_row
 from doors.stratego.tables import bfs
 from doors.stratego.values import HANG
 
-from .helpers import position, random_line, sq, started, undo_line, with_losses
+from .helpers import played_cells, position, random_line, sq, started, undo_line, with_losses
 from .test_props import scramble
 
 
@@ -207,37 +207,6 @@ def test_a_search_past_its_node_limit_stops():
         raise AssertionError("no stop at the node limit")
 
 
-def _played(seed: int, plies: int) -> StrategoState:
-    """A random game after ``plies`` random moves (strikes thin both
-    armies out)."""
-    rng = random.Random(seed)
-    state = started(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
-    return state
-
-
-def _cells_of(state: StrategoState) -> tuple[list[int], set[int]]:
-    """The search's board of ``state`` (every rank), and the squares of
-    the pieces that moved or were shown."""
-    cells = [-1] * 100
-    seen = set()
-    for x, piece in enumerate(state.board):
-        if piece is not None:
-            cells[x] = piece.owner * 16 + R_OF[piece.rank]
-            if piece.revealed or piece.moved:
-                seen.add(x)
-    return cells, seen
-
-
-def _played_cells(seed: int, plies: int) -> list[int]:
-    """The search's board after ``plies`` random moves of a random game."""
-    cells, _ = _cells_of(_played(seed, plies))
-    return cells
-
-
 class _NoKillers(list):
     """A killer table that never remembers a move (the plain search)."""
 
@@ -254,7 +223,7 @@ def test_killer_moves_change_no_value(seed, plies):
     """The search tries the quiet move that last cut it off first: every
     root move keeps its value (alpha-beta with any order; one position
     may cost more nodes, the sum costs fewer: below)."""
-    cells = _played_cells(seed, plies)
+    cells = played_cells(seed, plies)
     plain = Search(list(cells), 0, 2)
     plain.killers = _NoKillers()
     fast = Search(list(cells), 0, 2)
@@ -270,7 +239,7 @@ def test_killer_moves_spare_nodes_in_the_middle_game():
     125 positions of games against ``peternlewis``)."""
     plain_nodes = fast_nodes = 0
     for seed in range(6):
-        cells = _played_cells(seed, 60)
+        cells = played_cells(seed, 60)
         plain = Search(list(cells), 0, 2)
         plain.killers = _NoKillers()
         fast = Search(list(cells), 0, 2)
@@ -295,7 +264,7 @@ def test_the_searchs_moves_stay_those_of_its_board_through_any_line(seed, plies,
         on_flag = [m for m in moves if search.b[m[1]] == (1 - side) * 16 + R_OF["F"]]
         return not on_flag or moves[0] in on_flag
 
-    cells = _played_cells(seed, plies)
+    cells = played_cells(seed, plies)
     for x in (sq("E4"), sq("F7")):      # a flag of each may stand in reach
         if cells[x] < 0:
             cells[x] = (x // 50) * 16 + R_OF["F"]

@@ -13,8 +13,7 @@ from doors.stratego.belief import R_OF
 from doors.stratego.fog import Fog, fog_of, gambled
 from doors.stratego.pieces import Move
 
-from .helpers import position, random_line, sq, undo_line
-from .test_ai import _played_cells
+from .helpers import played_cells, position, random_line, sq, undo_line
 
 
 def _cells(pieces: dict[str, tuple[int, str]]) -> list[int]:
@@ -71,7 +70,7 @@ def test_a_piece_of_ours_that_moves_in_the_line_is_unmoved_no_more():
 def test_the_fog_is_as_it_was_after_any_line_is_undone(seed, plies, picks):
     """Moves, strikes, trades and bombs: after each move their strikes are
     a subset of the plain search's, and undone the fog is the root's."""
-    cells = _played_cells(seed, plies)
+    cells = played_cells(seed, plies)
     rng = random.Random(seed)
     still = {x for x in range(100) if cells[x] >= 0 and cells[x] >> 4 == 0 and rng.random() < 0.5}
     search = Search(list(cells), 0, 2, fog=Fog(set(still), rng.randrange(11)))

@@ -11,8 +11,7 @@ from doors.stratego.search import WIN, Search
 from doors.stratego.tables import probe_pull
 from doors.stratego.values import HANG
 
-from .helpers import sq
-from .test_ai import _cells_of, _played
+from .helpers import cells_of, played, sq
 
 
 def _minimax(search: Search, side: int, depth: int) -> float:
@@ -36,7 +35,7 @@ def _minimax(search: Search, side: int, depth: int) -> float:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 240), depth=st.sampled_from([1, 2, 3]))
 def test_root_values_are_those_of_plain_minimax(seed, plies, depth):
-    cells, known = _cells_of(_played(seed, plies))
+    cells, known = cells_of(played(seed, plies))
     fast = Search(list(cells), 0, 2, known=known, hang=HANG)
     plain = Search(list(cells), 0, 2, known=known, hang=HANG)
     roots = fast.moves(0)[:4 if depth == 3 else 12]
