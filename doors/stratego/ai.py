@@ -75,11 +75,18 @@ circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
 pulled towards the nearest hidden piece (``tables.probe_pull``) and their
 first move costs nothing, and a Scout that lines up a strike on an
-unmoved one gains half of ``PROBE`` at the root.
+unmoved one gains half of ``PROBE`` at the root. In a stalled endgame
+(``tables.MINER_HIDDEN`` unmoved hidden pieces of theirs left) our Miners
+set out too, towards the nearest of those, through their shown bombs: a
+flag walled in by bombs is reached only so.
 Level 5 also sees a ply past its horizon where a piece is left to be
 taken: when the search stops, the side to move takes its best sure strike
 on a revealed piece beside one of its own (``Level.hang``, ``values.HANG``
 of the piece's value).
+Level 5 ends a chase (``chase.py``: one piece of theirs stepping beside
+one of ours, move after move): the chased piece flees towards a guard
+that beats the chaser (``CHASE_PULL`` a step) and may stay beside it,
+the search counting a guarded piece as no sure gain at its horizon.
 Level 5 also searches their side as careful (``fog.py``): it strikes a
 hidden piece of ours only with a piece it can spare, or one that beats
 whatever a moved piece may be, until the game's strikes show it gambles.
@@ -98,12 +105,13 @@ import time
 from collections.abc import Sequence
 
 from .belief import R_OF, Belief, Marginals
+from .chase import chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import Seen, StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
-from .tables import MARSHAL
+from .tables import MARSHAL, MINER_HIDDEN
 from .values import HANG, piece_values, top_bonus
 
 __all__ = ["StrategoBot", "Part", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
@@ -176,6 +184,7 @@ PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
+CHASE_PULL = 15.0   # per step, a chased piece of ours towards a guard (``chase.py``; level 5)
 
 
 def seen_cells(obs: StrategoObservation) -> tuple[list[int], set[int]]:
@@ -351,6 +360,7 @@ class StrategoBot:
         scout_strike = obs.opts.get("scout_strike", 2)
         seed_rule = obs.opts.get("two_square", "seed") == "seed"
         own = obs.own_moves(me)
+        guarded = bool(cfg.hang) and chase(obs, me) is not None
         depth = cfg.depth - 1 if cfg.depth > 2 and len(cands) > WIDE else cfg.depth
         totals = [0.0] * len(cands)
         shallow = depth
@@ -364,7 +374,8 @@ class StrategoBot:
         t1 = time.perf_counter()
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
-            search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog)
+            search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
+                            guarded)
             search.limit = limit
             values: list[float] = []
             try:
@@ -505,7 +516,8 @@ class StrategoBot:
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         stalled = _quiet(obs) >= STALL
-        if not mine.moved and self.cfg.defend and not (stalled and mine.rank in PROBE_RANKS):
+        sets_out = mine.rank in PROBE_RANKS or (mine.rank == "8" and _unmoved(obs, me) <= MINER_HIDDEN)
+        if not mine.moved and self.cfg.defend and not (stalled and sets_out):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that
@@ -534,9 +546,13 @@ class StrategoBot:
         # steps are a fraction of a point: level 5's noise of 0.3 once chose
         # a Colonel's step over the General's towards their Miner)
         lost = max(values) < ROOT_LOSS / 2
+        at = chase(obs, me) if self.cfg.hang else None
+        steps = guard_steps(obs, me, at) if at is not None else None
         for m, val in zip(cands, values, strict=True):
             if not lost:
                 val += self._costs(obs, me, m, marshal, own)
+                if steps is not None and at is not None and m.frm == at.chased:
+                    val += CHASE_PULL * (steps[m.frm] - steps[m.to])   # flee towards a guard
                 val += self.rng.gauss(0.0, self.cfg.noise)
             if val > best_val + 1e-9:
                 best_val, best = val, [m]
@@ -550,6 +566,12 @@ def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bo
     unmoved hidden piece next."""
     return any((seen := squares[t]) is not None and seen.rank is None and not seen.moved
                for t in piece_targets(squares, sq, scout_strike))
+
+
+def _unmoved(obs: StrategoObservation, me: int) -> int:
+    """Their pieces still hidden and unmoved (the flag, bombs and others)."""
+    return sum(1 for seen in obs.squares if seen is not None and seen.owner != me
+               and seen.rank is None and not seen.moved)
 
 
 def _quiet(obs: StrategoObservation) -> int:

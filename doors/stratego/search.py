@@ -34,12 +34,15 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
-  are pulled towards the nearest of them (``tables.probe_pull``);
+  are pulled towards the nearest of them (``tables.probe_pull``), and in
+  an endgame (``tables.MINER_HIDDEN``) our Miners towards the nearest
+  unmoved one, through shown bombs;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
   where the next enemy step takes it is seen a ply past the horizon
-  (``_hanging``).
+  (``_hanging``); in a chase (``guarded``), a piece beside the target
+  that takes the striker back leaves only the difference.
 - with ``fog`` (level 5, while their side has not gambled: ``fog.py``),
   their side strikes a hidden piece of ours only with a piece it can spare
   or one that beats whatever it may be.
@@ -61,6 +64,7 @@ from .tables import (
     GENERAL,
     MARSHAL,
     MINER,
+    MINER_HIDDEN,
     POCKET,
     RESULT,
     SCOUT,
@@ -103,7 +107,8 @@ class Search:
     def __init__(self, cells: list[int], me: int, scout_strike: int, defend: bool = True,
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
-                 probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None):
+                 probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None,
+                 guarded: bool = False):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -115,6 +120,7 @@ class Search:
         self.probe_at = frozenset(s for s, c in enumerate(cells) if c >= 0 and c >> 4 != me
                                   and s not in known) if probe else frozenset()
         self.hang = hang            # at the horizon, of a revealed piece taken (``_hanging``)
+        self.guarded = guarded      # ... less the striker, where a piece beside takes it back
         # our own two-square rule: after a root move that undoes our last
         # move, undoing it again is refused on our next move (``root_value``)
         self.ban: tuple[int, int] | None = None
@@ -174,6 +180,8 @@ class Search:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
+            if len(unknown) <= MINER_HIDDEN:
+                probe_pull(cells, me, unknown, probe, self.hunt[me], (MINER,), miner=True)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:
@@ -573,10 +581,14 @@ class Search:
         """``hang`` of the most that ``side``, to move at the horizon, wins
         by one sure strike: a piece of its own beside a revealed piece of
         the other side that it beats (the search's rank for it: a hidden
-        striker's is the sample's guess)."""
+        striker's is the sample's guess). With ``guarded`` (a chase:
+        ``chase.py``), where a piece of the other side beside the target
+        beats the striker in turn, the strike wins only the difference: a
+        chased Major beside our Spy is no gift to their Marshal."""
         b = self.b
         vals = self.val[1 - side]
         beats = BEATS[side]
+        guarded = self.guarded
         best = 0.0
         for s in self.shown[1 - side]:
             r = b[s] & 15
@@ -584,10 +596,21 @@ class Search:
             if v > best:
                 them = beats[r]
                 for n in NEIGHBOURS[s]:
-                    if b[n] in them:
+                    c = b[n]
+                    if c in them:
+                        if guarded and self._guarded(s, c, side):
+                            best = max(best, v - self.val[side][c & 15])
+                            continue
                         best = v
                         break
         return self.hang * best
+
+    def _guarded(self, s: int, striker: int, side: int) -> bool:
+        """A piece of the other side beside ``s`` beats ``side``'s
+        ``striker`` (a cell) when it strikes back."""
+        back = BEATS[1 - side][striker & 15]
+        b = self.b
+        return any(b[m] in back for m in NEIGHBOURS[s])
 
     def root_value(self, side: int, s: int, t: int, depth: int,
                    ban: tuple[int, int] | None = None) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .pieces import NEIGHBOURS
 
 __all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
-           "closing_hunt", "probe_pull", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
+           "closing_hunt", "probe_pull", "MINER_HIDDEN", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -40,6 +40,10 @@ CLOSE_REACH = 12
 # next to it, fading over ``PROBE_REACH`` steps (``probe_pull``)
 PROBE_PULL = 0.25
 PROBE_REACH = 8
+# ... and in a stalled endgame (``MINER_HIDDEN``), our Miners towards the
+# nearest unmoved one, from anywhere on the board, through shown bombs
+MINER_REACH = 16
+MINER_HIDDEN = 10   # their unmoved hidden pieces left: at most this, an endgame
 
 
 def _result(a: int, d: int) -> int:
@@ -222,20 +226,24 @@ def closing_hunt(cells: list[int], me: int,
 
 
 def probe_pull(cells: list[int], me: int, hidden: frozenset[int] | set[int], gain: float,
-               tables: list[list[float] | None], probers: tuple[int, ...]) -> None:
+               tables: list[list[float] | None], probers: tuple[int, ...], miner: bool = False) -> None:
     """A stalled game's probe walked up to: add to ``me``'s ``tables`` for
     each rank of ``probers`` it has a pull towards the nearest of the
     ``hidden`` squares (``PROBE_PULL`` of the probe's ``gain``, fading over
     ``PROBE_REACH`` steps). The search sees a probe only within its
     horizon; a cheap piece further off would never set out. The steps go
     round their bombs that are not ``hidden`` (shown): a piece walled in
-    by them pulls no one, who would only circle outside the wall."""
+    by them pulls no one, who would only circle outside the wall; but a
+    ``miner`` goes through them (it takes a bomb) to what they wall in,
+    from ``MINER_REACH`` steps off."""
     if not hidden:
         return
     counts = rank_counts(cells)
-    walls = {s for s, c in enumerate(cells) if c == (1 - me) * 16 + BOMB and s not in hidden}
+    walls = set() if miner else {s for s, c in enumerate(cells)
+                                 if c == (1 - me) * 16 + BOMB and s not in hidden}
+    reach = MINER_REACH if miner else PROBE_REACH
     dist = bfs_seeded(dict.fromkeys(hidden, 0), walls)
-    pull = [gain * PROBE_PULL * max(0, PROBE_REACH - dist[x]) / PROBE_REACH for x in range(100)]
+    pull = [gain * PROBE_PULL * max(0, reach - dist[x]) / reach for x in range(100)]
     for r in probers:
         if counts[me][r]:
             old = tables[r]
