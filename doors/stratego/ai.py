@@ -516,8 +516,7 @@ class StrategoBot:
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         stalled = _quiet(obs) >= STALL
-        sets_out = mine.rank in PROBE_RANKS or (mine.rank == "8" and _unmoved(obs, me) <= MINER_HIDDEN)
-        if not mine.moved and self.cfg.defend and not (stalled and sets_out):
+        if not mine.moved and self.cfg.defend and not (stalled and _sets_out(obs, me, mine.known_rank)):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that
@@ -568,10 +567,14 @@ def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bo
                for t in piece_targets(squares, sq, scout_strike))
 
 
-def _unmoved(obs: StrategoObservation, me: int) -> int:
-    """Their pieces still hidden and unmoved (the flag, bombs and others)."""
-    return sum(1 for seen in obs.squares if seen is not None and seen.owner != me
-               and seen.rank is None and not seen.moved)
+def _sets_out(obs: StrategoObservation, me: int, rank: str) -> bool:
+    """A stalled game pulls a piece of ``rank`` out: a probe, or a Miner
+    in an endgame (at most ``MINER_HIDDEN`` of their pieces still hidden
+    and unmoved, as the search counts them)."""
+    if rank in PROBE_RANKS:
+        return True
+    return rank == "8" and sum(1 for seen in obs.squares if seen is not None and seen.owner != me
+                               and seen.rank is None and not seen.moved) <= MINER_HIDDEN
 
 
 def _quiet(obs: StrategoObservation) -> int:
