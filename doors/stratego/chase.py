@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .belief import R_OF
+from .belief import R_OF, unknown_pool
 from .observation import StrategoObservation
-from .pieces import COUNTS, NEIGHBOURS
+from .pieces import NEIGHBOURS
 from .tables import RESULT, bfs_seeded
 
 __all__ = ["CHASE", "Chase", "chase", "guard_steps"]
@@ -57,8 +57,8 @@ def chase(obs: StrategoObservation, me: int) -> Chase | None:
 def guard_steps(obs: StrategoObservation, me: int, at: Chase) -> list[int] | None:
     """Per square, the steps to the nearest guard of ours: a piece that
     beats, when it strikes, the chaser's rank if shown, else every rank
-    they have left that would take the chased piece (our Spy guards
-    against a shown Marshal only). None when no piece of ours is a guard,
+    their hidden pieces may have (``belief.unknown_pool``) that would take
+    the chased piece (our Spy guards against a shown Marshal only). None when no piece of ours is a guard,
     or the chaser is shown and would not take the chased piece (nothing
     to flee). Bombs and the flag, which never move, block the way."""
     chased = R_OF[obs.piece(at.chased).known_rank]
@@ -66,11 +66,8 @@ def guard_steps(obs: StrategoObservation, me: int, at: Chase) -> list[int] | Non
     if rank is not None:
         threats = {R_OF[rank]} if RESULT[R_OF[rank]][chased] == 1 else set()
     else:
-        left = dict(COUNTS)
-        for r in obs.lost[1 - me]:
-            left[r] -= 1
-        threats = {R_OF[r] for r, n in left.items()
-                   if n > 0 and r not in ("B", "F") and RESULT[R_OF[r]][chased] == 1}
+        threats = {R_OF[r] for r in unknown_pool(obs, 1 - me)
+                   if r not in ("B", "F") and RESULT[R_OF[r]][chased] == 1}
     guards: dict[int, int] = {}
     blocked: set[int] = set()
     for s, seen in enumerate(obs.squares):
