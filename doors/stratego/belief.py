@@ -48,7 +48,10 @@ around it, then the other bombs, then the movable ranks.
   piece that had its turn next to a revealed piece of ours and did not
   strike it is hardly one that beats it (``PASSED``; at our Marshal,
   ``SPY_PASSED``), whatever its walk looked like, so a piece that charges
-  like a Marshal and never strikes stops being feared. A
+  like a Marshal and never strikes stops being feared; and so is, game-
+  long, a piece that charged a revealed officer of ours and broke off
+  when it stepped away (``record.Track.feints``: a piece that beats it
+  follows it), each time (``PASSED`` a charge, ``FEINT_MAX`` at most). A
   piece that has stayed put for a long game is likelier a bomb (the count
   already does this: every piece that moves leaves the bombs among fewer
   squares).
@@ -66,6 +69,7 @@ from typing import TypeVar
 
 from .observation import StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, RANKS, strike
+from .record import FEINT_MAX
 
 __all__ = ["R_OF", "RANK_OF_R", "unknown_pool", "sample_enemy", "Belief", "Marginals",
            "depth_of"]
@@ -228,6 +232,13 @@ class Belief:
                 if x in self.spy_w and x != last_theirs:
                     odds = self.threat.setdefault(x, {})     # its walk no longer counts
                     odds.update(dict.fromkeys(beats, PASSED))
+        # pieces that charged a shown officer of ours and broke off, game-long
+        for sq, track in obs.tracks:
+            if track.feints and sq in self.spy_w:
+                odds = self.threat.setdefault(sq, {})
+                for rank, times in track.feints:
+                    for r in _beaters(rank):
+                        odds[r] = min(odds.get(r, 1.0), PASSED ** min(times, FEINT_MAX))
 
     def _watch(self, obs: StrategoObservation) -> None:
         """What each hidden piece did about our shown Marshal over the whole

@@ -16,6 +16,12 @@ public, so it holds no hidden rank) and says, per piece:
   viewer's shown Marshal (where one step of the Marshal's brings it in
   reach).
 
+- ``feints``: per rank of ours, how often it charged a shown officer of
+  ours of that rank (``FEINT_RANKS``) and broke off: it stepped next to
+  it, our piece stepped off, and its next move went away from it (one
+  that beats our piece follows it or strikes). Counted at most
+  ``FEINT_MAX`` times a piece of ours.
+
 And the ranks of the enemy's pieces that walked up to the viewer's shown
 Marshal while hidden and were shown since (``walkers``): a side whose
 hidden walkers turn out not to be its Spy walks up for other reasons (the
@@ -35,9 +41,11 @@ from typing import NamedTuple, Protocol
 from .pieces import NEIGHBOURS
 from .rules import Strike
 
-__all__ = ["NEAR", "Record", "Track", "tracks"]
+__all__ = ["NEAR", "FEINT_MAX", "FEINT_RANKS", "Record", "Track", "tracks"]
 
 NEAR = 3        # a step towards the Marshal counts if it ends this close (steps) to it
+FEINT_RANKS = frozenset("2345")    # our shown pieces worth taking whenever one can (not the Marshal)
+FEINT_MAX = 3
 
 
 class Track(NamedTuple):
@@ -45,6 +53,7 @@ class Track(NamedTuple):
     walked: int = 0
     passed: bool = False
     waited: int = 0
+    feints: tuple[tuple[str, int], ...] = ()    # (our rank, times), by rank
 
 
 class _Seen(Protocol):
@@ -125,7 +134,60 @@ def tracks(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]
         for n in RING2[marshal]:
             if (other := pos.get(n)) is not None and other != piece:
                 waited[other] = waited.get(other, 0) + 1
-    return Record(tuple((sq, Track(ply - last.get(sq, 0), walked.get(sq, 0), sq in passed, waited.get(sq, 0)))
+    feints = _feints(squares, moves, by_ply, viewer)
+    return Record(tuple((sq, Track(ply - last.get(sq, 0), walked.get(sq, 0), sq in passed, waited.get(sq, 0),
+                                   feints.get(sq, ())))
                         for sq in ids),
                   tuple(sorted(r for piece, r in rank.items() if r is not None and piece in first_walk
                                and first_walk[piece] <= reveal.get(piece, ply))))
+
+
+def _feints(squares: Sequence[_Seen | None], moves: Sequence[tuple[int, int, int]],
+            by_ply: dict[int, Strike], viewer: int) -> dict[int, tuple[tuple[str, int], ...]]:
+    """``Track.feints`` of each enemy piece on ``squares`` (by its square):
+    one more pass over the moves, newest first, following the viewer's
+    shown officers as well as the enemy's pieces. A charge counts if our
+    piece had been shown (struck, or made a run) before it; a charge is
+    kept only while fewer than ``FEINT_MAX`` newer ones were, so the count
+    is right once that ply is known, at the end."""
+    me, enemy = viewer, 1 - viewer
+    ours = {sq: sq for sq, s in enumerate(squares)
+            if s is not None and s.owner == me and s.revealed and s.rank in FEINT_RANKS}
+    if not ours:
+        return {}
+    where = {q: q for q in ours}            # our piece -> its square (after the move at hand)
+    theirs = {sq: sq for sq, s in enumerate(squares) if s is not None and s.owner == enemy}
+    shown: dict[int, int] = {}              # our piece -> the ply it was first shown
+    kept: dict[tuple[int, int], list[int]] = {}     # (their piece, ours) -> plies, newest first
+    broke: dict[int, set[int]] = {}         # their piece -> ours its next move broke off from
+    for j in range(len(moves) - 1, -1, -1):
+        p, frm, to = moves[j]
+        st = by_ply.get(j + 1)
+        if p == me:
+            if (q := ours.pop(to, None)) is not None:
+                ours[frm] = q
+                where[q] = frm
+                if st is not None or _far(frm, to) > 1:
+                    shown[q] = j + 1
+            continue
+        if st is not None and to in ours:       # it struck a piece of ours and lost
+            shown[ours[to]] = j + 1
+        piece = theirs.pop(to, None)
+        if piece is None:
+            continue
+        theirs[frm] = piece
+        for q in broke.pop(piece, ()):          # this move charged it
+            if _far(to, where[q]) == 1:
+                plies = kept.setdefault((piece, q), [])
+                if len(plies) < FEINT_MAX:
+                    plies.append(j + 1)
+        broke[piece] = {q for at, q in ours.items() if _far(frm, at) == 2 and _far(to, at) > 1}
+    out: dict[int, dict[str, int]] = {}
+    for (piece, q), plies in kept.items():
+        times = sum(1 for t in plies if t > shown.get(q, 0))
+        if times:
+            by_rank = out.setdefault(piece, {})
+            rank = squares[q].rank      # type: ignore[union-attr]
+            assert rank is not None
+            by_rank[rank] = by_rank.get(rank, 0) + times
+    return {piece: tuple(sorted(by_rank.items())) for piece, by_rank in out.items()}

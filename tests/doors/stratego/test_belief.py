@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
+from doors.stratego.observation import StrategoObservation
 from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState, Strike
 from doors.stratego.values import VALUE
@@ -1072,6 +1073,47 @@ def test_a_piece_that_lets_our_general_be_is_hardly_the_marshal():
     assert charged > 0.5
     assert passed < 0.2
     assert passed < Belief(s.observation(0), 0).marginals(random.Random(4), 600).p(sq("H9"), "1")
+
+
+def feint_position(broke_off: bool) -> StrategoState:
+    """Blue's Sergeant (E6) charges our revealed Colonel (E4) like a
+    General: it steps up to E5. Blue's General and Marshal are hidden among
+    its moved pieces. ``broke_off``: it has charged once before, our Colonel
+    stepped off (F4), it broke off (E6) and came round (F6, F5)."""
+    s = position({"A1": (0, "F"), "E4": (0, "3"), "J1": (0, "7"), "A2": (0, "8"),
+                  "E6": (1, "7"), "B9": (1, "2"), "H9": (1, "1"), "J10": (1, "F"), "A8": (1, "6"),
+                  "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "4")})
+    s.board[sq("E4")] = s.board[sq("E4")]._replace(revealed=True, moved=True)
+    for name in ("B9", "H9", "A8", "E6", "C9"):
+        moved(s, name)
+    with_losses(s)
+    s.turn = 1
+    if broke_off:
+        for theirs, ours in (("E6 E5", "E4 F4"), ("E5 E6", "F4 E4"), ("E6 F6", "J1 J2"), ("F6 F5", "J2 J3")):
+            s.apply(1, Move(*map(sq, theirs.split())))
+            s.apply(0, Move(*map(sq, ours.split())))
+        s.apply(1, Move(sq("F5"), sq("E5")))
+    else:
+        s.apply(1, Move(sq("E6"), sq("E5")))
+    return s
+
+
+def test_a_piece_that_charges_and_breaks_off_is_hardly_a_general():
+    """A piece that steps next to our revealed Colonel is likely a General
+    or the Marshal; once it has broken off a charge (our Colonel stepped
+    off and it went away, where a General would follow), its next charge
+    is hardly one's. The record keeps it game-long: the break-off is
+    out of the last moves the threat reads."""
+    def officer_odds(obs: StrategoObservation) -> float:
+        marg = Belief(obs, 0).marginals(random.Random(4), 600)
+        return marg.p(sq("E5"), "1") + marg.p(sq("E5"), "2")
+    first = feint_position(False).observation(0)
+    again = feint_position(True).observation(0)
+    assert (1, sq("E5"), sq("E6")) not in again.moves[-6:]
+    assert first.track(sq("E5")).feints == ()
+    assert again.track(sq("E5")).feints == (("3", 1),)
+    assert officer_odds(first) > 0.6
+    assert officer_odds(again) < 0.2
 
 
 def edge_walker_position() -> StrategoState:

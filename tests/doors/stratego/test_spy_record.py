@@ -13,7 +13,7 @@ from doors.stratego.ai import make_bot
 from doors.stratego.belief import Belief
 from doors.stratego.observation import StrategoObservation
 from doors.stratego.pieces import NEIGHBOURS, Move
-from doors.stratego.record import NEAR, Track
+from doors.stratego.record import FEINT_MAX, FEINT_RANKS, NEAR, Track
 from doors.stratego.rules import StrategoState
 
 from .helpers import position, sq, started, with_losses
@@ -123,6 +123,16 @@ class Forward:
         self.waited: dict[int, int] = {}
         self.passed: set[int] = set()
         self.hidden_walk: set[int] = set()   # walked up to our Marshal while hidden
+        self.feints: dict[tuple[int, int], int] = {}    # (their piece, our officer) -> charges broken off
+        self.approached: dict[int, set[int]] = {}       # their piece -> our officers its move ended beside
+
+    def officers(self, state: StrategoState) -> list[int]:
+        """The squares of our shown officers that a charge counts for."""
+        return [s for s, p in enumerate(state.board) if p is not None and p.owner == self.viewer
+                and p.revealed and p.rank in FEINT_RANKS]
+
+    def broke_off(self, piece: int, officer: int) -> None:
+        self.feints[piece, officer] = self.feints.get((piece, officer), 0) + 1
 
     def before(self, state: StrategoState, player: int, m: Move) -> None:
         """Note what the enemy's pieces do about our shown Marshal at their move ``m``."""
@@ -130,6 +140,12 @@ class Forward:
         if player == me:
             return
         self.last[self.ident[m.frm]] = state.ply + 1
+        officers = self.officers(state)
+        at = {self.ident[s]: s for s in officers}
+        mover = self.ident[m.frm]
+        for officer in self.approached.pop(mover, ()):
+            if officer in at and far(m.frm, at[officer]) == 2 and far(m.to, at[officer]) > 1:
+                self.broke_off(mover, officer)      # it came up, we stepped off, it went away
         marshal = next((s for s, p in enumerate(state.board) if p is not None and p.owner == me
                         and p.rank == "1" and p.revealed), None)
         if marshal is None:
@@ -153,6 +169,9 @@ class Forward:
         st = state.last_strike
         if st is None or st.ply != state.ply or st.attacker_survived:
             self.ident[m.to] = mover            # moved, or struck and won
+            if state.board[m.to].owner != self.viewer:
+                self.approached[mover] = {self.ident[s] for s in self.officers(state)
+                                          if s in NEIGHBOURS[m.to]}
         elif not st.defender_survived:
             del self.ident[m.to]                # both gone
 
@@ -165,6 +184,14 @@ class Forward:
         live = {self.ident[s]: p.revealed for s, p in enumerate(state.board) if p is not None and p.owner != me}
         return tuple(sorted(self.rank[piece] for piece in self.hidden_walk if live.get(piece, True)))
 
+    def feints_of(self, state: StrategoState, piece: int) -> tuple[tuple[str, int], ...]:
+        by_rank: dict[str, int] = {}
+        for s in self.officers(state):
+            times = min(FEINT_MAX, self.feints.get((piece, self.ident[s]), 0))
+            if times:
+                by_rank[self.rank[self.ident[s]]] = by_rank.get(self.rank[self.ident[s]], 0) + times
+        return tuple(sorted(by_rank.items()))
+
     def record(self, state: StrategoState) -> dict[int, Track]:
         me = self.viewer
         alive = any(p is not None and p.owner == me and p.rank == "1" and p.revealed for p in state.board)
@@ -175,9 +202,9 @@ class Forward:
             piece = self.ident[s]
             if alive:
                 out[s] = Track(state.ply - self.last.get(piece, 0), self.walked.get(piece, 0),
-                               piece in self.passed, self.waited.get(piece, 0))
+                               piece in self.passed, self.waited.get(piece, 0), self.feints_of(state, piece))
             else:
-                out[s] = Track(state.ply - self.last.get(piece, 0))
+                out[s] = Track(state.ply - self.last.get(piece, 0), feints=self.feints_of(state, piece))
         return out
 
 
