@@ -112,7 +112,7 @@ from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_target
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 from .tables import MARSHAL, MINER_HIDDEN
-from .values import HANG, piece_values, top_bonus
+from .values import HANG, VALUE, piece_values, top_bonus
 
 __all__ = ["StrategoBot", "Part", "make_bot", "make_setup", "seen_cells", "LEVELS", "Level", "RISK_BOMB", "Search",
            "_all_free"]
@@ -182,6 +182,13 @@ QUIET = 120
 STALL = 300
 PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
+# our movable pieces worth this many times theirs (``values.VALUE``): a won
+# endgame, where our Miners set out for their last unmoved pieces as in a
+# stall (their flag is walled in by bombs that only a Miner opens, and a
+# game that is still busy runs out of turns before it stalls)
+LEAD = 1.5
+MINER_LEAD = 4 * PROBE  # ... their pull's gain then (``search.Search``'s ``miner``): in a busy
+#                        game the stall's gain, ``PROBE``, moved no Miner a step
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 CHASE_PULL = 15.0   # per step, a chased piece of ours towards a guard (``chase.py``; level 5)
@@ -354,6 +361,7 @@ class StrategoBot:
         quiet = _quiet(obs)
         closing = quiet >= QUIET
         probe = PROBE if quiet >= STALL else 0.0
+        miner = PROBE if probe else MINER_LEAD if _ahead(obs, me) else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):
             fog = None      # their side strikes what it cannot see: no careful player
@@ -375,7 +383,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
-                            guarded)
+                            guarded, miner)
             search.limit = limit
             values: list[float] = []
             try:
@@ -516,7 +524,7 @@ class StrategoBot:
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         stalled = _quiet(obs) >= STALL
-        if not mine.moved and self.cfg.defend and not (stalled and _sets_out(obs, me, mine.known_rank)):
+        if not mine.moved and self.cfg.defend and not _sets_out(obs, me, mine.known_rank, stalled):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that
@@ -567,14 +575,26 @@ def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bo
                for t in piece_targets(squares, sq, scout_strike))
 
 
-def _sets_out(obs: StrategoObservation, me: int, rank: str) -> bool:
-    """A stalled game pulls a piece of ``rank`` out: a probe, or a Miner
-    in an endgame (at most ``MINER_HIDDEN`` of their pieces still hidden
-    and unmoved, as the search counts them)."""
+def _sets_out(obs: StrategoObservation, me: int, rank: str, stalled: bool) -> bool:
+    """A piece of ``rank`` is pulled out: a probe in a stalled game, or a
+    Miner in an endgame (at most ``MINER_HIDDEN`` of their pieces still
+    hidden and unmoved, as the search counts them) that is stalled or
+    that we lead (``LEAD``)."""
     if rank in PROBE_RANKS:
-        return True
+        return stalled
     return rank == "8" and sum(1 for seen in obs.squares if seen is not None and seen.owner != me
-                               and seen.rank is None and not seen.moved) <= MINER_HIDDEN
+                               and seen.rank is None and not seen.moved) <= MINER_HIDDEN \
+        and (stalled or _ahead(obs, me))
+
+
+def _ahead(obs: StrategoObservation, me: int) -> bool:
+    """Our movable pieces on the board are worth ``LEAD`` times theirs
+    (their counts less their losses: known to both sides)."""
+    ours = sum(VALUE[R_OF[seen.known_rank]] for seen in obs.squares
+               if seen is not None and seen.owner == me and seen.known_rank not in ("B", "F"))
+    theirs = sum(VALUE[R_OF[r]] * n for r, n in COUNTS.items() if r not in ("B", "F")) \
+        - sum(VALUE[R_OF[r]] for r in obs.lost[1 - me] if r not in ("B", "F"))
+    return ours >= LEAD * theirs
 
 
 def _quiet(obs: StrategoObservation) -> int:

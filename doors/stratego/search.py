@@ -34,9 +34,10 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
-  are pulled towards the nearest of them (``tables.probe_pull``), and in
-  an endgame (``tables.MINER_HIDDEN``) our Miners towards the nearest
-  unmoved one, through shown bombs;
+  are pulled towards the nearest of them (``tables.probe_pull``);
+- with ``miner`` (the game stalled, or well ahead: ``ai.LEAD``), in an
+  endgame (``tables.MINER_HIDDEN``) our Miners are pulled towards the
+  nearest unmoved one of theirs, through shown bombs;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
@@ -108,7 +109,7 @@ class Search:
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
                  probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None,
-                 guarded: bool = False):
+                 guarded: bool = False, miner: float = 0.0):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -180,8 +181,8 @@ class Search:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
-            if len(unknown) <= MINER_HIDDEN:
-                probe_pull(cells, me, unknown, probe, self.hunt[me], (MINER,), miner=True)
+        if miner and len(unknown) <= MINER_HIDDEN:
+            probe_pull(cells, me, unknown, miner, self.hunt[me], (MINER,), miner=True)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:

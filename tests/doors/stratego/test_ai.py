@@ -453,16 +453,17 @@ def test_a_stalled_game_walks_a_cheap_piece_up_to_a_hidden_one():
         assert walks(late, seed)
 
 
-def _walled(plies: int) -> StrategoState:
-    """An endgame: Blue has only a Captain it has shown, walking round A8,
-    and its flag on J10 walled in by two bombs it has shown; Red has two
+def _walled(plies: int, even: bool = True) -> StrategoState:
+    """An endgame: Blue has a Captain it has shown, walking round A8, and
+    its flag on J10 walled in by two bombs it has shown; Red has two
     unmoved Miners far off on H1 and I1, its Lieutenant walking round J3
-    and a Sergeant at home, none of which beats the Captain."""
+    and a Sergeant at home, none of which beats the Captain. ``even``:
+    Blue also has a shown Major at home (A10), so Red is not ahead."""
     pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "H1": (0, "8"), "I1": (0, "8"),
               "J3": (0, "6"), "C1": (0, "7"), "J10": (1, "F"), "A8": (1, "5"),
-              "I10": (1, "B"), "J9": (1, "B")}
+              "I10": (1, "B"), "J9": (1, "B"), **({"A10": (1, "4")} if even else {})}
     s = with_losses(position(pieces, scout_strike=2))
-    for name in ("I10", "J9", "A8"):
+    for name in ("I10", "J9", "A8", *(("A10",) if even else ())):
         s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True)
     return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
 
@@ -471,7 +472,8 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
     """Once ``STALL`` plies have passed without a strike, with few hidden
     pieces of theirs left unmoved, a Miner sets out for the one that
     shown bombs wall in (only a Miner gets there, through a bomb);
-    before, none leaves home."""
+    before, none leaves home. Well ahead (``LEAD``), it sets out at once:
+    a busy game runs out of turns before it stalls."""
     def sets_out(state: StrategoState, seed: int) -> bool:
         obs = state.observation(0)
         m = make_bot(5, seed, time_cap=None).choose(obs, 0)
@@ -479,6 +481,9 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
         return obs.squares[m.frm].rank == "8" and near[m.to] < near[m.frm]
     early = _walled(ai_module.STALL - 20)
     late = _walled(ai_module.STALL)
+    ahead = _walled(20, even=False)
     for seed in range(3):
         assert not sets_out(early, seed)
         assert sets_out(late, seed)
+        assert sets_out(ahead, seed)
+
