@@ -39,8 +39,10 @@ this game (a piece that walks up to our Marshal is likelier the Spy, one
 that let it be hardly).
 
 Win value: taking the flag at the root is worth ``ROOT_WIN_NOW`` times its
-odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP``, less
-than the Marshal, so speculation never outweighs a sure loss of the Marshal.
+odds; a flag line deeper in one sample is worth only ``ROOT_WIN_DEEP`` over
+the sample's position now (over nothing when behind), less than the Marshal,
+so speculation never outweighs a sure loss of the Marshal, and a lead does
+not make a deeper win look worse than playing on.
 A sampled loss of our flag counts ``ROOT_LOSS``, less the sooner it comes, so
 when every line looks lost the most resistant move still scores best.
 
@@ -385,6 +387,7 @@ class StrategoBot:
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
                             guarded, miner)
             search.limit = limit
+            base = search.score     # this sample's position as it stands (before any swap)
             values: list[float] = []
             try:
                 for m in cands:
@@ -397,7 +400,7 @@ class StrategoBot:
                     val = search.root_value(me, m.frm, m.to, depth, ban)
                     if swap is not None:
                         self._swap_back(search, m.to, swap)
-                    values.append(self._root_map(val, depth))
+                    values.append(self._root_map(val, depth, base))
             finally:
                 self.last_nodes += search.nodes
             return values
@@ -459,14 +462,20 @@ class StrategoBot:
         search.unrace()
 
     @staticmethod
-    def _root_map(val: float, depth: int) -> float:
+    def _root_map(val: float, depth: int, base: float = 0.0) -> float:
+        """A searched value at the root: a win by how soon it comes (the
+        flag now; the enemy left without a move; a flag line deeper), on
+        top of ``base``, the sample's position now, when we lead (else a
+        lead would make a win look worse than playing on); a loss by how
+        soon it comes."""
         if val > WIN / 2:
+            lead = max(0.0, base)
             left = (val - WIN) / 100.0
             if left >= depth:
-                return ROOT_WIN_NOW + 100.0     # the flag taken by our move
+                return ROOT_WIN_NOW + 100.0 + lead      # the flag taken by our move
             if left >= depth - 1:
-                return ROOT_WIN_NOW             # the enemy left without a move
-            return ROOT_WIN_DEEP + 10.0 * left
+                return ROOT_WIN_NOW + lead              # the enemy left without a move
+            return ROOT_WIN_DEEP + 10.0 * left + lead
         if val < -WIN / 2:
             return ROOT_LOSS - 50.0 * (-val - WIN) / 100.0
         return val

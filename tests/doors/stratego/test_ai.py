@@ -487,3 +487,34 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
         assert sets_out(late, seed)
         assert sets_out(ahead, seed)
 
+
+
+def _last_wall(lead: bool) -> StrategoState:
+    """Red's Miner (J8) beside the shown bomb (J9) that, with another (I10),
+    walls in Blue's corner (J10); Blue's shown Lieutenant (I8) is beside
+    the Miner, which may flee up the J file. Blue's other unmoved hidden
+    pieces: A10, B10. ``lead``: Red also has its Marshal, General and
+    Colonel (far off, A3 to C3), a lead of some 400 points."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "J8": (0, "8"), "E2": (0, "7"),
+              "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "I8": (1, "6"), "A10": (1, "B"),
+              "B10": (1, "7"),
+              **({"A3": (0, "1"), "B3": (0, "2"), "C3": (0, "3")} if lead else {})}
+    s = with_losses(position(pieces, scout_strike=2))
+    for name in ("I10", "J9", "I8"):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True)
+    s.board[sq("J8")] = s.board[sq("J8")]._replace(moved=True)
+    s.board[sq("I8")] = s.board[sq("I8")]._replace(moved=True)
+    return s
+
+
+def test_a_lead_does_not_make_the_miner_walk_away_from_the_flag():
+    """Taking the bomb wins next move wherever their flag is the corner
+    piece (the Lieutenant cannot reach our Miner in between); fleeing
+    keeps the Miner. Ahead or not, the Miner takes the bomb: a flag line
+    deeper than one move counts on top of the lead it ends, not in its
+    place (before, with a lead, the flag line scored below playing on)."""
+    take = Move(sq("J8"), sq("J9"))
+    for lead in (False, True):
+        obs = _last_wall(lead).observation(0)
+        for seed in range(3):
+            assert make_bot(5, seed, time_cap=None).choose(obs, 0) == take
