@@ -1044,17 +1044,25 @@ def test_a_piece_that_walks_up_to_our_marshal_is_struck_by_it():
     assert move.frm == sq("E4")
 
 
-def bluff_position() -> StrategoState:
-    """Blue's Sergeant walked up next to our revealed General (E5) and
-    stayed there through a turn of Blue's without striking it."""
-    s = position({"A1": (0, "F"), "E5": (0, "2"), "J1": (0, "7"), "A2": (0, "8"),
-                  "E8": (1, "7"), "B9": (1, "5"), "H9": (1, "1"), "J10": (1, "F"), "A8": (1, "6"),
+def charge_board(officer: str, rank: str, walker: str, b9: str) -> StrategoState:
+    """Our revealed officer of ``rank`` on ``officer``; Blue's Sergeant on
+    ``walker``; Blue's other movable pieces (``b9`` on B9, its Marshal on
+    H9, A8, C9) have moved, as has the Sergeant. Blue to move."""
+    s = position({"A1": (0, "F"), officer: (0, rank), "J1": (0, "7"), "A2": (0, "8"),
+                  walker: (1, "7"), "B9": (1, b9), "H9": (1, "1"), "J10": (1, "F"), "A8": (1, "6"),
                   "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "4")})
-    s.board[sq("E5")] = s.board[sq("E5")]._replace(revealed=True, moved=True)
-    for name in ("B9", "H9", "A8", "E8", "C9"):
+    s.board[sq(officer)] = s.board[sq(officer)]._replace(revealed=True, moved=True)
+    for name in ("B9", "H9", "A8", walker, "C9"):
         moved(s, name)
     with_losses(s)
     s.turn = 1
+    return s
+
+
+def bluff_position() -> StrategoState:
+    """Blue's Sergeant walked up next to our revealed General (E5) and
+    stayed there through a turn of Blue's without striking it."""
+    s = charge_board("E5", "2", "E8", "5")
     s.apply(1, Move(sq("E8"), sq("E7")))
     s.apply(0, Move(sq("J1"), sq("J2")))
     s.apply(1, Move(sq("E7"), sq("E6")))      # next to our General: a Marshal's walk
@@ -1080,14 +1088,7 @@ def feint_position(broke_off: bool) -> StrategoState:
     General: it steps up to E5. Blue's General and Marshal are hidden among
     its moved pieces. ``broke_off``: it has charged once before, our Colonel
     stepped off (F4), it broke off (E6) and came round (F6, F5)."""
-    s = position({"A1": (0, "F"), "E4": (0, "3"), "J1": (0, "7"), "A2": (0, "8"),
-                  "E6": (1, "7"), "B9": (1, "2"), "H9": (1, "1"), "J10": (1, "F"), "A8": (1, "6"),
-                  "I10": (1, "B"), "J9": (1, "B"), "C9": (1, "4")})
-    s.board[sq("E4")] = s.board[sq("E4")]._replace(revealed=True, moved=True)
-    for name in ("B9", "H9", "A8", "E6", "C9"):
-        moved(s, name)
-    with_losses(s)
-    s.turn = 1
+    s = charge_board("E4", "3", "E6", "2")
     if broke_off:
         for theirs, ours in (("E6 E5", "E4 F4"), ("E5 E6", "F4 E4"), ("E6 F6", "J1 J2"), ("F6 F5", "J2 J3")):
             s.apply(1, Move(*map(sq, theirs.split())))
