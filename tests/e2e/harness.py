@@ -241,6 +241,12 @@ def arrows_between(src: int, dst: int, size: int) -> str:
     return vertical + horizontal
 
 
+def steady(display: list[str]) -> list[str]:
+    """A screen's lines with the title bar's clock (HH:MM, top row) blanked:
+    two looks at a screen a minute apart differ there and nowhere else."""
+    return [re.sub(r"\b\d\d:\d\d\b", "--:--", line) if y == 0 else line for y, line in enumerate(display)]
+
+
 async def wait_until(predicate, timeout: float = 30.0, what: str = "condition") -> None:
     # a bound, not a pace: a loaded 2-core machine (the suite beside the
     # benches) once took more than 10 s for one sowing to land

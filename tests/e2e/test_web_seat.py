@@ -24,6 +24,7 @@ from .harness import (
     game_state,
     game_status,
     start_app,
+    steady,
     towers_move,
     wait_until,
 )
@@ -148,12 +149,12 @@ async def test_resize_and_pause_reach_the_session(app):
     web.resize(80, 24)                                 # what the page sends when it fits
     await web.expect("Who's online")
     await web.settle()                                 # at 80x24 the whole screen, as a repaint draws it
-    seen = list(web.screen.display)
+    seen = steady(web.screen.display)     # the clock may turn meanwhile
     before = len(web.received)
     web.send(b"\x0c")
     await wait_until(lambda: len(web.received) > before, what="the repaint")
     await web.settle()
-    assert list(web.screen.display) == seen
+    assert steady(web.screen.display) == seen
     other = await Caller.connect(app.port)
     await other.login("Talker")
     await web.expect("Talker")
