@@ -156,8 +156,8 @@ LEVELS = {
     5: Level(36, 3, 0.3, 40000, 300, True, True, 4, HANG, True),
 }
 DEEP_TRY = 3000     # nodes: search two plies deeper if one sample there costs under this
-DEEP_LIMIT = 15000  # ... and then no sample past this many nodes (a sample searched seven
-#                     plies deep in an endgame of a few pieces can cost a million nodes)
+DEEP_LIMIT = 15000  # ... and then no sample past this many nodes (a deep sample of an
+#                     endgame can cost far more than the first: docs/STRATEGO-AI.md)
 WIDE = 30           # more candidate moves than this: search one ply less
 RISK_BOMB = 0.10    # Marshal/General never strike an unmoved piece likelier a bomb than this
 RISK_LIMIT = {"1": RISK_BOMB, "2": RISK_BOMB, "3": 0.15, "4": 0.25, "S": RISK_BOMB}
@@ -191,8 +191,8 @@ PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergea
 # stall (their flag is walled in by bombs that only a Miner opens, and a
 # game that is still busy runs out of turns before it stalls)
 LEAD = 1.5
-MINER_LEAD = 4 * PROBE  # ... their pull's gain then (``search.Search``'s ``miner``): in a busy
-#                        game the stall's gain, ``PROBE``, moved no Miner a step
+MINER_LEAD = 4 * PROBE  # ... their pull's gain then (``search.Search``'s ``miner``): above the
+#                        stall's, for a busy game's moves outweigh a small pull
 TIME_CAP = 0.6      # seconds: no new sample is started that would likely pass it
 HARD_CAP = 1.4      # of TIME_CAP: a sample still running then is dropped
 CHASE_PULL = 15.0   # per step, a chased piece of ours towards a guard (``chase.py``; level 5)

@@ -127,8 +127,8 @@ class Search:
         self.ban: tuple[int, int] | None = None
         self.ban_depth = -1
         # killer moves: per plies left, the last quiet move that cut the
-        # search off there, tried right after the strikes (the same values,
-        # a fifth fewer nodes: the node budget buys more samples). Not
+        # search off there, tried right after the strikes (the same values
+        # in fewer nodes: the node budget buys more samples). Not
         # before them: a strike that takes the flag ends the search at once
         self.killers: list[tuple[int, int] | None] = [None] * 16
         # each side's movable pieces, by square (``moves`` looks at these only)
