@@ -288,6 +288,8 @@ def play_game(args: argparse.Namespace, game: int, tmp: str) -> tuple[str, str, 
         result = "win" if we_named else "loss"
     else:                      # DEFEAT, SURRENDER, ILLEGAL by the named player
         result = "loss" if we_named else "win"
+    if how == "turn limit":     # the referee may fail after declaring it (a broken pipe): a draw
+        result = "draw"
     if outcome in ("ILLEGAL", "DEFAULT") and how in ("other", "timeout", "bad response"):
         how = "illegal move" if how == "other" else how
     return result, how, wall

@@ -42,6 +42,18 @@ def test_a_reported_game_is_scored_for_our_colour(tmp_path: Path) -> None:
     assert mod.play_game(args(ref, 60.0), 1, str(tmp_path))[:2] == ("loss", "flag")     # game 1: we are BLUE
 
 
+def test_a_draw_at_the_turn_limit_stays_a_draw_when_the_referee_then_fails(tmp_path: Path) -> None:
+    """The referee declares the draw, then loses a program's pipe and
+    names the other player's move illegal: the game was drawn."""
+    mod = bench_module()
+    lines = ["Game ends on BLUE's turn - REASON: Game declared a draw after 1000 turns",
+             "SIGPIPE - Broken pipe (AI program no longer running)",
+             "Game ends on BLUE's turn - REASON: Internal controller error - Unspecified ERROR"]
+    ref = referee(tmp_path, f"open(log, 'w').write(chr(10).join({lines!r}))\n"
+                            "print('peer BLUE ILLEGAL 1000 129 95')")
+    assert mod.play_game(args(ref, 60.0), 0, str(tmp_path))[:2] == ("draw", "turn limit")
+
+
 def test_a_repeatable_run_gives_each_game_the_same_peer_seed(tmp_path: Path) -> None:
     """``--repeatable``: the referee's programs get ``$PEER_SEED``, the same
     for a game in every run of one seed and different between games, and
