@@ -71,11 +71,9 @@ every line (their side sees our flag there: the shallower one still ranks
 the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
-left goes after their moved pieces (the search's closing hunt); when we
-are well ahead (``LEAD``), each piece of ours goes after those it beats. A game
+left goes after their moved pieces (the search's closing hunt). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
-circle), or with a strike only now and then since (``STALL_STRIKES``), is
-opened with cheap pieces: a Scout, Sergeant or Lieutenant that
+circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
 pulled towards the nearest hidden piece (``tables.probe_pull``) and their
 first move costs nothing, and a Scout that lines up a strike on an
@@ -184,7 +182,6 @@ QUIET = 120
 # the root gains ``PROBE`` (what it shows is worth the piece). Against a
 # side that never comes out, or circles, nothing else breaks the wall
 STALL = 300
-STALL_STRIKES = 6   # at most so many strikes in ``2 * STALL`` plies: still stalled
 PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
 # our movable pieces worth this many times theirs (``values.VALUE``): a won
@@ -365,10 +362,8 @@ class StrategoBot:
         unknown = frozenset(belief.unmoved)
         quiet = _quiet(obs)
         closing = quiet >= QUIET
-        stalled = _stalled(obs)
-        ahead = _ahead(obs, me)
-        probe = PROBE if _probing(obs, me) else 0.0
-        miner = PROBE if stalled else MINER_LEAD if ahead else 0.0
+        probe = PROBE if quiet >= STALL else 0.0
+        miner = PROBE if probe else MINER_LEAD if _ahead(obs, me) else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):
             fog = None      # their side strikes what it cannot see: no careful player
@@ -390,7 +385,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
-                            guarded, miner, closing and ahead)
+                            guarded, miner)
             search.limit = limit
             base = search.score     # this sample's position as it stands (before any swap)
             values: list[float] = []
@@ -537,7 +532,7 @@ class StrategoBot:
         val = -self._marshal_stake(obs, me) * self._spy_risk(obs, me, m, marshal) if marshal is not None else 0.0
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
-        stalled = _probing(obs, me)
+        stalled = _quiet(obs) >= STALL
         if not mine.moved and self.cfg.defend and not _sets_out(obs, me, mine.known_rank, stalled):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
@@ -614,35 +609,6 @@ def _ahead(obs: StrategoObservation, me: int) -> bool:
 def _quiet(obs: StrategoObservation) -> int:
     """Plies since the last strike (since the start if none yet)."""
     return int(obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0))
-
-
-def _stalled(obs: StrategoObservation) -> bool:
-    """``STALL`` plies without a strike, or (``STALL`` plies played) at
-    most ``STALL_STRIKES`` strikes in the last ``2 * STALL``: a strike now
-    and then (our own probe) does not open a stalled game, and waiting
-    another ``STALL`` plies before the next probe runs out the turns."""
-    if _quiet(obs) >= STALL:
-        return True
-    since = obs.ply - 2 * STALL
-    return obs.ply >= STALL and sum(1 for st in obs.strikes if st.ply > since) <= STALL_STRIKES
-
-
-def _probing(obs: StrategoObservation, me: int) -> bool:
-    """Our cheap pieces probe their hidden ones: the game is stalled, or
-    quiet (``QUIET``) while we are well ahead (``LEAD``), where what a
-    probe shows our stronger pieces take; not when a piece of ours beats
-    all they have left (the closing hunt's: it needs no probe)."""
-    return _stalled(obs) or (_quiet(obs) >= QUIET and _ahead(obs, me) and not _beats_all(obs, me))
-
-
-def _beats_all(obs: StrategoObservation, me: int) -> bool:
-    """A movable piece of ours beats, striking or struck, every movable
-    rank they have left (their counts less their losses)."""
-    lost = obs.lost[1 - me]
-    left = [R_OF[r] for r, n in COUNTS.items() if r not in ("B", "F") and n > lost.count(r)]
-    ours = {R_OF[seen.known_rank] for seen in obs.squares
-            if seen is not None and seen.owner == me and seen.known_rank not in ("B", "F")}
-    return any(all(RESULT[r][e] == 1 and RESULT[e][r] == -1 for e in left) for r in ours)
 
 
 def busy_level(cfg: Level, time_scale: float) -> Level:

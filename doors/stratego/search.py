@@ -30,8 +30,7 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
-  (``tables.closing_hunt``); with ``wide`` (well ahead: ``ai.LEAD``),
-  each piece of ours towards those it beats;
+  (``tables.closing_hunt``);
 - with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
@@ -110,7 +109,7 @@ class Search:
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
                  probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None,
-                 guarded: bool = False, miner: float = 0.0, wide: bool = False):
+                 guarded: bool = False, miner: float = 0.0):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -179,7 +178,7 @@ class Search:
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
         if closing and unknown:
-            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack, wide)
+            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
         if miner and len(unknown) <= MINER_HIDDEN:

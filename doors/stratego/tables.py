@@ -60,11 +60,6 @@ def _result(a: int, d: int) -> int:
 RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
 
 
-def _beats(a: int, d: int) -> bool:
-    """Rank index ``a`` takes ``d``, striking or struck."""
-    return RESULT[a][d] == 1 and RESULT[d][a] == -1
-
-
 def rank_counts(cells: list[int]) -> list[list[int]]:
     """Per owner, how many pieces of each rank index stand on ``cells``."""
     counts = [[0] * 12 for _ in (0, 1)]
@@ -104,11 +99,6 @@ def bfs(sources: list[int]) -> list[int]:
                     nxt.append(n)
         frontier = nxt
     return dist
-
-
-_DIST = [bfs([s]) for s in range(100)]     # steps between squares, the board empty
-# ``CLOSE_REACH``'s fade, from each square: the steps short of it (0 from there on)
-_CLOSE_FADE = [[max(0, CLOSE_REACH - d) for d in dist] for dist in _DIST]
 
 
 def bfs_seeded(seeds: dict[int, int], blocked: set[int] | frozenset[int]) -> list[int]:
@@ -206,8 +196,7 @@ def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts:
 
 def closing_hunt(cells: list[int], me: int,
                  unknown: frozenset[int] | set[int], val: list[list[float]],
-                 tables: list[list[float] | None], attack: list[float] | None = None,
-                 wide: bool = False) -> None:
+                 tables: list[list[float] | None], attack: list[float] | None = None) -> None:
     """``CLOSE``: add to ``me``'s ``tables`` (by rank) the pull of each rank
     that beats every movable rank the enemy has left, both ways (their Spy
     alive, our Marshal does not: it strikes first), towards the enemy's
@@ -215,28 +204,20 @@ def closing_hunt(cells: list[int], me: int,
     on each square the pull of the best one (not their sum: with many
     targets a sum would outweigh the flag's defence). Such a piece loses
     the ``attack`` pull (by square, towards their flag): it cannot strike
-    their unmoved pieces blind, and near their flag it only circles.
-
-    ``wide`` (we are well ahead): each rank of ours is pulled towards the
-    targets it beats both ways, whatever else they have left. The cells
-    are one determinization, so over the samples a hidden target pulls as
-    likely as it is beatable; a Marshal keeps off a piece that may be
-    their Spy only as far as that is likely."""
+    their unmoved pieces blind, and near their flag it only circles."""
     enemy = 1 - me
     counts = rank_counts(cells)
     left = [e for e in range(1, BOMB) if counts[enemy][e]]
-    targets = [(s, c & 15, CLOSE * val[enemy][c & 15]) for s, c in enumerate(cells)
+    hunters = [r for r in range(1, BOMB) if counts[me][r] and left
+               and all(RESULT[r][e] == 1 and RESULT[e][r] == -1 for e in left)]
+    targets = [(s, CLOSE * val[enemy][cells[s] & 15]) for s, c in enumerate(cells)
                if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
-    hunters = [r for r in range(1, BOMB) if counts[me][r]
-               and (wide or (left and all(_beats(r, e) for e in left)))]
     if not hunters or not targets:
         return      # (most of a game: no cost)
-    fading = [(e, [gain * f / CLOSE_REACH for f in _CLOSE_FADE[s]]) for s, e, gain in targets]
+    dists = [(bfs([s]), gain) for s, gain in targets]
     for r in hunters:
-        prey = [fade for e, fade in fading if _beats(r, e)]
-        if not prey:
-            continue
-        pull = list(map(max, *prey)) if len(prey) > 1 else list(prey[0])
+        pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
+                for x in range(100)]
         if attack is not None and r != MINER:     # a Miner may still clear their bombs
             pull = [p - a for p, a in zip(pull, attack, strict=True)]
         old = tables[r]
