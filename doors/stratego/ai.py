@@ -462,7 +462,7 @@ class StrategoBot:
         search.unrace()
 
     @staticmethod
-    def _root_map(val: float, depth: int, base: float = 0.0) -> float:
+    def _root_map(val: float, depth: int, base: float) -> float:
         """A searched value at the root: a win by how soon it comes (the
         flag now; the enemy left without a move; a flag line deeper), on
         top of ``base``, the sample's position now, when we lead (else a

@@ -488,7 +488,6 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
         assert sets_out(ahead, seed)
 
 
-
 def _last_wall(lead: bool) -> StrategoState:
     """Red's Miner (J8) beside the shown bomb (J9) that, with another (I10),
     walls in Blue's corner (J10); Blue's shown Lieutenant (I8) is beside
