@@ -88,7 +88,9 @@ of the piece's value).
 Level 5 ends a chase (``chase.py``: one piece of theirs stepping beside
 one of ours, move after move): the chased piece flees towards a guard
 that beats the chaser (``CHASE_PULL`` a step) and may stay beside it,
-the search counting a guarded piece as no sure gain at its horizon.
+the search counting a guarded piece as no sure gain at its horizon; a
+chase that found no guard in ``chase.LONG_CHASE`` moves is given up while
+our lead outlasts the chased piece.
 Level 5 also searches their side as careful (``fog.py``): it strikes a
 hidden piece of ours only with a piece it can spare, or one that beats
 whatever a moved piece may be, until the game's strikes show it gambles.
@@ -107,7 +109,7 @@ import time
 from collections.abc import Sequence
 
 from .belief import R_OF, Belief, Marginals
-from .chase import chase, guard_steps
+from .chase import LONG_CHASE, Chase, chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import Seen, StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
@@ -522,6 +524,12 @@ class StrategoBot:
         after[me][MARSHAL] -= 1
         return piece_values(counts)[me][MARSHAL] + top_bonus(counts, me) - top_bonus(after, me)
 
+    def _stays(self, obs: StrategoObservation, me: int, at: Chase) -> bool:
+        """The chased piece steps away no more: the chase is as long as we
+        can see (``LONG_CHASE``), so no guard ends it, and our lead
+        outlasts the piece. It may still strike; elsewhere the game goes on."""
+        return at.length >= LONG_CHASE and _lead_survives(obs, me, at.chased)
+
     def _costs(self, obs: StrategoObservation, me: int, m: Move, marshal: int | None,
                own: list[tuple[int, int]]) -> float:
         """What the root adds to a move's searched value: the Spy risk, the
@@ -564,11 +572,15 @@ class StrategoBot:
         lost = max(values) < ROOT_LOSS / 2
         at = chase(obs, me) if self.cfg.hang else None
         steps = guard_steps(obs, me, at) if at is not None else None
+        stays = at is not None and self._stays(obs, me, at)
         for m, val in zip(cands, values, strict=True):
             if not lost:
                 val += self._costs(obs, me, m, marshal, own)
-                if steps is not None and at is not None and m.frm == at.chased:
-                    val += CHASE_PULL * (steps[m.frm] - steps[m.to])   # flee towards a guard
+                if at is not None and m.frm == at.chased:
+                    if stays:
+                        val -= 1e6 if obs.squares[m.to] is None else 0.0   # unless nothing else moves
+                    elif steps is not None:
+                        val += CHASE_PULL * (steps[m.frm] - steps[m.to])   # flee towards a guard
                 val += self.rng.gauss(0.0, self.cfg.noise)
             if val > best_val + 1e-9:
                 best_val, best = val, [m]
@@ -597,13 +609,26 @@ def _sets_out(obs: StrategoObservation, me: int, rank: str, stalled: bool) -> bo
 
 
 def _ahead(obs: StrategoObservation, me: int) -> bool:
-    """Our movable pieces on the board are worth ``LEAD`` times theirs
-    (their counts less their losses: known to both sides)."""
+    """Our movable pieces on the board are worth ``LEAD`` times theirs."""
+    ours, theirs = _material(obs, me)
+    return ours >= LEAD * theirs
+
+
+def _lead_survives(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our movable pieces, less the one on ``sq``, are still worth more
+    than theirs."""
+    ours, theirs = _material(obs, me)
+    return ours - VALUE[R_OF[obs.piece(sq).known_rank]] > theirs
+
+
+def _material(obs: StrategoObservation, me: int) -> tuple[float, float]:
+    """What our movable pieces on the board are worth, and theirs (their
+    counts less their losses: known to both sides)."""
     ours = sum(VALUE[R_OF[seen.known_rank]] for seen in obs.squares
                if seen is not None and seen.owner == me and seen.known_rank not in ("B", "F"))
     theirs = sum(VALUE[R_OF[r]] * n for r, n in COUNTS.items() if r not in ("B", "F")) \
         - sum(VALUE[R_OF[r]] for r in obs.lost[1 - me] if r not in ("B", "F"))
-    return ours >= LEAD * theirs
+    return ours, theirs
 
 
 def _quiet(obs: StrategoObservation) -> int:

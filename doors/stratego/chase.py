@@ -10,48 +10,56 @@ chase (level 5) the chased piece flees towards the nearest guard
 (``guard_steps``, ``ai.CHASE_PULL``), and the search counts a piece beside
 its guard as no sure gain for the striker (``search.Search``'s
 ``guarded``).
+
+A chase as long as the observation shows (``LONG_CHASE``) has found no
+guard, and fleeing on would hold the rest of our army still to the end of
+the game: then, while our lead outlasts the chased piece, it flees no
+more (``ai.StrategoBot._stays``) and the game goes on elsewhere.
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from .belief import R_OF, unknown_pool
-from .observation import StrategoObservation
+from .observation import MOVES_KEPT, StrategoObservation
 from .pieces import NEIGHBOURS
 from .tables import RESULT, bfs_seeded
 
-__all__ = ["CHASE", "Chase", "chase", "guard_steps"]
+__all__ = ["CHASE", "LONG_CHASE", "Chase", "chase", "guard_steps"]
 
 CHASE = 3   # the enemy's last moves that stepped beside our fleeing piece
+LONG_CHASE = MOVES_KEPT // 2    # a chase as long as the observation shows: fleeing gets nowhere
 
 
 class Chase(NamedTuple):
     chased: int     # square of our piece
     chaser: int     # square of theirs, beside it
+    length: int     # their moves in a row that stepped beside it (at most ``LONG_CHASE``)
 
 
 def chase(obs: StrategoObservation, me: int) -> Chase | None:
-    """The chase going on, if the last ``2 * CHASE`` public moves were ours
-    and theirs in turn, each side moving one piece on from where it last
-    stopped, and each of theirs ending beside ours (none a strike: both
-    pieces still stand there)."""
-    need = 2 * CHASE
-    if len(obs.moves) < need:
-        return None
+    """The chase going on, if at least the last ``2 * CHASE`` public moves
+    were ours and theirs in turn, each side moving one piece on from where
+    it last stopped, and each of theirs ending beside ours (none a strike:
+    both pieces still stand there). Its length counts back as far as the
+    observation's moves go."""
+    moves = obs.moves
+    length = 0
     ours = theirs = -1
-    for k, (player, frm, to) in enumerate(obs.moves[-need:]):
-        if k % 2 == 0:
-            if player != me or (ours >= 0 and frm != ours):
-                return None
-            ours = to
-        else:
-            if player == me or (theirs >= 0 and frm != theirs) or to not in NEIGHBOURS[ours]:
-                return None
-            theirs = to
-    mine, enemy = obs.squares[ours], obs.squares[theirs]
-    if mine is None or mine.owner != me or enemy is None or enemy.owner == me:
+    while 2 * (length + 1) <= len(moves):
+        mine, other = moves[-2 * (length + 1)], moves[-2 * (length + 1) + 1]
+        if mine[0] != me or other[0] == me or other[2] not in NEIGHBOURS[mine[2]] \
+                or (ours >= 0 and (mine[2] != ours or other[2] != theirs)):
+            break
+        ours, theirs = mine[1], other[1]
+        length += 1
+    if length < CHASE:
         return None
-    return Chase(ours, theirs)
+    at = Chase(moves[-2][2], moves[-1][2], length)
+    mine_now, enemy = obs.squares[at.chased], obs.squares[at.chaser]
+    if mine_now is None or mine_now.owner != me or enemy is None or enemy.owner == me:
+        return None
+    return at
 
 
 def guard_steps(obs: StrategoObservation, me: int, at: Chase) -> list[int] | None:

@@ -40,7 +40,9 @@ from .pieces import (
 from .record import Record, Track, tracks
 from .rules import StrategoState, Strike
 
-__all__ = ["Seen", "StrategoObservation", "observe"]
+__all__ = ["MOVES_KEPT", "Seen", "StrategoObservation", "observe"]
+
+MOVES_KEPT = 40     # the public moves an observation carries, both sides (a long chase shows in them)
 
 
 class Seen(NamedTuple):
@@ -199,7 +201,7 @@ def observe(state: StrategoState, viewer: int | None,
         squares=tuple(squares),
         ready=(state.ready[0], state.ready[1]),
         lost=lost,  # type: ignore[arg-type]
-        moves=tuple(state.moves[-12:]),
+        moves=tuple(state.moves[-MOVES_KEPT:]),
         ply=len(state.moves),
         last_strike=state.last_strike,
         outcome=outcome,

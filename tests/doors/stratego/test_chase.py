@@ -5,7 +5,7 @@ import pytest
 
 from doors.stratego.ai import make_bot
 from doors.stratego.belief import R_OF
-from doors.stratego.chase import Chase, chase, guard_steps
+from doors.stratego.chase import LONG_CHASE, Chase, chase, guard_steps
 from doors.stratego.pieces import Move
 from doors.stratego.rules import StrategoState
 from doors.stratego.search import WIN, Search
@@ -50,8 +50,8 @@ def test_a_chase_is_three_steps_beside_one_fleeing_piece():
     """Blue's Marshal ends each of its last three moves beside Red's Major,
     which steps away each time: a chase, seen by either side's bot."""
     state = _chased("I4", CHASE, ("E4", "E7"))
-    assert chase(state.observation(0), 0) == Chase(sq("F4"), sq("F5"))
-    assert chase(state.observation(1), 0) == Chase(sq("F4"), sq("F5"))
+    assert chase(state.observation(0), 0) == Chase(sq("F4"), sq("F5"), 3)
+    assert chase(state.observation(1), 0) == Chase(sq("F4"), sq("F5"), 3)
     assert chase(state.observation(1), 1) is None     # Blue is the chaser, not the chased
 
 
@@ -96,7 +96,7 @@ def test_a_chased_piece_beside_its_guard_stays():
     takes it is taken by the Spy. So Red's chased Major stays on H3."""
     steps = [("F4-G4", "F5-F4"), ("G4-G3", "F4-G4"), ("G3-H3", "G4-G3")]
     state = _chased("I3", steps, ("F4", "F5"))
-    assert chase(state.observation(0), 0) == Chase(sq("H3"), sq("G3"))
+    assert chase(state.observation(0), 0) == Chase(sq("H3"), sq("G3"), 3)
     for seed in range(3):
         m = make_bot(5, seed, time_cap=None).choose(state.observation(0), 0)
         assert m.frm != sq("H3"), (seed, m)
@@ -143,7 +143,7 @@ def test_against_a_hidden_chaser_a_guard_beats_all_that_would_take_ours():
     state.lost[1].append("1")
     obs = state.observation(0)
     at = chase(obs, 0)
-    assert at == Chase(sq("F4"), f5) and obs.squares[f5].rank is None
+    assert at == Chase(sq("F4"), f5, 3) and obs.squares[f5].rank is None
     steps = guard_steps(obs, 0, at)
     assert steps is not None
     assert steps[sq("J2")] == 1 and steps[sq("H4")] > 1     # J1's Marshal, not I4's General
@@ -152,3 +152,43 @@ def test_against_a_hidden_chaser_a_guard_beats_all_that_would_take_ours():
     state.board[sq("J1")] = state.board[sq("J1")]._replace(rank="9")
     state.board[sq("D1")] = state.board[sq("D1")]._replace(rank="1")
     assert guard_steps(state.observation(0), 0, at) is None
+
+
+ROWS = (4, 5, 6, 5, 4, 3)   # Red's Major up and down the E file, Blue's Marshal beside it on F
+
+
+def _long_chase(pairs: int, lead: bool) -> StrategoState:
+    """Red's shown Major, with no guard against Blue's shown Marshal (Red
+    has no Spy), flees it ``pairs`` times up and down the E file. ``lead``:
+    Blue has lost its Colonel and a Captain, so Red's lead outlasts the
+    Major; else Blue's pieces are worth more."""
+    state = _armies({"E4": (0, "4"), "F4": (1, "1")})
+    if lead:
+        state.board[sq("A10")] = state.board[sq("F10")] = None
+        with_losses(state)
+    for k in range(pairs):
+        a, b = ROWS[k % len(ROWS)], ROWS[(k + 1) % len(ROWS)]
+        state.apply(0, Move(sq(f"E{a}"), sq(f"E{b}")))
+        state.apply(1, Move(sq(f"F{a}"), sq(f"F{b}")))
+    return state
+
+
+def test_a_chase_counts_back_as_far_as_the_observation_shows():
+    assert chase(_long_chase(LONG_CHASE - 1, True).observation(0), 0).length == LONG_CHASE - 1
+    assert chase(_long_chase(LONG_CHASE + 5, True).observation(0), 0).length == LONG_CHASE
+
+
+@pytest.mark.parametrize("lead", [True, False])
+def test_a_chase_as_long_as_we_see_is_given_up_while_our_lead_outlasts_the_piece(lead):
+    """Fleeing a chaser no piece of ours beats gets nowhere. Red's Major
+    flees for ``LONG_CHASE - 1`` moves; then, if Red would still lead
+    without it, Red plays on elsewhere and lets it go. Without that lead
+    it keeps fleeing (a draw is better than a lost lead)."""
+    for pairs, flees in ((LONG_CHASE - 1, True), (LONG_CHASE, not lead)):
+        state = _long_chase(pairs, lead)
+        obs = state.observation(0)
+        major = sq(f"E{ROWS[pairs % len(ROWS)]}")
+        assert obs.piece(major).rank == "4" and chase(obs, 0).chased == major
+        for seed in range(3):
+            m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+            assert (m.frm == major) == flees, (pairs, lead, seed, m)

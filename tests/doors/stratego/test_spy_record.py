@@ -19,7 +19,8 @@ from doors.stratego.rules import StrategoState
 from .helpers import position, sq, started, with_losses
 
 TAKE = Move(sq("E4"), sq("E5"))
-# moves far from the Marshal: ours up the J file, theirs down the A file and back up the B file
+# loops far from the Marshal: ours up the J file and down the I file, theirs
+# down the A file and up the B file
 PAD_OURS = ("J1", "J2", "J3", "J4", "I4", "I3", "I2", "I1")
 PAD_THEIRS = ("A8", "A7", "A6", "A5", "B5", "B6", "B7", "B8")
 
@@ -31,8 +32,8 @@ def far(a: int, b: int) -> int:
 def waiting_position(walked: bool, decoy: bool = False) -> StrategoState:
     """Our shown Marshal on E4 may take their shown Colonel on E5, which puts
     it next to E6, a moved hidden piece of theirs (one of eight), sitting
-    there for the last 16 plies. ``walked``: it came to E6 by two steps of
-    its own towards our Marshal (E8-E7-E6), before those 16 plies; else it
+    there for the last 48 plies. ``walked``: it came to E6 by two steps of
+    its own towards our Marshal (E8-E7-E6), before those 48 plies; else it
     stood there from the start. ``decoy``: then another piece of theirs
     walked up to our Marshal too (A4-B4-C4) and our Lieutenant took it: a
     Sergeant."""
@@ -57,9 +58,10 @@ def waiting_position(walked: bool, decoy: bool = False) -> StrategoState:
         s.apply(0, Move(sq("F1"), sq("F2")))
         s.apply(1, Move(sq("B4"), sq("C4")))
         s.apply(0, Move(sq("C3"), sq("C4")))     # the Lieutenant takes the Sergeant
-    for i in range(len(PAD_OURS) - 1):
-        s.apply(1, Move(sq(PAD_THEIRS[i]), sq(PAD_THEIRS[i + 1])))
-        s.apply(0, Move(sq(PAD_OURS[i]), sq(PAD_OURS[i + 1])))
+    n = len(PAD_OURS)
+    for i in range(2 * n + n - 1):      # twice round the loops, then on to I1 and B8
+        s.apply(1, Move(sq(PAD_THEIRS[i % n]), sq(PAD_THEIRS[(i + 1) % n])))
+        s.apply(0, Move(sq(PAD_OURS[i % n]), sq(PAD_OURS[(i + 1) % n])))
     s.apply(1, Move(sq("H8"), sq("H9")))
     return s
 
@@ -67,7 +69,7 @@ def waiting_position(walked: bool, decoy: bool = False) -> StrategoState:
 def test_a_piece_that_walked_up_long_ago_is_remembered():
     obs = waiting_position(True).observation(0)
     assert (1, sq("E7"), sq("E6")) not in obs.moves     # the walk is out of the last moves
-    assert obs.track(sq("E6")) == Track(still=16, walked=2, passed=False, waited=16 // 2)
+    assert obs.track(sq("E6")) == Track(still=48, walked=2, passed=False, waited=48 // 2)
     assert obs.track(sq("B8")).walked == 0
 
 
