@@ -71,7 +71,7 @@ from typing import Any, TextIO
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from doors.stratego.ai import TIME_CAP, make_bot  # noqa: E402
-from doors.stratego.observation import Seen, StrategoObservation  # noqa: E402
+from doors.stratego.observation import MOVES_KEPT, Seen, StrategoObservation  # noqa: E402
 from doors.stratego.pieces import RANKS, Fill, Move, Phase  # noqa: E402
 from doors.stratego.record import tracks  # noqa: E402
 from doors.stratego.rules import StrategoState, Strike  # noqa: E402
@@ -121,7 +121,7 @@ class Adapter:
             viewer=self.me, phase=Phase.PLAY, to_move=(self.me,), options=tuple(sorted(OPTIONS.items())),
             squares=squares, ready=(True, True),
             lost=tuple(tuple(sorted(x, key=RANKS.index)) for x in self.lost),  # type: ignore[arg-type]
-            moves=tuple(self.moves[-12:]), ply=len(self.moves), last_strike=self.last_strike,
+            moves=tuple(self.moves[-MOVES_KEPT:]), ply=len(self.moves), last_strike=self.last_strike,
             outcome=None, strikes=tuple(self.strikes),
             tracks=record.tracks, walkers=record.walkers)
 

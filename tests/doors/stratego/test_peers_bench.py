@@ -14,7 +14,9 @@ from types import ModuleType
 
 import pytest
 
-from .helpers import load_script
+from doors.stratego.pieces import Move
+
+from .helpers import load_script, position, sq
 
 
 def bench_module() -> ModuleType:
@@ -150,3 +152,23 @@ def test_a_run_started_at_a_later_game_plays_those_games_as_a_whole_run_would(
         peer, *agent = (logs / f"game{game}.log").read_text().split()
         assert int(peer) == mod.peer_seed(7, game)
         assert agent[agent.index("--seed") + 1] == str(7 + game)
+
+
+def test_the_bot_sees_as_many_past_moves_through_the_bench_as_in_the_door() -> None:
+    """Thirty moves each side, reported by the referee: the observation the
+    bench builds carries the same last moves as the door's own (a long
+    chase is seen the same way in both)."""
+    mod = bench_module()
+    loops = {0: ("E4", "E5", "F5", "F4"), 1: ("A7", "A6", "B6", "B7")}    # round and round
+    adapter = mod.Adapter(5, 1, None, repeatable=True)
+    adapter.board[sq("E4")] = [0, "4", False, False]
+    adapter.board[sq("A7")] = [1, None, False, False]
+    state = position({"E4": (0, "4"), "A7": (1, "3"), "A1": (0, "F"), "J10": (1, "F")})
+    for k in range(30):
+        for player, loop in loops.items():
+            frm, to = sq(loop[k % 4]), sq(loop[(k + 1) % 4])
+            state.apply(player, Move(frm, to))
+            way = {10: "DOWN", -10: "UP", 1: "RIGHT", -1: "LEFT"}[to - frm]
+            adapter.apply(player, f"{frm % 10} {frm // 10} {way} 1 OK")
+    assert adapter.observation().moves == state.observation(0).moves
+    assert len(adapter.observation().moves) == mod.MOVES_KEPT
