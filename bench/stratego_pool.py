@@ -15,8 +15,12 @@ for repeatable runs). Then, in the fetched repo's ``agents`` folder:
 
 - ``ramen`` (C), ``basic_cpp`` (C++): ``make`` (delete the shipped
   binaries and objects first). ``ramen`` keeps a file per opponent name in
-  its folder; our program's name changes each game, so it learns nothing
-  across games.
+  its folder, named from our program's whole path, which names the game
+  and the ``--logs`` folder: it learns nothing across games as long as
+  each run has a ``--logs`` folder of its own. A run again into the same
+  folder meets what the last one taught it, and a file left by a stopped
+  game can make ``ramen`` fail its first move (the referee's "Unintelligable
+  response", scored as won): delete ``*.ramen`` there first.
 - ``basic_java``: ``make`` (javac); run as ``java BasicAI`` in its folder.
   It moves a lost piece within a few turns (an illegal move): a sure win.
 - ``asmodeus``, ``vixen``, ``hunter``, ``celsius1.1`` (the issue's
