@@ -112,7 +112,7 @@ from .belief import R_OF, Belief, Marginals
 from .chase import LONG_CHASE, Chase, chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import Seen, StrategoObservation
-from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
+from .pieces import COUNTS, LAKES, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 from .tables import MARSHAL, MINER_HIDDEN
@@ -541,7 +541,8 @@ class StrategoBot:
         if target is not None and not mine.revealed and target.rank != mine.rank:
             val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
         stalled = _quiet(obs) >= STALL
-        if not mine.moved and self.cfg.defend and not _sets_out(obs, me, mine.known_rank, stalled):
+        if not mine.moved and self.cfg.defend and not _sets_out(obs, me, m.frm, stalled) \
+                and not any(_walled(obs, me, n) and _hunts(obs, me, n) for n in NEIGHBOURS[m.frm]):
             val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
         if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
             # an equal officer on the loose: trade it off, unless that
@@ -596,16 +597,51 @@ def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bo
                for t in piece_targets(squares, sq, scout_strike))
 
 
-def _sets_out(obs: StrategoObservation, me: int, rank: str, stalled: bool) -> bool:
-    """A piece of ``rank`` is pulled out: a probe in a stalled game, or a
-    Miner in an endgame (at most ``MINER_HIDDEN`` of their pieces still
-    hidden and unmoved, as the search counts them) that is stalled or
-    that we lead (``LEAD``)."""
+def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
+    """Our piece on ``sq`` is pulled out: a probe in a stalled game; a
+    piece that beats every movable rank they have left, once the game has
+    gone quiet (the search's closing hunt); or a Miner in an endgame (at
+    most ``MINER_HIDDEN`` of their pieces still hidden and unmoved, as the
+    search counts them) that is stalled or that we lead (``LEAD``)."""
+    seen = obs.squares[sq]
+    if seen is None or seen.owner != me or seen.rank is None:
+        return False
+    rank = seen.rank
     if rank in PROBE_RANKS:
         return stalled
+    if _hunts(obs, me, sq):
+        return True
     return rank == "8" and sum(1 for seen in obs.squares if seen is not None and seen.owner != me
                                and seen.rank is None and not seen.moved) <= MINER_HIDDEN \
         and (stalled or _ahead(obs, me))
+
+
+def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our piece on ``sq`` is the closing hunt's: the game has gone quiet
+    (``QUIET``) and it beats every movable rank they have left."""
+    seen = obs.squares[sq]
+    return seen is not None and seen.owner == me and seen.rank not in (None, "B", "F") \
+        and _quiet(obs) >= QUIET and _beats_all(obs, me, seen.rank)
+
+
+def _walled(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our unmoved piece on ``sq`` has no step to take: every square beside
+    it is ours or water. Its neighbours' first moves free its way (for the
+    closing hunt's piece: ``_hunts``)."""
+    seen = obs.squares[sq]
+    if seen is None or seen.owner != me or seen.moved:
+        return False
+    return all((n in LAKES) or ((near := obs.squares[n]) is not None and near.owner == me)
+               for n in NEIGHBOURS[sq])
+
+
+def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
+    """Our ``rank`` takes every movable rank they have left, and none of
+    those takes it when it strikes."""
+    lost = list(obs.lost[1 - me])
+    left = [r for r, n in COUNTS.items() if r not in ("B", "F") and n > lost.count(r)]
+    r = R_OF[rank]
+    return bool(left) and all(RESULT[r][R_OF[e]] == 1 and RESULT[R_OF[e]][r] == -1 for e in left)
 
 
 def _ahead(obs: StrategoObservation, me: int) -> bool:

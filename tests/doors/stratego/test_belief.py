@@ -1169,3 +1169,32 @@ def test_a_piece_that_walks_up_to_our_bomb_wall_is_likelier_a_miner():
     home = bfs([sq("A3")])
     move = make_bot(5, 1).choose(s.observation(0), 0)
     assert move.frm == sq("F3") and home[move.to] < home[move.frm], move
+
+
+def walled_position(quiet: int) -> StrategoState:
+    """Our General on E1 walled in at home by our own unmoved pieces (bombs
+    on D1 and F1, a Captain on E2); their Marshal and General gone, so it
+    beats all they have left: a Lieutenant that moved, far off on H5, and
+    a Sergeant by their flag. Our Sergeant on J1 has moved. ``quiet``
+    plies played since the last strike."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "D1": (0, "B"), "F1": (0, "B"),
+              "E1": (0, "2"), "E2": (0, "5"), "J1": (0, "7"),
+              "A10": (1, "F"), "B10": (1, "B"), "A9": (1, "B"), "C10": (1, "7"), "H5": (1, "6")}
+    s = position(pieces)
+    moved(s, "H5")
+    s.board[sq("J1")] = s.board[sq("J1")]._replace(moved=True)
+    lake = sq("C5")     # moves with no square of the board in play: only their count matters
+    s.moves = [(i % 2, lake, lake) for i in range(quiet)]
+    return with_losses(s)
+
+
+def test_a_walled_in_hunter_has_its_way_freed():
+    """Once the game has gone quiet, the General that beats all they have
+    left sets out, and the Captain walling it in steps aside first: its
+    first move costs nothing (``FIRST_MOVE_COST``). While strikes still
+    come, the Captain stays and keeps its secret."""
+    for quiet, frees in ((QUIET, True), (QUIET - 2, False)):
+        s = walled_position(quiet)
+        for seed in range(3):
+            move = make_bot(5, seed).choose(s.observation(0), 0)
+            assert (move.frm == sq("E2")) == frees, (quiet, seed, move)
