@@ -112,7 +112,7 @@ from .belief import R_OF, Belief, Marginals
 from .chase import LONG_CHASE, Chase, chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import Seen, StrategoObservation
-from .pieces import COUNTS, LAKES, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
+from .pieces import COUNTS, NEIGHBOURS, Action, Move, Phase, Ready, piece_targets
 from .search import RESULT, WIN, Search, Spent, trade_ok
 from .setup import _all_free, make_setup
 from .tables import MARSHAL, MINER_HIDDEN
@@ -626,13 +626,12 @@ def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
 
 def _walled(obs: StrategoObservation, me: int, sq: int) -> bool:
     """Our unmoved piece on ``sq`` has no step to take: every square beside
-    it is ours or water. Its neighbours' first moves free its way (for the
-    closing hunt's piece: ``_hunts``)."""
+    it (``NEIGHBOURS`` leaves out the water) is ours. Its neighbours' first
+    moves free its way (for the closing hunt's piece: ``_hunts``)."""
     seen = obs.squares[sq]
     if seen is None or seen.owner != me or seen.moved:
         return False
-    return all((n in LAKES) or ((near := obs.squares[n]) is not None and near.owner == me)
-               for n in NEIGHBOURS[sq])
+    return all((near := obs.squares[n]) is not None and near.owner == me for n in NEIGHBOURS[sq])
 
 
 def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
