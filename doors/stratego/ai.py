@@ -71,7 +71,9 @@ every line (their side sees our flag there: the shallower one still ranks
 the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
-left goes after their moved pieces (the search's closing hunt). A game
+left goes after their moved pieces (the search's closing hunt); its
+first move costs nothing, nor does that of a piece of ours beside it
+while our own pieces wall it in (``_walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
 circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
