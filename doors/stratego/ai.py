@@ -526,12 +526,6 @@ class StrategoBot:
         after[me][MARSHAL] -= 1
         return piece_values(counts)[me][MARSHAL] + top_bonus(counts, me) - top_bonus(after, me)
 
-    def _stays(self, obs: StrategoObservation, me: int, at: Chase) -> bool:
-        """The chased piece steps away no more: the chase is as long as we
-        can see (``LONG_CHASE``), so no guard ends it, and our lead
-        outlasts the piece. It may still strike; elsewhere the game goes on."""
-        return at.length >= LONG_CHASE and _lead_survives(obs, me, at.chased)
-
     def _costs(self, obs: StrategoObservation, me: int, m: Move, marshal: int | None,
                own: list[tuple[int, int]]) -> float:
         """What the root adds to a move's searched value: the Spy risk, the
@@ -575,7 +569,7 @@ class StrategoBot:
         lost = max(values) < ROOT_LOSS / 2
         at = chase(obs, me) if self.cfg.hang else None
         steps = guard_steps(obs, me, at) if at is not None else None
-        stays = at is not None and self._stays(obs, me, at)
+        stays = at is not None and _stays(obs, me, at)
         for m, val in zip(cands, values, strict=True):
             if not lost:
                 val += self._costs(obs, me, m, marshal, own)
@@ -649,6 +643,13 @@ def _ahead(obs: StrategoObservation, me: int) -> bool:
     """Our movable pieces on the board are worth ``LEAD`` times theirs."""
     ours, theirs = _material(obs, me)
     return ours >= LEAD * theirs
+
+
+def _stays(obs: StrategoObservation, me: int, at: Chase) -> bool:
+    """The chased piece steps away no more: the chase is as long as we can
+    see (``LONG_CHASE``), so no guard ends it, and our lead outlasts the
+    piece. It may still strike; elsewhere the game goes on."""
+    return at.length >= LONG_CHASE and _lead_survives(obs, me, at.chased)
 
 
 def _lead_survives(obs: StrategoObservation, me: int, sq: int) -> bool:

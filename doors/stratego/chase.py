@@ -14,7 +14,7 @@ its guard as no sure gain for the striker (``search.Search``'s
 A chase as long as the observation shows (``LONG_CHASE``) has found no
 guard, and fleeing on would hold the rest of our army still to the end of
 the game: then, while our lead outlasts the chased piece, it flees no
-more (``ai.StrategoBot._stays``) and the game goes on elsewhere.
+more (``ai._stays``) and the game goes on elsewhere.
 """
 from __future__ import annotations
 
