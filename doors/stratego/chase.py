@@ -7,14 +7,14 @@ What ends a chase is a guard, a piece of ours that beats the chaser: beside
 the guard, the chased piece may stay (the chaser that takes it is taken),
 and the moves it no longer spends fleeing go to the guard's hunt. So in a
 chase (level 5) the chased piece flees towards the nearest guard
-(``guard_steps``, ``ai.CHASE_PULL``), and the search counts a piece beside
+(``guard_steps``, ``root.CHASE_PULL``), and the search counts a piece beside
 its guard as no sure gain for the striker (``search.Search``'s
 ``guarded``).
 
 A chase as long as the observation shows (``LONG_CHASE``) has found no
 guard, and fleeing on would hold the rest of our army still to the end of
 the game: then, while our lead outlasts the chased piece, it flees no
-more (``ai._stays``) and the game goes on elsewhere.
+more (``root.stays``) and the game goes on elsewhere.
 """
 from __future__ import annotations
 

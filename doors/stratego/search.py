@@ -27,15 +27,15 @@ values, see ``values.piece_values``) plus a positional table per owner:
   on the board counts against us;
 - our Spy beside our revealed General while their Marshal lives
   (``tables.ESCORT``);
-- with ``closing`` (the game gone quiet: ``ai.QUIET``), the closing hunt:
+- with ``closing`` (the game gone quiet: ``root.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
   (``tables.closing_hunt``);
-- with ``probe`` (the game stalled: ``ai.STALL``), a strike by a cheap
+- with ``probe`` (the game stalled: ``root.STALL``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
   are pulled towards the nearest of them (``tables.probe_pull``);
-- with ``miner`` (the game stalled, or well ahead: ``ai.LEAD``), in an
+- with ``miner`` (the game stalled, or well ahead: ``root.LEAD``), in an
   endgame (``tables.MINER_HIDDEN``) our Miners are pulled towards the
   nearest unmoved one of theirs, through shown bombs;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the

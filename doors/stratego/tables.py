@@ -27,7 +27,7 @@ POCKET = (0.0, 0.0, 0.03, 0.08, 0.2)
 # is pulled towards the Spy alike)
 ESCORT = 24.0
 ESCORT_REACH = 4
-# the closing hunt (only once the game has gone quiet: ``ai.QUIET``): a
+# the closing hunt (only once the game has gone quiet: ``root.QUIET``): a
 # piece of ours that beats every movable rank they have left, striking or
 # struck, is pulled (``CLOSE`` of the target's value, fading over
 # ``CLOSE_REACH`` steps) towards the best of their pieces that moved or were
@@ -35,7 +35,7 @@ ESCORT_REACH = 4
 # endgame is taken, not circled near their flag (``search.ATTACK``)
 CLOSE = 0.5
 CLOSE_REACH = 12
-# a stalled game (``ai.STALL``): our cheap pieces are pulled towards the
+# a stalled game (``root.STALL``): our cheap pieces are pulled towards the
 # nearest enemy piece hidden at the root, this share of a probe's gain
 # next to it, fading over ``PROBE_REACH`` steps (``probe_pull``)
 PROBE_PULL = 0.25

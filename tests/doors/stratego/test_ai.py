@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doors._core.game import SIMULTANEOUS
-from doors.stratego import INFO
+from doors.stratego import INFO, root
 from doors.stratego import ai as ai_module
 from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
@@ -397,8 +397,8 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
         mine, target = obs.squares[m.frm], obs.squares[m.to]
         return mine.rank == "9" and target is not None and target.rank is None \
             and not target.moved
-    early = _stalled(ai_module.STALL - 20)
-    late = _stalled(ai_module.STALL)
+    early = _stalled(root.STALL - 20)
+    late = _stalled(root.STALL)
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
@@ -429,8 +429,8 @@ def test_a_stalled_game_sends_a_cheap_piece_at_a_hidden_one_that_moved():
     def probes(state: StrategoState, seed: int) -> bool:
         m = make_bot(5, seed, time_cap=None).choose(state.observation(0), 0)
         return (m.frm, m.to) == (sq("E6"), sq("E7"))
-    early = _circled(ai_module.STALL - 20)
-    late = _circled(ai_module.STALL)
+    early = _circled(root.STALL - 20)
+    late = _circled(root.STALL)
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
@@ -446,8 +446,8 @@ def test_a_stalled_game_walks_a_cheap_piece_up_to_a_hidden_one():
         m = make_bot(5, seed, time_cap=None).choose(obs, 0)
         near = bfs(obs.hidden_squares(1))
         return obs.squares[m.frm].rank in ("9", "7", "6") and near[m.to] < near[m.frm]
-    early = _circled(ai_module.STALL - 20, sergeant="E3")
-    late = _circled(ai_module.STALL, sergeant="E3")
+    early = _circled(root.STALL - 20, sergeant="E3")
+    late = _circled(root.STALL, sergeant="E3")
     for seed in range(3):
         assert not walks(early, seed)
         assert walks(late, seed)
@@ -479,8 +479,8 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
         m = make_bot(5, seed, time_cap=None).choose(obs, 0)
         near = bfs([sq("J10")])
         return obs.squares[m.frm].rank == "8" and near[m.to] < near[m.frm]
-    early = _walled(ai_module.STALL - 20)
-    late = _walled(ai_module.STALL)
+    early = _walled(root.STALL - 20)
+    late = _walled(root.STALL)
     ahead = _walled(20, even=False)
     for seed in range(3):
         assert not sets_out(early, seed)

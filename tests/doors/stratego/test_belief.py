@@ -6,10 +6,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doors.stratego.ai import QUIET, RISK_BOMB, StrategoBot
+from doors.stratego.ai import RISK_BOMB, StrategoBot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.observation import StrategoObservation
 from doors.stratego.pieces import Move
+from doors.stratego.root import QUIET, marshal_stake, spy_risk
 from doors.stratego.rules import StrategoState, Strike
 from doors.stratego.values import VALUE
 
@@ -482,10 +483,10 @@ def test_our_known_marshal_does_not_step_next_to_a_likely_spy_for_a_captain():
         assert bot.choose(obs, 0) != take
         marg = bot.last_marginals
         assert marg is not None and 0.05 < marg.p(sq("E7"), "S") < 0.3
-        assert bot._spy_risk(obs, 0, take, sq("E5")) == marg.p(sq("E7"), "S")
-        assert bot._spy_risk(obs, 0, Move(sq("J1"), sq("J2")), sq("E5")) == 0.0
+        assert spy_risk(obs, 0, take, sq("E5"), bot.last_marginals) == marg.p(sq("E7"), "S")
+        assert spy_risk(obs, 0, Move(sq("J1"), sq("J2")), sq("E5"), bot.last_marginals) == 0.0
         # one chance in ten of losing the Marshal outweighs a Captain
-        assert bot._marshal_stake(obs, 0) * 0.1 > VALUE[R_OF["6"]]
+        assert marshal_stake(obs, 0) * 0.1 > VALUE[R_OF["6"]]
 
 
 def test_our_spy_comes_to_stand_by_our_revealed_general():

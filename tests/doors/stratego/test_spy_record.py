@@ -14,6 +14,7 @@ from doors.stratego.belief import Belief
 from doors.stratego.observation import StrategoObservation
 from doors.stratego.pieces import NEIGHBOURS, Move
 from doors.stratego.record import FEINT_MAX, FEINT_RANKS, NEAR, Track
+from doors.stratego.root import spy_risk
 from doors.stratego.rules import StrategoState
 
 from .helpers import position, sq, started, with_losses
@@ -80,7 +81,7 @@ def test_our_marshal_does_not_step_beside_a_piece_that_walked_up_to_it():
     for seed in range(3):
         bot = make_bot(5, seed, None)
         assert bot.choose(obs, 0) != TAKE
-        assert bot._spy_risk(obs, 0, TAKE, sq("E4")) > 0.4
+        assert spy_risk(obs, 0, TAKE, sq("E4"), bot.last_marginals) > 0.4
 
 
 def test_our_marshal_takes_the_colonel_beside_a_piece_that_never_walked_up():
@@ -91,7 +92,7 @@ def test_our_marshal_takes_the_colonel_beside_a_piece_that_never_walked_up():
     for seed in range(3):
         bot = make_bot(5, seed, None)
         assert bot.choose(obs, 0) == TAKE
-        assert bot._spy_risk(obs, 0, TAKE, sq("E4")) < 0.25
+        assert spy_risk(obs, 0, TAKE, sq("E4"), bot.last_marginals) < 0.25
 
 
 def test_a_walk_up_counts_less_once_their_walkers_were_not_the_spy():

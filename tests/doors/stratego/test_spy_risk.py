@@ -8,6 +8,7 @@ import random
 from doors.stratego.ai import make_bot
 from doors.stratego.belief import R_OF, Belief
 from doors.stratego.pieces import Move
+from doors.stratego.root import counts, marshal_stake, spy_risk
 from doors.stratego.rules import StrategoState
 from doors.stratego.values import TOP, piece_values
 
@@ -35,14 +36,13 @@ def test_the_stake_is_the_marshal_in_play_and_their_general_let_loose():
     """Losing our Marshal costs its value in play, and the top bonus of
     their strongest officer, which nothing of ours beats then: their
     General's; with no General or Colonel of theirs left, their Major's."""
-    bot = make_bot(5, 0)
     with_general = prize_position("9")
     with_general.board[sq("H8")] = with_general.board[sq("H8")]._replace(rank="2")
     obs = with_losses(with_general).observation(0)
-    mine, theirs = bot._counts(obs, 0)
+    mine, theirs = counts(obs, 0)
     alone = piece_values([mine, theirs])[0][R_OF["1"]]
-    assert bot._marshal_stake(obs, 0) == alone + TOP[9]
-    assert bot._marshal_stake(prize_position("9").observation(0), 0) == alone + TOP[7]
+    assert marshal_stake(obs, 0) == alone + TOP[9]
+    assert marshal_stake(prize_position("9").observation(0), 0) == alone + TOP[7]
 
 
 def test_our_known_marshal_leaves_a_scout_that_stands_by_a_possible_spy():
@@ -53,10 +53,10 @@ def test_our_known_marshal_leaves_a_scout_that_stands_by_a_possible_spy():
     for seed in range(4):
         bot = make_bot(5, seed, None)
         assert bot.choose(obs, 0) != TAKE
-        risk = bot._spy_risk(obs, 0, TAKE, sq("E4"))
+        risk = spy_risk(obs, 0, TAKE, sq("E4"), bot.last_marginals)
         assert risk > 0.1
-        scout = piece_values(list(bot._counts(obs, 0)))[1][R_OF["9"]]
-        assert bot._marshal_stake(obs, 0) * risk > scout
+        scout = piece_values(list(counts(obs, 0)))[1][R_OF["9"]]
+        assert marshal_stake(obs, 0) * risk > scout
 
 
 def test_our_known_marshal_takes_the_scout_when_their_spy_is_gone():
@@ -65,7 +65,7 @@ def test_our_known_marshal_takes_the_scout_when_their_spy_is_gone():
     obs = prize_position("9", e6="5").observation(0)
     for seed in range(4):
         bot = make_bot(5, seed, None)
-        assert bot._spy_risk(obs, 0, TAKE, sq("E4")) == 0.0
+        assert spy_risk(obs, 0, TAKE, sq("E4"), bot.last_marginals) == 0.0
         assert bot.choose(obs, 0) == TAKE
 
 
@@ -78,8 +78,8 @@ def test_our_known_marshal_takes_a_general_even_by_a_possible_spy():
         assert bot.choose(obs, 0) == TAKE
         marg = bot.last_marginals
         assert marg is not None
-        stake = bot._marshal_stake(obs, 0) * bot._spy_risk(obs, 0, TAKE, sq("E4"))
-        assert stake < piece_values(list(bot._counts(obs, 0)))[1][R_OF["2"]]
+        stake = marshal_stake(obs, 0) * spy_risk(obs, 0, TAKE, sq("E4"), bot.last_marginals)
+        assert stake < piece_values(list(counts(obs, 0)))[1][R_OF["2"]]
 
 
 def walk_position() -> StrategoState:

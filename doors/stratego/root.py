@@ -1,0 +1,215 @@
+"""What the root adds to each candidate move's searched value, beside the
+search (``ai.StrategoBot._pick``): the costs of showing a piece or moving
+it first, the Spy's risk to our shown Marshal, the trade bonus, the shuffle
+penalty, a stalled game's probes, and the chase given up while we lead.
+
+And the phase of the game that the root and the search read from the
+observation: quiet (``QUIET``: the closing hunt), stalled (``STALL``: the
+probes), well ahead (``LEAD``: the Miners set out). The figures behind each
+setting are in ``docs/STRATEGO-AI.md``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .belief import R_OF, Marginals
+from .chase import LONG_CHASE, Chase
+from .observation import Seen, StrategoObservation
+from .pieces import COUNTS, NEIGHBOURS, Move, piece_targets
+from .search import RESULT, trade_ok
+from .tables import MARSHAL, MINER_HIDDEN
+from .values import VALUE, piece_values, top_bonus
+
+__all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "PROBE", "PROBE_RANKS", "LEAD",
+           "MINER_LEAD", "CHASE_PULL", "costs", "counts", "spy_risk", "marshal_stake", "quiet", "ahead", "stays"]
+
+# Striking shows our rank: a cost for the strong pieces while still hidden (a
+# hidden Marshal keeps their General and Marshal off every piece of ours that
+# moved: any may be it). None once shown: a known Marshal may eat moved pieces.
+REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
+# moving a piece for the first time shows it is no bomb: their officers
+# strike moved pieces they surely beat, never a piece that might be a bomb
+FIRST_MOVE_COST = 12.0
+TRADE_BONUS = 40.0  # striking a revealed equal Colonel or better (it would go on killing),
+#                    if it leaves our officers no weaker than theirs (else a malus)
+# plies without a strike after which the search's closing hunt is on
+# (``tables.closing_hunt``): a piece of ours that beats all they have left
+# goes after their moved pieces. Only then: sent out while strikes still
+# come, it leaves our flag to their Miners
+QUIET = 120
+# plies without a strike after which the game is stalled: in the search, a
+# cheap piece of ours (``search.PROBERS``) that strikes a piece hidden at
+# the root gains ``PROBE`` (what it shows is worth the piece). Against a
+# side that never comes out, or circles, nothing else breaks the wall
+STALL = 300
+PROBE = 100.0
+PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
+# our movable pieces worth this many times theirs (``values.VALUE``): a won
+# endgame, where our Miners set out for their last unmoved pieces as in a
+# stall (their flag is walled in by bombs that only a Miner opens, and a
+# game that is still busy runs out of turns before it stalls)
+LEAD = 1.5
+MINER_LEAD = 4 * PROBE  # ... their pull's gain then (``search.Search``'s ``miner``): above the
+#                        stall's, for a busy game's moves outweigh a small pull
+CHASE_PULL = 15.0   # per step, a chased piece of ours towards a guard (``chase.py``; level 5)
+
+
+def counts(obs: StrategoObservation, me: int) -> tuple[list[int], list[int]]:
+    """Pieces left by rank index: ours (on the board), theirs (not lost)."""
+    mine, theirs = [0] * 12, [0] * 12
+    for seen in obs.squares:
+        if seen is not None and seen.owner == me:
+            mine[R_OF[seen.known_rank]] += 1
+    for r, n in COUNTS.items():
+        theirs[R_OF[r]] = n
+    for r in obs.lost[1 - me]:
+        theirs[R_OF[r]] -= 1
+    return mine, theirs
+
+def spy_risk(obs: StrategoObservation, me: int, m: Move, marshal: int | None, marg: Marginals | None) -> float:
+    """The odds that our Marshal, shown, stands next to their Spy after
+    ``m`` (at most 1), by the belief's odds ``marg``."""
+    if marshal is None or marg is None:
+        return 0.0
+    moves = m.frm == marshal
+    if not (obs.piece(marshal).revealed or (moves and obs.squares[m.to] is not None)):
+        return 0.0
+    where = m.to if moves else marshal
+    odds = 0.0
+    for n in NEIGHBOURS[where]:
+        seen = obs.squares[n]
+        if seen is not None and seen.owner != me and seen.rank is None and n != m.to:
+            odds += marg.p(n, "S")
+    return min(1.0, odds)
+
+def marshal_stake(obs: StrategoObservation, me: int) -> float:
+    """What losing our Marshal costs in this position: its value in play
+    (``values.piece_values``) and the top bonus it takes with it (their
+    General, no longer outranked, takes whatever it finds). The Spy risk
+    weighs this by the Spy's odds: a few samples see the Spy's strike or
+    miss it, the charge counts it in every move."""
+    mine, theirs = counts(obs, me)
+    by_side = [mine, theirs] if me == 0 else [theirs, mine]
+    after = [list(c) for c in by_side]
+    after[me][MARSHAL] -= 1
+    return piece_values(by_side)[me][MARSHAL] + top_bonus(by_side, me) - top_bonus(after, me)
+
+def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
+          own: list[tuple[int, int]], marg: Marginals | None, defend: bool) -> float:
+    """What the root adds to a move's searched value: the Spy risk, the
+    costs of showing a piece or moving it first, the trade bonus and
+    the shuffle penalty. ``marshal``: our Marshal's square where the
+    Spy risk counts (level 4 on); ``own``: our moves so far; ``marg``:
+    the belief's odds; ``defend``: the level's flag-defence terms (the
+    first-move cost among them)."""
+    target = obs.squares[m.to]
+    mine = obs.piece(m.frm)
+    val = -marshal_stake(obs, me) * spy_risk(obs, me, m, marshal, marg) if marshal is not None else 0.0
+    if target is not None and not mine.revealed and target.rank != mine.rank:
+        val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
+    stalled = quiet(obs) >= STALL
+    if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
+            and not any(_walled(obs, me, n) and _hunts(obs, me, n) for n in NEIGHBOURS[m.frm]):
+        val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
+    if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
+        # an equal officer on the loose: trade it off, unless that
+        # leaves their next officer stronger than ours
+        val += TRADE_BONUS if trade_ok(*counts(obs, me), R_OF[target.rank]) \
+            else -TRADE_BONUS
+    if own and (m.to, m.frm) == own[-1]:
+        val -= 4.0          # do not shuffle back and forth
+    if target is None and mine.rank == "9" and stalled:
+        strike = obs.opts.get("scout_strike", 2)
+        after = list(obs.squares)
+        after[m.frm], after[m.to] = None, mine
+        if _can_probe(after, m.to, strike) and not _can_probe(obs.squares, m.frm, strike):
+            val += PROBE / 2    # a stalled game: a Scout lines up a probe
+    return val
+
+
+def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bool:
+    """Our Scout on ``sq`` of ``squares`` (an observation's) could strike an
+    unmoved hidden piece next."""
+    return any((seen := squares[t]) is not None and seen.rank is None and not seen.moved
+               for t in piece_targets(squares, sq, scout_strike))
+
+
+def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
+    """Our piece on ``sq`` is pulled out: a probe in a stalled game; a
+    piece that beats every movable rank they have left, once the game has
+    gone quiet (the search's closing hunt); or a Miner in an endgame (at
+    most ``MINER_HIDDEN`` of their pieces still hidden and unmoved, as the
+    search counts them) that is stalled or that we lead (``LEAD``)."""
+    seen = obs.squares[sq]
+    if seen is None or seen.owner != me or seen.rank is None:
+        return False
+    rank = seen.rank
+    if rank in PROBE_RANKS:
+        return stalled
+    if _hunts(obs, me, sq):
+        return True
+    return rank == "8" and sum(1 for seen in obs.squares if seen is not None and seen.owner != me
+                               and seen.rank is None and not seen.moved) <= MINER_HIDDEN \
+        and (stalled or ahead(obs, me))
+
+
+def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our piece on ``sq`` is the closing hunt's: the game has gone quiet
+    (``QUIET``) and it beats every movable rank they have left."""
+    seen = obs.squares[sq]
+    return seen is not None and seen.owner == me and seen.rank not in (None, "B", "F") \
+        and quiet(obs) >= QUIET and _beats_all(obs, me, seen.rank)
+
+
+def _walled(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our unmoved piece on ``sq`` has no step to take: every square beside
+    it (``NEIGHBOURS`` leaves out the water) is ours. Its neighbours' first
+    moves free its way (for the closing hunt's piece: ``_hunts``)."""
+    seen = obs.squares[sq]
+    if seen is None or seen.owner != me or seen.moved:
+        return False
+    return all((near := obs.squares[n]) is not None and near.owner == me for n in NEIGHBOURS[sq])
+
+
+def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
+    """Our ``rank`` takes every movable rank they have left, and none of
+    those takes it when it strikes."""
+    lost = list(obs.lost[1 - me])
+    left = [r for r, n in COUNTS.items() if r not in ("B", "F") and n > lost.count(r)]
+    r = R_OF[rank]
+    return bool(left) and all(RESULT[r][R_OF[e]] == 1 and RESULT[R_OF[e]][r] == -1 for e in left)
+
+
+def ahead(obs: StrategoObservation, me: int) -> bool:
+    """Our movable pieces on the board are worth ``LEAD`` times theirs."""
+    ours, theirs = _material(obs, me)
+    return ours >= LEAD * theirs
+
+
+def stays(obs: StrategoObservation, me: int, at: Chase) -> bool:
+    """The chased piece steps away no more: the chase is as long as we can
+    see (``LONG_CHASE``), so no guard ends it, and our lead outlasts the
+    piece. It may still strike; elsewhere the game goes on."""
+    return at.length >= LONG_CHASE and _lead_survives(obs, me, at.chased)
+
+
+def _lead_survives(obs: StrategoObservation, me: int, sq: int) -> bool:
+    """Our movable pieces, less the one on ``sq``, are still worth more
+    than theirs."""
+    ours, theirs = _material(obs, me)
+    return ours - VALUE[R_OF[obs.piece(sq).known_rank]] > theirs
+
+
+def _material(obs: StrategoObservation, me: int) -> tuple[float, float]:
+    """What our movable pieces on the board are worth, and theirs (their
+    counts less their losses: known to both sides)."""
+    ours = sum(VALUE[R_OF[seen.known_rank]] for seen in obs.squares
+               if seen is not None and seen.owner == me and seen.known_rank not in ("B", "F"))
+    theirs = sum(VALUE[R_OF[r]] * n for r, n in COUNTS.items() if r not in ("B", "F")) \
+        - sum(VALUE[R_OF[r]] for r in obs.lost[1 - me] if r not in ("B", "F"))
+    return ours, theirs
+
+
+def quiet(obs: StrategoObservation) -> int:
+    """Plies since the last strike (since the start if none yet)."""
+    return int(obs.ply - (obs.last_strike.ply if obs.last_strike is not None else 0))
