@@ -96,6 +96,10 @@ class NodeRegistry(Generic[N]):
         self._count_as = 0                                  # their named part, the count, and when
         self._count_at = -float("inf")
         self._count_timer: asyncio.TimerHandle | None = None
+        # the count has been other than the one told since it was told: a
+        # lobby that drew meanwhile (its clock, a key) shows that other one,
+        # so the count is told even if it is back to the told one
+        self._count_moved = False
         self._delivered_at = -float("inf")
 
     # ----- coming and going -------------------------------------------------
@@ -236,6 +240,8 @@ class NodeRegistry(Generic[N]):
         next delivery, if what they show changed."""
         self.generation += 1
         self._nodes_dirty = True
+        if len(self._listed) != self._count_as:
+            self._count_moved = True
         self._schedule()
 
     def interval(self) -> float:
@@ -269,7 +275,7 @@ class NodeRegistry(Generic[N]):
         must wait is delivered when it has)."""
         now = self._clock()
         head, count = self._shown_now()
-        if head == self._head_as and count == self._count_as:
+        if head == self._head_as and count == self._count_as and not self._count_moved:
             return False
         if head == self._head_as and self.count_interval() >= self.refresh_every:
             return False          # their own refresh comes sooner and shows the count
@@ -279,6 +285,7 @@ class NodeRegistry(Generic[N]):
                     self._count_at + self.count_interval() - now, self._count_due)
             return False
         self._head_as, self._count_as, self._count_at = head, count, now
+        self._count_moved = False
         return True
 
     def deliver(self) -> None:

@@ -175,6 +175,35 @@ async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
     assert [lobby.news for lobby in lobbies] == [n + 1 for n in news]
 
 
+async def test_a_count_that_came_back_before_it_was_told_is_told_all_the_same():
+    """A caller beyond the eight shown logs on and off within the count's
+    interval. A lobby that drew meanwhile (its clock's minute) shows the
+    count with them; so once the interval is over the lobbies hear the
+    count again, though it is back to the one they were last told."""
+    clock = Clock()
+    nodes: NodeRegistry[Lobby] = NodeRegistry(1000, 1000, debounce=0.0, shown=8, clock=clock)
+    nodes.COUNT_EVERY = HOUR                 # (no count timer comes due while the test runs)
+    nodes.refresh_every = 2 * HOUR
+    lobbies = [arrive(nodes, f"old{i}") for i in range(9)]
+    clock.now += HOUR
+    nodes.deliver()
+    await settle()
+    news = [lobby.news for lobby in lobbies]
+    late = arrive(nodes, "late")
+    nodes.deliver()
+    await settle()
+    assert nodes.first_online(8)[1] == 10    # what a lobby drawing now shows
+    nodes.release(late, "127.0.0.1")
+    nodes.deliver()
+    await settle()
+    assert [lobby.news for lobby in lobbies] == news       # within the interval: not yet
+    clock.now += nodes.count_interval()
+    nodes.changed()                          # as the count's timer does when it comes due
+    nodes.deliver()
+    await settle()
+    assert [lobby.news for lobby in lobbies] == [n + 1 for n in news]
+
+
 async def test_with_so_many_on_that_a_count_would_wait_a_minute_the_lobbies_own_refresh_shows_it():
     clock = Clock()
     nodes: NodeRegistry[Lobby] = NodeRegistry(10000, 10000, debounce=0.0, clock=clock)
