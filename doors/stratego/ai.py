@@ -467,8 +467,7 @@ class StrategoBot:
         # tie-break counts (the move that brings our pieces nearest the
         # intruder, which may not know it stands beside our flag), not the
         # costs of showing or moving a piece, nor the noise (the tie-break's
-        # steps are a fraction of a point: level 5's noise of 0.3 once chose
-        # a Colonel's step over the General's towards their Miner)
+        # steps are a fraction of a point, less than level 5's noise)
         lost = max(values) < ROOT_LOSS / 2
         at = chase(obs, me) if self.cfg.hang else None
         steps = guard_steps(obs, me, at) if at is not None else None
