@@ -153,16 +153,22 @@ async def test_with_many_on_the_intervals_grow_so_redraws_a_second_stay_bounded(
     assert nodes.count_interval() == 10000 / nodes.COUNT_RATE
 
 
-async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
+async def counted(callers: int) -> tuple[Clock, NodeRegistry[Lobby], list[Lobby], list[int]]:
+    """A registry that shows eight callers by name, with ``callers`` on and
+    told: its clock, the lobbies, and the news each has heard so far."""
     clock = Clock()
     nodes: NodeRegistry[Lobby] = NodeRegistry(1000, 1000, debounce=0.0, shown=8, clock=clock)
     nodes.COUNT_EVERY = HOUR                 # (no count timer comes due while the test runs)
     nodes.refresh_every = 2 * HOUR
-    lobbies = [arrive(nodes, f"old{i}") for i in range(10)]
+    lobbies = [arrive(nodes, f"old{i}") for i in range(callers)]
     clock.now += HOUR
     nodes.deliver()
     await settle()
-    news = [lobby.news for lobby in lobbies]
+    return clock, nodes, lobbies, [lobby.news for lobby in lobbies]
+
+
+async def test_a_new_count_alone_waits_for_its_interval_and_then_comes_once():
+    clock, nodes, lobbies, news = await counted(10)
     for i in range(50):                      # below the eight shown: only the count changes
         arrive(nodes, f"new{i}")
         nodes.deliver()
@@ -180,15 +186,7 @@ async def test_a_count_that_came_back_before_it_was_told_is_told_all_the_same():
     interval. A lobby that drew meanwhile (its clock's minute) shows the
     count with them; so once the interval is over the lobbies hear the
     count again, though it is back to the one they were last told."""
-    clock = Clock()
-    nodes: NodeRegistry[Lobby] = NodeRegistry(1000, 1000, debounce=0.0, shown=8, clock=clock)
-    nodes.COUNT_EVERY = HOUR                 # (no count timer comes due while the test runs)
-    nodes.refresh_every = 2 * HOUR
-    lobbies = [arrive(nodes, f"old{i}") for i in range(9)]
-    clock.now += HOUR
-    nodes.deliver()
-    await settle()
-    news = [lobby.news for lobby in lobbies]
+    clock, nodes, lobbies, news = await counted(9)
     late = arrive(nodes, "late")
     nodes.deliver()
     await settle()
