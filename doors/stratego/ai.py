@@ -78,7 +78,8 @@ left goes after their moved pieces (the search's closing hunt); its
 first move costs nothing, nor does that of a piece of ours beside it
 while our own pieces wall it in (``_walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
-circle) is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
+circle), or with a strike only now and then since (``root.is_stalled``),
+is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
 pulled towards the nearest hidden piece (``tables.probe_pull``) and their
 first move costs nothing, and a Scout that lines up a strike on an
@@ -118,7 +119,7 @@ from .chase import chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import StrategoObservation
 from .pieces import Action, Move, Phase, Ready
-from .root import CHASE_PULL, MINER_LEAD, PROBE, QUIET, STALL, ahead, costs, quiet, stays
+from .root import CHASE_PULL, MINER_LEAD, PROBE, QUIET, ahead, costs, is_stalled, quiet, stays
 from .search import RESULT, WIN, Search, Spent
 from .setup import _all_free, make_setup
 from .values import HANG
@@ -340,7 +341,7 @@ class StrategoBot:
         unknown = frozenset(belief.unmoved)
         plies = quiet(obs)
         closing = plies >= QUIET
-        probe = PROBE if plies >= STALL else 0.0
+        probe = PROBE if is_stalled(obs) else 0.0
         miner = PROBE if probe else MINER_LEAD if ahead(obs, me) else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):

@@ -4,7 +4,7 @@ it first, the Spy's risk to our shown Marshal, the trade bonus, the shuffle
 penalty, a stalled game's probes, and the chase given up while we lead.
 
 And the phase of the game that the root and the search read from the
-observation: quiet (``QUIET``: the closing hunt), stalled (``STALL``: the
+observation: quiet (``QUIET``: the closing hunt), stalled (``is_stalled``: the
 probes), well ahead (``LEAD``: the Miners set out). The figures behind each
 setting are in ``docs/STRATEGO-AI.md``.
 """
@@ -20,8 +20,9 @@ from .search import RESULT, trade_ok
 from .tables import MARSHAL, MINER_HIDDEN
 from .values import VALUE, piece_values, top_bonus
 
-__all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "PROBE", "PROBE_RANKS", "LEAD",
-           "MINER_LEAD", "CHASE_PULL", "costs", "counts", "spy_risk", "marshal_stake", "quiet", "ahead", "stays"]
+__all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "STALL_STRIKES", "PROBE",
+           "PROBE_RANKS", "LEAD", "MINER_LEAD", "CHASE_PULL", "costs", "counts", "spy_risk", "marshal_stake",
+           "quiet", "is_stalled", "ahead", "stays"]
 
 # Striking shows our rank: a cost for the strong pieces while still hidden (a
 # hidden Marshal keeps their General and Marshal off every piece of ours that
@@ -42,6 +43,7 @@ QUIET = 120
 # the root gains ``PROBE`` (what it shows is worth the piece). Against a
 # side that never comes out, or circles, nothing else breaks the wall
 STALL = 300
+STALL_STRIKES = 6   # at most so many strikes in ``2 * STALL`` plies: still stalled
 PROBE = 100.0
 PROBE_RANKS = frozenset("976")  # the ranks of ``search.PROBERS``: Scout, Sergeant, Lieutenant
 # our movable pieces worth this many times theirs (``values.VALUE``): a won
@@ -107,7 +109,7 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
     val = -marshal_stake(obs, me) * spy_risk(obs, me, m, marshal, marg) if marshal is not None else 0.0
     if target is not None and not mine.revealed and target.rank != mine.rank:
         val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
-    stalled = quiet(obs) >= STALL
+    stalled = is_stalled(obs)
     if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
             and not any(_walled(obs, me, n) and _hunts(obs, me, n) for n in NEIGHBOURS[m.frm]):
         val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
@@ -208,6 +210,17 @@ def _material(obs: StrategoObservation, me: int) -> tuple[float, float]:
     theirs = sum(VALUE[R_OF[r]] * n for r, n in COUNTS.items() if r not in ("B", "F")) \
         - sum(VALUE[R_OF[r]] for r in obs.lost[1 - me] if r not in ("B", "F"))
     return ours, theirs
+
+
+def is_stalled(obs: StrategoObservation) -> bool:
+    """``STALL`` plies without a strike, or (``STALL`` plies played) at
+    most ``STALL_STRIKES`` strikes in the last ``2 * STALL``: our own probe
+    now and then does not open a stalled game, and waiting another
+    ``STALL`` plies before the next probe runs out the turns."""
+    if quiet(obs) >= STALL:
+        return True
+    since = obs.ply - 2 * STALL
+    return obs.ply >= STALL and sum(1 for st in obs.strikes if st.ply > since) <= STALL_STRIKES
 
 
 def quiet(obs: StrategoObservation) -> int:

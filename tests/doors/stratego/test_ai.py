@@ -14,7 +14,7 @@ from doors.stratego import ai as ai_module
 from doors.stratego.ai import Search, StrategoBot, _all_free, make_bot, make_setup
 from doors.stratego.belief import R_OF, Belief, unknown_pool
 from doors.stratego.pieces import COUNTS, NEIGHBOURS, Fill, Move, Ready
-from doors.stratego.rules import StrategoState
+from doors.stratego.rules import Piece, StrategoState
 from doors.stratego.search import WIN
 from doors.stratego.setup import board_row
 from doors.stratego.tables import bfs
@@ -379,11 +379,12 @@ def _stalled(plies: int) -> StrategoState:
 def _walk_rounds(s: StrategoState, rounds: tuple[list[str], list[str]], plies: int) -> StrategoState:
     """Red and Blue in turn each walk one piece round its square of four
     (``rounds``) for ``plies`` plies, no strike made."""
+    struck = s.last_strike
     for i in range(plies):
         walk = rounds[i % 2]
         k = i // 2 % 4
         s.apply(i % 2, Move(sq(walk[k]), sq(walk[(k + 1) % 4])))
-    assert s.last_strike is None and s.turn == 0
+    assert s.last_strike is struck and s.turn == 0
     return s
 
 
@@ -402,6 +403,30 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
+
+
+def test_a_stalled_game_stays_stalled_after_one_strike():
+    """A strike now and then does not open a stalled game: 20 plies after
+    a Sergeant took a Scout that had stood shown since the start, a
+    ``STALL`` of quiet plies before, the Scout still strikes the unmoved
+    hidden piece; 20 plies before the stall, it does not."""
+    def probes(state: StrategoState, seed: int) -> bool:
+        obs = state.observation(0)
+        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+        mine, target = obs.squares[m.frm], obs.squares[m.to]
+        return mine.rank == "9" and target is not None and target.rank is None \
+            and not target.moved
+
+    late = _stalled(root.STALL)        # Red's Sergeant ends on I4, Blue's walker on B7
+    late.board[sq("I5")] = Piece(1, "9", revealed=True)
+    late.lost[1].remove("9")
+    late.apply(0, Move(sq("I4"), sq("I5")))
+    late.apply(1, Move(sq("B7"), sq("B8")))
+    assert late.last_strike is not None and late.last_strike.defender == "9"
+    late = _walk_rounds(late, (["I5", "J5", "J4", "I4"], ["B8", "A8", "A7", "B7"]), 20)
+    for seed in range(3):
+        assert probes(late, seed)
+        assert not probes(_stalled(root.STALL - 20), seed)
 
 
 def _circled(plies: int, sergeant: str = "E6") -> StrategoState:
