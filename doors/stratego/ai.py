@@ -74,7 +74,9 @@ every line (their side sees our flag there: the shallower one still ranks
 the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
-left goes after their moved pieces (the search's closing hunt); its
+left goes after their moved pieces (the search's closing hunt); when we
+are well ahead (``LEAD``), each piece of ours goes after those it beats
+(and our cheap pieces probe as in a stall: ``root.probing``). Its
 first move costs nothing, nor does that of a piece of ours beside it
 while our own pieces wall it in (``_walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
@@ -119,7 +121,7 @@ from .chase import chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import StrategoObservation
 from .pieces import Action, Move, Phase, Ready
-from .root import CHASE_PULL, MINER_LEAD, PROBE, QUIET, ahead, costs, is_stalled, quiet, stays
+from .root import CHASE_PULL, MINER_LEAD, PROBE, QUIET, ahead, costs, is_stalled, probing, quiet, stays
 from .search import RESULT, WIN, Search, Spent
 from .setup import _all_free, make_setup
 from .values import HANG
@@ -341,8 +343,9 @@ class StrategoBot:
         unknown = frozenset(belief.unmoved)
         plies = quiet(obs)
         closing = plies >= QUIET
-        probe = PROBE if is_stalled(obs) else 0.0
-        miner = PROBE if probe else MINER_LEAD if ahead(obs, me) else 0.0
+        lead = ahead(obs, me)
+        probe = PROBE if probing(obs, me) else 0.0
+        miner = PROBE if is_stalled(obs) else MINER_LEAD if lead else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):
             fog = None      # their side strikes what it cannot see: no careful player
@@ -364,7 +367,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
-                            guarded, miner)
+                            guarded, miner, closing and lead)
             search.limit = limit
             base = search.score     # this sample's position as it stands (before any swap)
             values: list[float] = []

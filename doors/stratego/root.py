@@ -22,7 +22,7 @@ from .values import VALUE, piece_values, top_bonus
 
 __all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "STALL_STRIKES", "PROBE",
            "PROBE_RANKS", "LEAD", "MINER_LEAD", "CHASE_PULL", "costs", "counts", "spy_risk", "marshal_stake",
-           "quiet", "is_stalled", "ahead", "stays"]
+           "quiet", "is_stalled", "probing", "ahead", "stays"]
 
 # Striking shows our rank: a cost for the strong pieces while still hidden (a
 # hidden Marshal keeps their General and Marshal off every piece of ours that
@@ -109,7 +109,7 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
     val = -marshal_stake(obs, me) * spy_risk(obs, me, m, marshal, marg) if marshal is not None else 0.0
     if target is not None and not mine.revealed and target.rank != mine.rank:
         val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
-    stalled = is_stalled(obs)
+    stalled = probing(obs, me)
     if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
             and not any(_walled(obs, me, n) and _hunts(obs, me, n) for n in NEIGHBOURS[m.frm]):
         val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
@@ -221,6 +221,20 @@ def is_stalled(obs: StrategoObservation) -> bool:
         return True
     since = obs.ply - 2 * STALL
     return obs.ply >= STALL and sum(1 for st in obs.strikes if st.ply > since) <= STALL_STRIKES
+
+
+def probing(obs: StrategoObservation, me: int) -> bool:
+    """Our cheap pieces probe their hidden ones: the game is stalled, or
+    quiet (``QUIET``) while we are well ahead (``LEAD``), where what a
+    probe shows our stronger pieces take; not when a piece of ours beats
+    all they have left (the closing hunt's: it needs no probe)."""
+    if is_stalled(obs):
+        return True
+    if quiet(obs) < QUIET or not ahead(obs, me):
+        return False
+    ours = {seen.rank for seen in obs.squares if seen is not None and seen.owner == me
+            and seen.rank not in ("B", "F")}
+    return not any(_beats_all(obs, me, r) for r in ours if r is not None)
 
 
 def quiet(obs: StrategoObservation) -> int:

@@ -30,8 +30,9 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``closing`` (the game gone quiet: ``root.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
-  (``tables.closing_hunt``);
-- with ``probe`` (the game stalled: ``root.STALL``), a strike by a cheap
+  (``tables.closing_hunt``); with ``wide`` (well ahead: ``root.LEAD``),
+  each piece of ours towards those it beats;
+- with ``probe`` (the game stalled: ``root.is_stalled``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces
   are pulled towards the nearest of them (``tables.probe_pull``);
@@ -109,7 +110,7 @@ class Search:
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
                  probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None,
-                 guarded: bool = False, miner: float = 0.0):
+                 guarded: bool = False, miner: float = 0.0, wide: bool = False):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -178,7 +179,7 @@ class Search:
                               if home[s] <= 4 and 0 < cells[s] & 15 < BOMB)
         self.hunt = hunt_tables(cells, known, self.val, intruders, me)
         if closing and unknown:
-            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack)
+            closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack, wide)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
         if miner and len(unknown) <= MINER_HIDDEN:

@@ -60,6 +60,11 @@ def _result(a: int, d: int) -> int:
 RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
 
 
+def _beats(a: int, d: int) -> bool:
+    """Rank index ``a`` takes ``d``, striking or struck."""
+    return RESULT[a][d] == 1 and RESULT[d][a] == -1
+
+
 def rank_counts(cells: list[int]) -> list[list[int]]:
     """Per owner, how many pieces of each rank index stand on ``cells``."""
     counts = [[0] * 12 for _ in (0, 1)]
@@ -196,7 +201,8 @@ def _escort(cells: list[int], known: frozenset[int] | set[int], me: int, counts:
 
 def closing_hunt(cells: list[int], me: int,
                  unknown: frozenset[int] | set[int], val: list[list[float]],
-                 tables: list[list[float] | None], attack: list[float] | None = None) -> None:
+                 tables: list[list[float] | None], attack: list[float] | None = None,
+                 wide: bool = False) -> None:
     """``CLOSE``: add to ``me``'s ``tables`` (by rank) the pull of each rank
     that beats every movable rank the enemy has left, both ways (their Spy
     alive, our Marshal does not: it strikes first), towards the enemy's
@@ -204,18 +210,29 @@ def closing_hunt(cells: list[int], me: int,
     on each square the pull of the best one (not their sum: with many
     targets a sum would outweigh the flag's defence). Such a piece loses
     the ``attack`` pull (by square, towards their flag): it cannot strike
-    their unmoved pieces blind, and near their flag it only circles."""
+    their unmoved pieces blind, and near their flag it only circles.
+
+    ``wide`` (we are well ahead): each rank of ours is pulled towards the
+    targets it beats both ways, whatever else they have left. The cells
+    are one determinization, so over the samples a hidden target pulls as
+    likely as it is beatable; a Marshal keeps off a piece that may be
+    their Spy only as far as that is likely."""
     enemy = 1 - me
     counts = rank_counts(cells)
     left = [e for e in range(1, BOMB) if counts[enemy][e]]
-    hunters = [r for r in range(1, BOMB) if counts[me][r] and left
-               and all(RESULT[r][e] == 1 and RESULT[e][r] == -1 for e in left)]
-    targets = [(s, CLOSE * val[enemy][cells[s] & 15]) for s, c in enumerate(cells)
+    targets = [(s, c & 15, CLOSE * val[enemy][c & 15]) for s, c in enumerate(cells)
                if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
-    if not hunters or not targets:
+    hunters: list[tuple[int, list[tuple[int, float]]]] = []
+    for r in range(1, BOMB):
+        if counts[me][r] and (wide or (left and all(_beats(r, e) for e in left))):
+            prey = [(s, gain) for s, e, gain in targets if _beats(r, e)]
+            if prey:
+                hunters.append((r, prey))
+    if not hunters:
         return      # (most of a game: no cost)
-    dists = [(bfs([s]), gain) for s, gain in targets]
-    for r in hunters:
+    dist_of = {s: bfs([s]) for _, ts in hunters for s, _ in ts}
+    for r, ts in hunters:
+        dists = [(dist_of[s], gain) for s, gain in ts]
         pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
                 for x in range(100)]
         if attack is not None and r != MINER:     # a Miner may still clear their bombs

@@ -999,6 +999,37 @@ def test_the_closing_hunt_pulls_only_a_piece_that_beats_all_they_have_left():
     assert tables[marshal] is not None
 
 
+def test_well_ahead_the_closing_hunt_pulls_each_piece_towards_what_it_beats():
+    """``wide`` (well ahead): with their Marshal alive, no piece of ours
+    beats all they have left, yet our General is pulled towards their
+    moved Major, which it beats; our Marshal, their Spy alive, towards
+    the pieces it beats, and not at all where the Spy is the only one."""
+    from doors.stratego.search import Search
+    from doors.stratego.tables import closing_hunt
+    general, marshal = R_OF["2"], R_OF["1"]
+    cells = race_cells(closing_position(their_marshal=True))
+    unknown = frozenset(sq(n) for n in ("A10", "B10", "A9", "C10", "J10"))
+    search = Search(list(cells), 0, 2, True, frozenset({sq("C8")}), unknown, closing=True)
+    tables: list[list[float] | None] = [None] * 12
+    closing_hunt(list(cells), 0, unknown, search.val, tables, wide=True)
+    table = tables[general]
+    assert table is not None
+    assert table[sq("C8")] < table[sq("D8")] < table[sq("H4")]
+    narrow: list[list[float] | None] = [None] * 12
+    closing_hunt(list(cells), 0, unknown, search.val, narrow)
+    assert narrow[general] is None
+    cells[sq("C8")] = R_OF["1"]             # our Marshal now, their Spy alive (J10)
+    cells[sq("J10")] = 16 + R_OF["S"]
+    tables = [None] * 12
+    closing_hunt(list(cells), 0, unknown, search.val, tables, wide=True)
+    assert tables[marshal] is not None and tables[marshal][sq("H4")] > tables[marshal][sq("C8")]
+    cells[sq("H5")] = 16 + R_OF["S"]        # the Spy the only piece that moved
+    cells[sq("J10")] = 16 + R_OF["7"]
+    tables = [None] * 12
+    closing_hunt(list(cells), 0, unknown, search.val, tables, wide=True)
+    assert tables[marshal] is None
+
+
 def marshal_walker_position() -> StrategoState:
     """Our revealed Marshal on E4; Blue's pieces moved, its Spy among them
     (on E8), none of them yet near our Marshal."""
