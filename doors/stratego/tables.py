@@ -106,6 +106,11 @@ def bfs(sources: list[int]) -> list[int]:
     return dist
 
 
+_DIST = [bfs([s]) for s in range(100)]     # steps between squares, the board empty
+# ``CLOSE_REACH``'s fade, from each square: the steps short of it (0 from there on)
+_CLOSE_FADE = [[max(0, CLOSE_REACH - d) for d in dist] for dist in _DIST]
+
+
 def bfs_seeded(seeds: dict[int, int], blocked: set[int] | frozenset[int]) -> list[int]:
     """Steps from the nearest seed, a seed starting at its own count;
     ``blocked`` squares are never entered."""
@@ -222,19 +227,16 @@ def closing_hunt(cells: list[int], me: int,
     left = [e for e in range(1, BOMB) if counts[enemy][e]]
     targets = [(s, c & 15, CLOSE * val[enemy][c & 15]) for s, c in enumerate(cells)
                if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
-    hunters: list[tuple[int, list[tuple[int, float]]]] = []
-    for r in range(1, BOMB):
-        if counts[me][r] and (wide or (left and all(_beats(r, e) for e in left))):
-            prey = [(s, gain) for s, e, gain in targets if _beats(r, e)]
-            if prey:
-                hunters.append((r, prey))
-    if not hunters:
+    hunters = [r for r in range(1, BOMB) if counts[me][r]
+               and (wide or (left and all(_beats(r, e) for e in left)))]
+    if not hunters or not targets:
         return      # (most of a game: no cost)
-    dist_of = {s: bfs([s]) for _, ts in hunters for s, _ in ts}
-    for r, ts in hunters:
-        dists = [(dist_of[s], gain) for s, gain in ts]
-        pull = [max(0.0, *(gain * (CLOSE_REACH - dist[x]) / CLOSE_REACH for dist, gain in dists))
-                for x in range(100)]
+    fading = [(e, [gain * f / CLOSE_REACH for f in _CLOSE_FADE[s]]) for s, e, gain in targets]
+    for r in hunters:
+        prey = [fade for e, fade in fading if _beats(r, e)]
+        if not prey:
+            continue
+        pull = list(map(max, *prey)) if len(prey) > 1 else list(prey[0])
         if attack is not None and r != MINER:     # a Miner may still clear their bombs
             pull = [p - a for p, a in zip(pull, attack, strict=True)]
         old = tables[r]
