@@ -362,9 +362,11 @@ def test_with_every_line_lost_our_defender_still_goes_for_the_intruder():
         assert bot.choose(s.observation(0), 0) in towards, seed
 
 
-def _stalled(plies: int) -> StrategoState:
+def _stalled(plies: int, ahead: bool = False) -> StrategoState:
     """Both sides walk one piece round a square of four for ``plies`` plies,
-    no strike made; Red's Scout on E4 sees Blue's unmoved Captain on E7."""
+    no strike made; Red's Scout on E4 sees Blue's unmoved Captain on E7.
+    ``ahead``: Red also has its Marshal and two Colonels at home, Blue
+    its Spy (so no piece of Red's beats all Blue has left)."""
     red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2", "F2"))
     blue = dict.fromkeys(("A10", "B10", "C10", "D10", "E10", "F10", "G10", "H10", "C9", "D9"))
     pieces = {sq: (0, r) for sq, r in zip(red, "665488393975", strict=True)}
@@ -372,6 +374,8 @@ def _stalled(plies: int) -> StrategoState:
     pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E4": (0, "9"), "J3": (0, "7"),
                "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "E7": (1, "6"), "F8": (1, "5"),
                "G8": (1, "4"), "A8": (1, "7")}
+    if ahead:
+        pieces |= {"G2": (0, "1"), "H2": (0, "3"), "I2": (0, "3"), "H9": (1, "S")}
     s = with_losses(position(pieces, scout_strike=2))
     return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
 
@@ -403,6 +407,24 @@ def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
     for seed in range(3):
         assert not probes(early, seed)
         assert probes(late, seed)
+
+
+def test_a_quiet_game_well_ahead_sends_a_scout_to_show_an_unmoved_piece():
+    """Well ahead (``LEAD``), a quiet game (``QUIET`` plies without a
+    strike) is probed as a stalled one is: the Scout on E4 strikes the
+    unmoved piece it sees on E7; what it shows, our stronger pieces take.
+    Not sooner, and not when the sides are even (that waits for the
+    stall)."""
+    def probes(state: StrategoState, seed: int) -> bool:
+        m = make_bot(5, seed, time_cap=None).choose(state.observation(0), 0)
+        return (m.frm, m.to) == (sq("E4"), sq("E7"))
+    assert root.ahead(_stalled(0, ahead=True).observation(0), 0)
+    assert root.probing(_stalled(root.QUIET, ahead=True).observation(0), 0)
+    assert not root.ahead(_stalled(0).observation(0), 0)
+    for seed in range(3):
+        assert probes(_stalled(root.QUIET, ahead=True), seed)
+        assert not probes(_stalled(root.QUIET - 20, ahead=True), seed)
+        assert not probes(_stalled(root.QUIET), seed)
 
 
 def test_a_stalled_game_stays_stalled_after_one_strike():
