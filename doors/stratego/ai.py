@@ -78,13 +78,14 @@ left goes after their moved pieces (the search's closing hunt); when we
 are well ahead (``LEAD``), each piece of ours goes after those it beats
 (and our cheap pieces probe as in a stall: ``root.probing``). Its
 first move costs nothing, nor does that of a piece of ours beside it
-while our own pieces wall it in (``_walled``). A game
+while our own pieces wall it in (``root._walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
 circle), or with a strike only now and then since (``root.is_stalled``),
 is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
 strikes a hidden piece gains ``PROBE`` in the search, such pieces are
-pulled towards the nearest hidden piece (``tables.probe_pull``) and their
-first move costs nothing, and a Scout that lines up a strike on an
+pulled towards the nearest hidden piece (``tables.probe_pull``), their
+first move costs nothing (nor, while they are walled in, that of our
+pieces beside them), and a Scout that lines up a strike on an
 unmoved one gains half of ``PROBE`` at the root. In a stalled endgame
 (``tables.MINER_HIDDEN`` unmoved hidden pieces of theirs left) our Miners
 set out too, towards the nearest of those, through their shown bombs: a

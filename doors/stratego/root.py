@@ -111,7 +111,7 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
         val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
     stalled = probing(obs, me)
     if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
-            and not any(_walled(obs, me, n) and _hunts(obs, me, n) for n in NEIGHBOURS[m.frm]):
+            and not any(_walled(obs, me, n) and _sets_out(obs, me, n, stalled) for n in NEIGHBOURS[m.frm]):
         val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
     if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
         # an equal officer on the loose: trade it off, unless that
@@ -166,7 +166,8 @@ def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
 def _walled(obs: StrategoObservation, me: int, sq: int) -> bool:
     """Our unmoved piece on ``sq`` has no step to take: every square beside
     it (``NEIGHBOURS`` leaves out the water) is ours. Its neighbours' first
-    moves free its way (for the closing hunt's piece: ``_hunts``)."""
+    moves free its way, if the game sets it out (``_sets_out``: the closing
+    hunt's piece, a stalled game's probe)."""
     seen = obs.squares[sq]
     if seen is None or seen.owner != me or seen.moved:
         return False
