@@ -564,3 +564,32 @@ def test_a_lead_does_not_make_the_miner_walk_away_from_the_flag():
         obs = _last_wall(lead).observation(0)
         for seed in range(3):
             assert make_bot(5, seed, time_cap=None).choose(obs, 0) == take
+
+
+def _walled_in(plies: int) -> StrategoState:
+    """Red's only probes, a Lieutenant and a Sergeant (J1, J2), are walled
+    in by Red's own unmoved pieces (I1, I2, J3); Blue's unmoved Scout on J7
+    is the nearest hidden piece. Both sides walk a Captain round a square of
+    four for ``plies`` plies, no strike made."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "I1": (0, "5"),
+              "J1": (0, "6"), "J2": (0, "7"), "I2": (0, "4"), "J3": (0, "5"), "C3": (0, "5"),
+              "D1": (0, "1"), "E1": (0, "3"),
+              "A10": (1, "F"), "B10": (1, "B"), "A9": (1, "B"), "J7": (1, "9"), "E8": (1, "4"),
+              "F8": (1, "3"), "D10": (1, "2"), "A7": (1, "5"), "E10": (1, "1"), "G8": (1, "3"),
+              "H8": (1, "4"), "C10": (1, "5"), "F10": (1, "8")}
+    s = with_losses(position(pieces, scout_strike=2))
+    return _walk_rounds(s, (["C3", "C4", "D4", "D3"], ["A7", "A6", "B6", "B7"]), plies)
+
+
+def test_a_stalled_game_frees_the_way_of_a_walled_in_probe():
+    """In a stalled game, our probes walled in by our own unmoved pieces
+    have their way freed: a piece beside them moves first at no cost, so
+    one of the wall steps aside. Before the stall, the wall stays (a first
+    move shows the piece is no bomb) and the Captain walks on."""
+    walls = {sq("I1"), sq("I2"), sq("J3")}
+
+    def frees(state: StrategoState, seed: int) -> bool:
+        return make_bot(5, seed, time_cap=None).choose(state.observation(0), 0).frm in walls
+    for seed in range(3):
+        assert frees(_walled_in(root.STALL), seed)
+        assert not frees(_walled_in(root.STALL - 20), seed)
