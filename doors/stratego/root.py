@@ -111,7 +111,7 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
         val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
     stalled = probing(obs, me)
     if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
-            and not any(_walled(obs, me, n) and _sets_out(obs, me, n, stalled) for n in NEIGHBOURS[m.frm]):
+            and not _frees(obs, me, m.frm, stalled):
         val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
     if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
         # an equal officer on the loose: trade it off, unless that
@@ -163,11 +163,28 @@ def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
         and quiet(obs) >= QUIET and _beats_all(obs, me, seen.rank)
 
 
+def _frees(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
+    """Our piece on ``sq`` walls in a piece of ours that the game sets out:
+    the closing hunt's piece, or a probe (a Miner) while no probe (no
+    Miner) of ours is free to walk. Its first move frees that one's way."""
+    for n in NEIGHBOURS[sq]:
+        if not _walled(obs, me, n):
+            continue
+        if _hunts(obs, me, n):
+            return True
+        rank = obs.piece(n).rank
+        kind = PROBE_RANKS if rank in PROBE_RANKS else {rank}
+        if _sets_out(obs, me, n, stalled) and not any(
+                seen is not None and seen.owner == me and seen.rank in kind and not _walled(obs, me, s)
+                for s, seen in enumerate(obs.squares)):
+            return True
+    return False
+
+
 def _walled(obs: StrategoObservation, me: int, sq: int) -> bool:
     """Our unmoved piece on ``sq`` has no step to take: every square beside
     it (``NEIGHBOURS`` leaves out the water) is ours. Its neighbours' first
-    moves free its way, if the game sets it out (``_sets_out``: the closing
-    hunt's piece, a stalled game's probe)."""
+    moves may free its way (``_frees``)."""
     seen = obs.squares[sq]
     if seen is None or seen.owner != me or seen.moved:
         return False
