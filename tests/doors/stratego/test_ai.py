@@ -392,21 +392,24 @@ def _walk_rounds(s: StrategoState, rounds: tuple[list[str], list[str]], plies: i
     return s
 
 
+def _scout_probes(state: StrategoState, seed: int) -> bool:
+    """Red's level-5 move strikes an unmoved hidden piece with a Scout."""
+    obs = state.observation(0)
+    m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+    mine, target = obs.squares[m.frm], obs.squares[m.to]
+    return mine.rank == "9" and target is not None and target.rank is None \
+        and not target.moved
+
+
 def test_a_stalled_game_sends_a_scout_to_show_an_unmoved_piece():
     """Once ``STALL`` plies have passed without a strike, a Scout strikes an
     unmoved hidden piece to see what stands there; before, none throws
     itself away."""
-    def probes(state: StrategoState, seed: int) -> bool:
-        obs = state.observation(0)
-        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
-        mine, target = obs.squares[m.frm], obs.squares[m.to]
-        return mine.rank == "9" and target is not None and target.rank is None \
-            and not target.moved
     early = _stalled(root.STALL - 20)
     late = _stalled(root.STALL)
     for seed in range(3):
-        assert not probes(early, seed)
-        assert probes(late, seed)
+        assert not _scout_probes(early, seed)
+        assert _scout_probes(late, seed)
 
 
 def test_a_quiet_game_well_ahead_sends_a_scout_to_show_an_unmoved_piece():
@@ -432,13 +435,6 @@ def test_a_stalled_game_stays_stalled_after_one_strike():
     a Sergeant took a Scout that had stood shown since the start, a
     ``STALL`` of quiet plies before, the Scout still strikes the unmoved
     hidden piece; 20 plies before the stall, it does not."""
-    def probes(state: StrategoState, seed: int) -> bool:
-        obs = state.observation(0)
-        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
-        mine, target = obs.squares[m.frm], obs.squares[m.to]
-        return mine.rank == "9" and target is not None and target.rank is None \
-            and not target.moved
-
     late = _stalled(root.STALL)        # Red's Sergeant ends on I4, Blue's walker on B7
     late.board[sq("I5")] = Piece(1, "9", revealed=True)
     late.lost[1].remove("9")
@@ -447,8 +443,8 @@ def test_a_stalled_game_stays_stalled_after_one_strike():
     assert late.last_strike is not None and late.last_strike.defender == "9"
     late = _walk_rounds(late, (["I5", "J5", "J4", "I4"], ["B8", "A8", "A7", "B7"]), 20)
     for seed in range(3):
-        assert probes(late, seed)
-        assert not probes(_stalled(root.STALL - 20), seed)
+        assert _scout_probes(late, seed)
+        assert not _scout_probes(_stalled(root.STALL - 20), seed)
 
 
 def _circled(plies: int, sergeant: str = "E6") -> StrategoState:
