@@ -346,7 +346,8 @@ class StrategoBot:
         closing = plies >= QUIET
         lead = ahead(obs, me)
         probe = PROBE if probing(obs, me) else 0.0
-        miner = PROBE if is_stalled(obs) else MINER_LEAD if lead else 0.0
+        stalled = is_stalled(obs)
+        miner = PROBE if stalled else MINER_LEAD if lead else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):
             fog = None      # their side strikes what it cannot see: no careful player
@@ -368,7 +369,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
-                            guarded, miner, closing and lead)
+                            guarded, miner, closing and lead, stalled)
             search.limit = limit
             base = search.score     # this sample's position as it stands (before any swap)
             values: list[float] = []

@@ -141,7 +141,9 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool
     piece that beats every movable rank they have left, once the game has
     gone quiet (the search's closing hunt); or a Miner in an endgame (at
     most ``MINER_HIDDEN`` of their pieces still hidden and unmoved, as the
-    search counts them) that is stalled or that we lead (``LEAD``)."""
+    search counts them) that is stalled or that we lead (``LEAD``), or in
+    a stalled game where a bomb they have shown walls in a hidden piece
+    (the search's ``bomb_walls``)."""
     seen = obs.squares[sq]
     if seen is None or seen.owner != me or seen.rank is None:
         return False
@@ -150,9 +152,14 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool
         return stalled
     if _hunts(obs, me, sq):
         return True
-    return rank == "8" and sum(1 for seen in obs.squares if seen is not None and seen.owner != me
-                               and seen.rank is None and not seen.moved) <= MINER_HIDDEN \
-        and (stalled or ahead(obs, me))
+    if rank != "8":
+        return False
+    hidden = [s for s, seen in enumerate(obs.squares) if seen is not None and seen.owner != me
+              and seen.rank is None and not seen.moved]
+    if len(hidden) <= MINER_HIDDEN:
+        return stalled or ahead(obs, me)
+    return is_stalled(obs) and any((near := obs.squares[n]) is not None and near.owner != me
+                                   and near.rank == "B" for s in hidden for n in NEIGHBOURS[s])
 
 
 def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:

@@ -38,7 +38,10 @@ values, see ``values.piece_values``) plus a positional table per owner:
   are pulled towards the nearest of them (``tables.probe_pull``);
 - with ``miner`` (the game stalled, or well ahead: ``root.LEAD``), in an
   endgame (``tables.MINER_HIDDEN``) our Miners are pulled towards the
-  nearest unmoved one of theirs, through shown bombs;
+  nearest unmoved one of theirs, through shown bombs; with ``bomb_walls``
+  (the game stalled), before the endgame too, towards the nearest unmoved
+  one beside a bomb they have shown (``tables.beside_bombs``): a bomb
+  wall keeps a flag, and nothing but a Miner goes through it;
 - with ``hang`` (level 5: ``values.HANG``), at the search's horizon the
   side to move takes its best sure strike on a revealed piece beside one
   of its own (``hang`` of the piece's value): a revealed officer left
@@ -71,6 +74,7 @@ from .tables import (
     RESULT,
     SCOUT,
     SPY,
+    beside_bombs,
     bfs,
     closing_hunt,
     hunt_tables,
@@ -110,7 +114,8 @@ class Search:
                  known: frozenset[int] | set[int] = frozenset(),
                  unknown: frozenset[int] | set[int] = frozenset(), closing: bool = False,
                  probe: float = 0.0, hang: float = 0.0, fog: Fog | None = None,
-                 guarded: bool = False, miner: float = 0.0, wide: bool = False):
+                 guarded: bool = False, miner: float = 0.0, wide: bool = False,
+                 bomb_walls: bool = False):
         self.b = cells
         self.me = me
         self.long_strike = scout_strike == 2
@@ -182,8 +187,10 @@ class Search:
             closing_hunt(cells, me, unknown, self.val, self.hunt[me], attack, wide)
         if probe:
             probe_pull(cells, me, self.probe_at, probe, self.hunt[me], PROBER_RANKS)
-        if miner and len(unknown) <= MINER_HIDDEN:
-            probe_pull(cells, me, unknown, miner, self.hunt[me], (MINER,), miner=True)
+        if miner:
+            walled = unknown if len(unknown) <= MINER_HIDDEN \
+                else beside_bombs(cells, me, unknown) if bomb_walls else frozenset()
+            probe_pull(cells, me, walled, miner, self.hunt[me], (MINER,), miner=True)
         ranks = [c & 15 for c in cells if c >= 0 and c >> 4 != me]
         pocket: list[float] | None = None
         for r in OFFICERS:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from .pieces import NEIGHBOURS
 
 __all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
-           "closing_hunt", "probe_pull", "MINER_HIDDEN", "HUNT", "FEAR", "TRADE", "POCKET", "CLOSE", "CLOSE_REACH"]
+           "closing_hunt", "probe_pull", "beside_bombs", "MINER_HIDDEN", "HUNT", "FEAR", "TRADE", "POCKET",
+           "CLOSE", "CLOSE_REACH"]
 
 SCOUT, MINER, SPY, MARSHAL, GENERAL, BOMB, FLAG = 2, 3, 1, 10, 9, 11, 0
 HUNT = 0.25         # pull towards a revealed enemy piece one can beat, of its value
@@ -267,6 +268,14 @@ def probe_pull(cells: list[int], me: int, hidden: frozenset[int] | set[int], gai
         if counts[me][r]:
             old = tables[r]
             tables[r] = list(pull) if old is None else [a + p for a, p in zip(old, pull, strict=True)]
+
+
+def beside_bombs(cells: list[int], me: int, hidden: frozenset[int] | set[int]) -> frozenset[int]:
+    """Of the ``hidden`` squares (their pieces unmoved and hidden), those
+    beside a bomb of theirs that is shown: where a wall of bombs keeps
+    their flag, and what a Miner takes (a bomb) or wins the game on."""
+    bomb = (1 - me) * 16 + BOMB
+    return frozenset(s for s in hidden if any(cells[n] == bomb and n not in hidden for n in NEIGHBOURS[s]))
 
 
 def pocket_table(cells: list[int], me: int, known: frozenset[int] | set[int]) -> list[float]:

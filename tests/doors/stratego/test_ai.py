@@ -531,6 +531,41 @@ def test_a_stalled_endgame_sends_a_miner_to_a_flag_walled_in_by_bombs():
         assert sets_out(ahead, seed)
 
 
+def _bomb_wall(plies: int, shown: bool = True) -> StrategoState:
+    """A middle game: Blue's flag in its corner (J10) behind two bombs
+    (J9, I10), and a third (I9) beside I10; with ``shown``, Blue has shown
+    J9 and I9. Twelve more of Blue's pieces stand unmoved and hidden on
+    its back rows, so this is no endgame (``MINER_HIDDEN``). Red's two
+    unmoved Miners (H1, I1) are far off, and it has no probe; Red is not
+    ahead. Both sides walk a Captain round a square of four for ``plies``
+    plies, no strike made."""
+    pieces = {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "H1": (0, "8"), "I1": (0, "8"),
+              "C3": (0, "5"),
+              "J10": (1, "F"), "J9": (1, "B"), "I10": (1, "B"), "I9": (1, "B"), "A7": (1, "5"),
+              **{f"{c}10": (1, r) for c, r in zip("ABCDEFGH", "55443679", strict=True)},
+              **{f"{c}9": (1, r) for c, r in zip("ABCD", "9B87", strict=True)}}
+    s = with_losses(position(pieces, scout_strike=2))
+    for name in ("A7", *(("J9", "I9") if shown else ())):
+        s.board[sq(name)] = s.board[sq(name)]._replace(revealed=True)
+    return _walk_rounds(s, (["C3", "C4", "D4", "D3"], ["A7", "A6", "B6", "B7"]), plies)
+
+
+def test_a_stalled_game_sends_a_miner_to_a_shown_bomb_wall():
+    """Once the game has stalled, a Miner sets out for the hidden pieces
+    beside the bombs they have shown, though many of their pieces are
+    still hidden: a bomb wall keeps a flag, and only a Miner goes through.
+    Before the stall, or while their bombs are hidden, no Miner leaves."""
+    def sets_out(state: StrategoState, seed: int) -> bool:
+        obs = state.observation(0)
+        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+        near = bfs([sq("J10")])
+        return obs.squares[m.frm].rank == "8" and near[m.to] < near[m.frm]
+    for seed in range(3):
+        assert sets_out(_bomb_wall(root.STALL), seed)
+        assert not sets_out(_bomb_wall(root.STALL - 20), seed)
+        assert not sets_out(_bomb_wall(root.STALL, shown=False), seed)
+
+
 def _last_wall(lead: bool) -> StrategoState:
     """Red's Miner (J8) beside the shown bomb (J9) that, with another (I10),
     walls in Blue's corner (J10); Blue's shown Lieutenant (I8) is beside
