@@ -505,6 +505,8 @@ class Search:
         if depth == self.ban_depth and side == self.me and self.ban in moves:
             moves.remove(self.ban)
         if not moves:
+            if not self.moves(1 - side):
+                return 0.0      # neither side can move: a draw (an even score)
             return -WIN - 100 * depth
         if depth == 1:
             return self._frontier(side, moves, alpha, beta)

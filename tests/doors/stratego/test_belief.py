@@ -895,6 +895,40 @@ def test_our_two_square_rule_is_searched_a_last_piece_without_a_move_loses():
     assert Search(list(cells), 0, 2).root_value(0, *back, 3, (sq("A1"), sq("A2"))) < -WIN
 
 
+def test_a_strike_that_leaves_neither_side_a_move_is_a_draw():
+    """Our last movable piece trades itself for their last (Marshal for
+    Marshal): neither side can move, a draw, not a win for the side that
+    moved last (before, the search scored it as their loss)."""
+    from doors.stratego.search import Search
+    cells = [-1] * 100
+    cells[sq("E5")], cells[sq("E6")] = R_OF["1"], 16 + R_OF["1"]
+    cells[sq("A1")], cells[sq("B1")] = R_OF["F"], R_OF["B"]
+    cells[sq("J10")], cells[sq("I10")] = 16 + R_OF["F"], 16 + R_OF["B"]
+    known = frozenset({sq("E5"), sq("E6")})
+    assert Search(list(cells), 0, 2, True, known).root_value(0, sq("E5"), sq("E6"), 3) == 0.0
+
+
+def test_a_lone_marshal_blocks_the_way_to_the_flag_and_draws_rather_than_lose():
+    """Our last movable piece, our Marshal (I3), and theirs (H2), beside the
+    one open square (I2) in front of our flag (I1, bombs on H1 and J1).
+    Any other move lets their Marshal step onto I2 and take the flag;
+    blocking it there, their strike ends both Marshals and the game is
+    drawn. Before, the search scored that draw as our loss too (we could
+    not move), so every move lost and the block was not told apart."""
+    from doors.stratego.search import WIN, Search
+    cells = [-1] * 100
+    cells[sq("I3")], cells[sq("H2")] = R_OF["1"], 16 + R_OF["1"]
+    cells[sq("I1")], cells[sq("H1")], cells[sq("J1")] = R_OF["F"], R_OF["B"], R_OF["B"]
+    cells[sq("A10")], cells[sq("B10")], cells[sq("A9")] = 16 + R_OF["F"], 16 + R_OF["B"], 16 + R_OF["B"]
+    known = frozenset({sq("I3"), sq("H2")})
+
+    def value(to: str) -> float:
+        return Search(list(cells), 0, 2, True, known).root_value(0, sq("I3"), sq(to), 3)
+    assert value("I2") > -WIN / 2
+    for to in ("H3", "J3", "I4"):
+        assert value(to) < -WIN / 2
+
+
 def test_with_the_flag_lost_in_every_line_a_defender_still_heads_for_the_intruder():
     """Their Miner stands next to our flag and nothing of ours can strike it
     this move: every line loses, yet the move that brings our Lieutenant
