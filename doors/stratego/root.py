@@ -109,9 +109,9 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
     val = -marshal_stake(obs, me) * spy_risk(obs, me, m, marshal, marg) if marshal is not None else 0.0
     if target is not None and not mine.revealed and target.rank != mine.rank:
         val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
-    stalled = probing(obs, me)
-    if not mine.moved and defend and not _sets_out(obs, me, m.frm, stalled) \
-            and not _frees(obs, me, m.frm, stalled):
+    probes = probing(obs, me)
+    if not mine.moved and defend and not _sets_out(obs, me, m.frm, probes) \
+            and not _frees(obs, me, m.frm, probes):
         val -= FIRST_MOVE_COST      # it might still be a bomb to them (in a stall, a probe)
     if target is not None and target.rank == mine.rank and target.rank in ("1", "2", "3"):
         # an equal officer on the loose: trade it off, unless that
@@ -120,12 +120,12 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
             else -TRADE_BONUS
     if own and (m.to, m.frm) == own[-1]:
         val -= 4.0          # do not shuffle back and forth
-    if target is None and mine.rank == "9" and stalled:
+    if target is None and mine.rank == "9" and probes:
         strike = obs.opts.get("scout_strike", 2)
         after = list(obs.squares)
         after[m.frm], after[m.to] = None, mine
         if _can_probe(after, m.to, strike) and not _can_probe(obs.squares, m.frm, strike):
-            val += PROBE / 2    # a stalled game: a Scout lines up a probe
+            val += PROBE / 2    # while probing: a Scout lines up a probe
     return val
 
 
@@ -136,12 +136,13 @@ def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bo
                for t in piece_targets(squares, sq, scout_strike))
 
 
-def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
-    """Our piece on ``sq`` is pulled out: a probe in a stalled game; a
-    piece that beats every movable rank they have left, once the game has
-    gone quiet (the search's closing hunt); or a Miner in an endgame (at
+def _sets_out(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
+    """Our piece on ``sq`` is pulled out: a probe while ``probes`` (the
+    game stalled, or quiet while we lead: ``probing``); a piece that beats
+    every movable rank they have left, once the game has gone quiet (the
+    search's closing hunt); or a Miner in an endgame (at
     most ``MINER_HIDDEN`` of their pieces still hidden and unmoved, as the
-    search counts them) that is stalled or that we lead (``LEAD``), or in
+    search counts them) while ``probes`` or while we lead (``LEAD``), or in
     a stalled game where a bomb they have shown walls in a hidden piece
     (the search's ``bomb_walls``)."""
     seen = obs.squares[sq]
@@ -149,7 +150,7 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool
         return False
     rank = seen.rank
     if rank in PROBE_RANKS:
-        return stalled
+        return probes
     if _hunts(obs, me, sq):
         return True
     if rank != "8":
@@ -157,7 +158,7 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool
     hidden = [s for s, seen in enumerate(obs.squares) if seen is not None and seen.owner != me
               and seen.rank is None and not seen.moved]
     if len(hidden) <= MINER_HIDDEN:
-        return stalled or ahead(obs, me)
+        return probes or ahead(obs, me)
     return is_stalled(obs) and any((near := obs.squares[n]) is not None and near.owner != me
                                    and near.rank == "B" for s in hidden for n in NEIGHBOURS[s])
 
@@ -170,7 +171,7 @@ def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
         and quiet(obs) >= QUIET and _beats_all(obs, me, seen.rank)
 
 
-def _frees(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
+def _frees(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
     """Our piece on ``sq`` walls in a piece of ours that the game sets out:
     the closing hunt's piece, or a probe (a Miner) while no probe (no
     Miner) of ours is free to walk. Its first move frees that one's way."""
@@ -181,7 +182,7 @@ def _frees(obs: StrategoObservation, me: int, sq: int, stalled: bool) -> bool:
             return True
         rank = obs.piece(n).rank
         kind = PROBE_RANKS if rank in PROBE_RANKS else {rank}
-        if _sets_out(obs, me, n, stalled) and not any(
+        if _sets_out(obs, me, n, probes) and not any(
                 seen is not None and seen.owner == me and seen.rank in kind and not _walled(obs, me, s)
                 for s, seen in enumerate(obs.squares)):
             return True
