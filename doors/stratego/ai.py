@@ -75,10 +75,11 @@ the defences).
 A won endgame is taken, not circled: once ``QUIET`` plies have passed
 without a strike, a piece of ours that beats every movable rank they have
 left goes after their moved pieces (the search's closing hunt); when we
-are well ahead (``LEAD``), each piece of ours goes after those it beats
-(and our cheap pieces probe as in a stall: ``root.probing``). Its
-first move costs nothing, nor does that of a piece of ours beside it
-while our own pieces wall it in (``root._walled``). A game
+are well ahead (``LEAD``), or the game is stalled, each piece of ours
+goes after those it beats (well ahead, our cheap pieces also probe as in
+a stall: ``root.probing``). Its first move costs nothing (stalled: if it
+beats a piece of theirs that is shown), nor does that of a piece of ours
+beside it while our own pieces wall it in (``root._walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
 circle), or with a strike only now and then since (``root.is_stalled``),
 is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
@@ -369,7 +370,7 @@ class StrategoBot:
         def values_of(cells: list[int], depth: int, limit: int | None = None) -> list[float] | None:
             """Root values over one sample at ``depth`` (None: out of time)."""
             search = Search(cells, me, scout_strike, cfg.defend, known, unknown, closing, probe, cfg.hang, fog,
-                            guarded, miner, closing and lead, stalled)
+                            guarded, miner, closing and (lead or stalled), stalled)
             search.limit = limit
             base = search.score     # this sample's position as it stands (before any swap)
             values: list[float] = []

@@ -165,10 +165,14 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
 
 def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
     """Our piece on ``sq`` is the closing hunt's: the game has gone quiet
-    (``QUIET``) and it beats every movable rank they have left."""
+    (``QUIET``) and it beats every movable rank they have left; or the
+    game is stalled (``is_stalled``) and it beats a piece of theirs that
+    is shown (the search's hunt is then wide: each piece of ours goes
+    after those it beats, as when we are well ahead)."""
     seen = obs.squares[sq]
-    return seen is not None and seen.owner == me and seen.rank not in (None, "B", "F") \
-        and quiet(obs) >= QUIET and _beats_all(obs, me, seen.rank)
+    if seen is None or seen.owner != me or seen.rank in (None, "B", "F") or quiet(obs) < QUIET:
+        return False
+    return _beats_all(obs, me, seen.rank) or is_stalled(obs) and _beats_shown(obs, me, seen.rank)
 
 
 def _frees(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
@@ -204,8 +208,20 @@ def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
     those takes it when it strikes."""
     lost = list(obs.lost[1 - me])
     left = [r for r, n in COUNTS.items() if r not in ("B", "F") and n > lost.count(r)]
-    r = R_OF[rank]
-    return bool(left) and all(RESULT[r][R_OF[e]] == 1 and RESULT[R_OF[e]][r] == -1 for e in left)
+    return bool(left) and all(_takes(rank, e) for e in left)
+
+
+def _beats_shown(obs: StrategoObservation, me: int, rank: str) -> bool:
+    """Our ``rank`` takes a shown piece of theirs that does not take it
+    when it strikes."""
+    return any(seen is not None and seen.owner != me and seen.rank not in (None, "B", "F")
+               and _takes(rank, seen.rank) for seen in obs.squares)
+
+
+def _takes(rank: str, other: str) -> bool:
+    """``rank`` wins striking ``other`` and loses struck by it."""
+    r, e = R_OF[rank], R_OF[other]
+    return RESULT[r][e] == 1 and RESULT[e][r] == -1
 
 
 def ahead(obs: StrategoObservation, me: int) -> bool:

@@ -30,8 +30,9 @@ values, see ``values.piece_values``) plus a positional table per owner:
 - with ``closing`` (the game gone quiet: ``root.QUIET``), the closing hunt:
   a piece of ours that beats every movable rank they have left is pulled
   towards their pieces that moved (on each square the strongest pull)
-  (``tables.closing_hunt``); with ``wide`` (well ahead: ``root.LEAD``),
-  each piece of ours towards those it beats;
+  (``tables.closing_hunt``); with ``wide`` (well ahead: ``root.LEAD``;
+  or stalled: ``root.is_stalled``), each piece of ours towards those it
+  beats;
 - with ``probe`` (the game stalled: ``root.is_stalled``), a strike by a cheap
   piece of ours (``PROBERS``: a Scout, Sergeant or Lieutenant) on a piece
   hidden at the root, moved or not, gains ``probe``, and such pieces

@@ -218,8 +218,9 @@ def closing_hunt(cells: list[int], me: int,
     the ``attack`` pull (by square, towards their flag): it cannot strike
     their unmoved pieces blind, and near their flag it only circles.
 
-    ``wide`` (we are well ahead): each rank of ours is pulled towards the
-    targets it beats both ways, whatever else they have left. The cells
+    ``wide`` (we are well ahead, or the game is stalled): each rank of
+    ours is pulled towards the targets it beats both ways, whatever else
+    they have left. The cells
     are one determinization, so over the samples a hidden target pulls as
     likely as it is beatable; a Marshal keeps off a piece that may be
     their Spy only as far as that is likely."""

@@ -566,6 +566,42 @@ def test_a_stalled_game_sends_a_miner_to_a_shown_bomb_wall():
         assert not sets_out(_bomb_wall(root.STALL, shown=False), seed)
 
 
+def _shown_major(plies: int) -> StrategoState:
+    """Even armies with no probe (no Scout, Sergeant or Lieutenant) on
+    Red's side: Red's General (E3) and Colonels (I1, J1) at home, unmoved;
+    Blue's Major shown on H7, its Marshal (D10) hidden and alive, so no
+    piece of Red's beats all Blue has left. Both sides walk one piece
+    round a square of four for ``plies`` plies, no strike made."""
+    red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2"))
+    blue = dict.fromkeys(("A10", "B10", "C10", "E10", "F10", "G10", "H10", "C9", "D9", "E9", "F9"))
+    pieces = {s: (0, r) for s, r in zip(red, "88445533884", strict=True)}
+    pieces |= {s: (1, r) for s, r in zip(blue, "98659856398", strict=True)}
+    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E3": (0, "2"), "J3": (0, "5"),
+               "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "D10": (1, "1"), "A8": (1, "7")}
+    s = with_losses(position(pieces, scout_strike=2))
+    s.board[sq("H7")] = Piece(1, "4", moved=True, revealed=True)
+    s.lost[1].remove("4")
+    return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
+
+
+def test_a_stalled_game_sends_a_piece_after_a_shown_one_it_beats():
+    """Once the game has stalled, a piece of ours that beats a shown piece
+    of theirs (striking it and struck by it) sets out for it, though no
+    piece of ours beats all they have left: a Colonel leaves home towards
+    their Major. Probes alone do not open a game against a side that never
+    comes out; its shown pieces are what our officers can take. Before the
+    stall, none of our officers leaves home."""
+    def sets_out(state: StrategoState, seed: int) -> bool:
+        obs = state.observation(0)
+        m = make_bot(5, seed, time_cap=None).choose(obs, 0)
+        mine = obs.squares[m.frm]
+        near = bfs([sq("H7")])
+        return mine.rank in ("2", "3") and not mine.moved and near[m.to] < near[m.frm]
+    for seed in range(3):
+        assert sets_out(_shown_major(root.STALL), seed)
+        assert not sets_out(_shown_major(root.STALL - 20), seed)
+
+
 def _last_wall(lead: bool) -> StrategoState:
     """Red's Miner (J8) beside the shown bomb (J9) that, with another (I10),
     walls in Blue's corner (J10); Blue's shown Lieutenant (I8) is beside
