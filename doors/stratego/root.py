@@ -16,8 +16,8 @@ from .belief import R_OF, Marginals
 from .chase import LONG_CHASE, Chase
 from .observation import Seen, StrategoObservation
 from .pieces import COUNTS, NEIGHBOURS, Move, piece_targets
-from .search import RESULT, trade_ok
-from .tables import MARSHAL, MINER_HIDDEN
+from .search import trade_ok
+from .tables import MARSHAL, MINER_HIDDEN, beats
 from .values import VALUE, piece_values, top_bonus
 
 __all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "STALL_STRIKES", "PROBE",
@@ -208,20 +208,14 @@ def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
     those takes it when it strikes."""
     lost = list(obs.lost[1 - me])
     left = [r for r, n in COUNTS.items() if r not in ("B", "F") and n > lost.count(r)]
-    return bool(left) and all(_takes(rank, e) for e in left)
+    return bool(left) and all(beats(R_OF[rank], R_OF[e]) for e in left)
 
 
 def _beats_shown(obs: StrategoObservation, me: int, rank: str) -> bool:
     """Our ``rank`` takes a shown piece of theirs that does not take it
     when it strikes."""
     return any(seen is not None and seen.owner != me and seen.rank not in (None, "B", "F")
-               and _takes(rank, seen.rank) for seen in obs.squares)
-
-
-def _takes(rank: str, other: str) -> bool:
-    """``rank`` wins striking ``other`` and loses struck by it."""
-    r, e = R_OF[rank], R_OF[other]
-    return RESULT[r][e] == 1 and RESULT[e][r] == -1
+               and beats(R_OF[rank], R_OF[seen.rank]) for seen in obs.squares)
 
 
 def ahead(obs: StrategoObservation, me: int) -> bool:

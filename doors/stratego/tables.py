@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .pieces import NEIGHBOURS
 
-__all__ = ["RESULT", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
+__all__ = ["RESULT", "beats", "rank_counts", "trade_ok", "bfs", "bfs_seeded", "hunt_tables", "pocket_table",
            "closing_hunt", "probe_pull", "beside_bombs", "MINER_HIDDEN", "HUNT", "FEAR", "TRADE", "POCKET",
            "CLOSE", "CLOSE_REACH"]
 
@@ -61,7 +61,7 @@ def _result(a: int, d: int) -> int:
 RESULT = [[_result(a, d) for d in range(12)] for a in range(12)]
 
 
-def _beats(a: int, d: int) -> bool:
+def beats(a: int, d: int) -> bool:
     """Rank index ``a`` takes ``d``, striking or struck."""
     return RESULT[a][d] == 1 and RESULT[d][a] == -1
 
@@ -230,12 +230,12 @@ def closing_hunt(cells: list[int], me: int,
     targets = [(s, c & 15, CLOSE * val[enemy][c & 15]) for s, c in enumerate(cells)
                if c >= 0 and c >> 4 == enemy and 0 < c & 15 < BOMB and s not in unknown]
     hunters = [r for r in range(1, BOMB) if counts[me][r]
-               and (wide or (left and all(_beats(r, e) for e in left)))]
+               and (wide or (left and all(beats(r, e) for e in left)))]
     if not hunters or not targets:
         return      # (most of a game: no cost)
     fading = [(e, [gain * f / CLOSE_REACH for f in _CLOSE_FADE[s]]) for s, e, gain in targets]
     for r in hunters:
-        prey = [fade for e, fade in fading if _beats(r, e)]
+        prey = [fade for e, fade in fading if beats(r, e)]
         if not prey:
             continue
         pull = list(map(max, *prey)) if len(prey) > 1 else list(prey[0])
