@@ -27,6 +27,8 @@ __all__ = ["REVEAL_COST", "FIRST_MOVE_COST", "TRADE_BONUS", "QUIET", "STALL", "S
 # Striking shows our rank: a cost for the strong pieces while still hidden (a
 # hidden Marshal keeps their General and Marshal off every piece of ours that
 # moved: any may be it). None once shown: a known Marshal may eat moved pieces.
+# None either for taking a shown piece it beats in a stalled game
+# (``_reveal_cost``): their officers are not coming to be kept off.
 REVEAL_COST = {10: 80.0, 9: 40.0, 8: 10.0}
 # moving a piece for the first time shows it is no bomb: their officers
 # strike moved pieces they surely beat, never a piece that might be a bomb
@@ -107,8 +109,8 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
     target = obs.squares[m.to]
     mine = obs.piece(m.frm)
     val = -marshal_stake(obs, me) * spy_risk(obs, me, m, marshal, marg) if marshal is not None else 0.0
-    if target is not None and not mine.revealed and target.rank != mine.rank:
-        val -= REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
+    if target is not None:
+        val -= _reveal_cost(obs, mine, target)
     probes = probing(obs, me)
     if not mine.moved and defend and not _sets_out(obs, me, m.frm, probes) \
             and not _frees(obs, me, m.frm, probes):
@@ -127,6 +129,21 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
         if _can_probe(after, m.to, strike) and not _can_probe(obs.squares, m.frm, strike):
             val += PROBE / 2    # while probing: a Scout lines up a probe
     return val
+
+
+def _reveal_cost(obs: StrategoObservation, mine: Seen, target: Seen) -> float:
+    """What our piece ``mine`` loses by showing its rank when it strikes
+    ``target``: ``REVEAL_COST`` while it is hidden and the strike shows it
+    (an equal rank shows nothing new); nothing when the game is stalled
+    and it takes a shown piece that does not take it back. The stall's
+    hunt (``_hunts``) sends it there, and kept hidden beside its prey it
+    would wait out the game."""
+    if mine.revealed or target.rank == mine.rank:
+        return 0.0
+    if target.rank not in (None, "B", "F") and beats(R_OF[mine.known_rank], R_OF[target.rank]) \
+            and is_stalled(obs):
+        return 0.0
+    return REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
 
 
 def _can_probe(squares: Sequence[Seen | None], sq: int, scout_strike: int) -> bool:

@@ -602,6 +602,40 @@ def test_a_stalled_game_sends_a_piece_after_a_shown_one_it_beats():
         assert not sets_out(_shown_major(root.STALL - 20), seed)
 
 
+def _beside_lieutenant(plies: int) -> StrategoState:
+    """Even armies: Red's Marshal, hidden, has walked up to E5, and Blue's
+    Lieutenant stands shown beside it on E6 with no other piece of Blue's
+    beside either; Blue's Marshal (D10) and Spy (A9) are hidden and alive.
+    Both sides walk one piece round a square of four for ``plies`` plies,
+    no strike made."""
+    red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2"))
+    blue = dict.fromkeys(("B10", "C10", "E10", "F10", "G10", "H10", "C9", "D9", "E9", "F9"))
+    pieces = {s: (0, r) for s, r in zip(red, "88445533884", strict=True)}
+    pieces |= {s: (1, r) for s, r in zip(blue, "8659856398", strict=True)}
+    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E3": (0, "2"), "J3": (0, "5"),
+               "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "D10": (1, "1"), "A8": (1, "7"),
+               "A9": (1, "S"), "A10": (1, "4")}
+    s = with_losses(position(pieces, scout_strike=2))
+    s.board[sq("E5")] = Piece(0, "1", moved=True)
+    s.board[sq("E6")] = Piece(1, "6", moved=True, revealed=True)
+    s.lost[0].remove("1")
+    s.lost[1].remove("6")
+    return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
+
+
+def test_a_stalled_game_shows_our_marshal_to_take_a_shown_piece():
+    """Our hidden Marshal beside their shown Lieutenant: while the game is
+    only quiet it stays hidden (showing it would let their officers
+    know which of our moved pieces to keep off); once the game has
+    stalled it takes the Lieutenant, for their officers are not coming
+    and hidden beside its prey it would wait out the game."""
+    take = Move(sq("E5"), sq("E6"))
+    for seed in range(3):
+        assert make_bot(5, seed, time_cap=None).choose(_beside_lieutenant(root.STALL).observation(0), 0) == take
+        assert make_bot(5, seed, time_cap=None).choose(
+            _beside_lieutenant(root.STALL - 20).observation(0), 0) != take
+
+
 def _last_wall(lead: bool) -> StrategoState:
     """Red's Miner (J8) beside the shown bomb (J9) that, with another (I10),
     walls in Blue's corner (J10); Blue's shown Lieutenant (I8) is beside
