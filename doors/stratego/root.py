@@ -133,11 +133,11 @@ def costs(obs: StrategoObservation, me: int, m: Move, marshal: int | None,
 
 def _reveal_cost(obs: StrategoObservation, mine: Seen, target: Seen) -> float:
     """What our piece ``mine`` loses by showing its rank when it strikes
-    ``target``: ``REVEAL_COST`` while it is hidden and the strike shows it
-    (an equal rank shows nothing new); nothing when the game is stalled
-    and it takes a shown piece that does not take it back. The stall's
-    hunt (``_hunts``) sends it there, and kept hidden beside its prey it
-    would wait out the game."""
+    ``target``: ``REVEAL_COST`` while it is hidden and the strike shows
+    it (against its equal both die: none is left to hide); nothing when
+    the game is stalled and it takes a shown piece that does not take it
+    back. The stall's hunt (``_hunts``) sends it there, and kept hidden
+    beside its prey it would wait out the game."""
     if mine.revealed or target.rank == mine.rank:
         return 0.0
     if target.rank not in (None, "B", "F") and beats(R_OF[mine.known_rank], R_OF[target.rank]) \
