@@ -140,8 +140,7 @@ def _reveal_cost(obs: StrategoObservation, mine: Seen, target: Seen) -> float:
     beside its prey it would wait out the game."""
     if mine.revealed or target.rank == mine.rank:
         return 0.0
-    if target.rank not in (None, "B", "F") and beats(R_OF[mine.known_rank], R_OF[target.rank]) \
-            and is_stalled(obs):
+    if _prey(mine.known_rank, target) and is_stalled(obs):
         return 0.0
     return REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
 
@@ -231,8 +230,13 @@ def _beats_all(obs: StrategoObservation, me: int, rank: str) -> bool:
 def _beats_shown(obs: StrategoObservation, me: int, rank: str) -> bool:
     """Our ``rank`` takes a shown piece of theirs that does not take it
     when it strikes."""
-    return any(seen is not None and seen.owner != me and seen.rank not in (None, "B", "F")
-               and beats(R_OF[rank], R_OF[seen.rank]) for seen in obs.squares)
+    return any(seen is not None and seen.owner != me and _prey(rank, seen) for seen in obs.squares)
+
+
+def _prey(rank: str, seen: Seen) -> bool:
+    """Our ``rank`` takes ``seen``, a piece shown (not a bomb or the
+    flag), striking it or struck by it."""
+    return seen.rank not in (None, "B", "F") and beats(R_OF[rank], R_OF[seen.rank])
 
 
 def ahead(obs: StrategoObservation, me: int) -> bool:

@@ -566,19 +566,24 @@ def test_a_stalled_game_sends_a_miner_to_a_shown_bomb_wall():
         assert not sets_out(_bomb_wall(root.STALL, shown=False), seed)
 
 
-def _shown_major(plies: int) -> StrategoState:
+def _even_armies(extra: dict[str, tuple[int, str]]) -> StrategoState:
     """Even armies with no probe (no Scout, Sergeant or Lieutenant) on
     Red's side: Red's General (E3) and Colonels (I1, J1) at home, unmoved;
-    Blue's Major shown on H7, its Marshal (D10) hidden and alive, so no
-    piece of Red's beats all Blue has left. Both sides walk one piece
-    round a square of four for ``plies`` plies, no strike made."""
+    Blue's Marshal (D10) hidden and alive, so no piece of Red's beats all
+    Blue has left; ``extra`` pieces added or put in place of others."""
     red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2"))
     blue = dict.fromkeys(("A10", "B10", "C10", "E10", "F10", "G10", "H10", "C9", "D9", "E9", "F9"))
     pieces = {s: (0, r) for s, r in zip(red, "88445533884", strict=True)}
     pieces |= {s: (1, r) for s, r in zip(blue, "98659856398", strict=True)}
     pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E3": (0, "2"), "J3": (0, "5"),
                "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "D10": (1, "1"), "A8": (1, "7")}
-    s = with_losses(position(pieces, scout_strike=2))
+    return with_losses(position(pieces | extra, scout_strike=2))
+
+
+def _shown_major(plies: int) -> StrategoState:
+    """``_even_armies``, with Blue's Major shown on H7. Both sides walk
+    one piece round a square of four for ``plies`` plies, no strike made."""
+    s = _even_armies({})
     s.board[sq("H7")] = Piece(1, "4", moved=True, revealed=True)
     s.lost[1].remove("4")
     return _walk_rounds(s, (["J3", "J4", "I4", "I3"], ["A8", "A7", "B7", "B8"]), plies)
@@ -603,19 +608,12 @@ def test_a_stalled_game_sends_a_piece_after_a_shown_one_it_beats():
 
 
 def _beside_lieutenant(plies: int) -> StrategoState:
-    """Even armies: Red's Marshal, hidden, has walked up to E5, and Blue's
+    """``_even_armies`` with Blue's Spy (A9) and a Major (A10, for a Scout)
+    hidden; Red's Marshal, hidden, has walked up to E5, and Blue's
     Lieutenant stands shown beside it on E6 with no other piece of Blue's
-    beside either; Blue's Marshal (D10) and Spy (A9) are hidden and alive.
-    Both sides walk one piece round a square of four for ``plies`` plies,
-    no strike made."""
-    red = dict.fromkeys(("C1", "D1", "E1", "F1", "G1", "H1", "I1", "J1", "C2", "D2", "E2"))
-    blue = dict.fromkeys(("B10", "C10", "E10", "F10", "G10", "H10", "C9", "D9", "E9", "F9"))
-    pieces = {s: (0, r) for s, r in zip(red, "88445533884", strict=True)}
-    pieces |= {s: (1, r) for s, r in zip(blue, "8659856398", strict=True)}
-    pieces |= {"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"), "E3": (0, "2"), "J3": (0, "5"),
-               "J10": (1, "F"), "I10": (1, "B"), "J9": (1, "B"), "D10": (1, "1"), "A8": (1, "7"),
-               "A9": (1, "S"), "A10": (1, "4")}
-    s = with_losses(position(pieces, scout_strike=2))
+    beside either. Both sides walk one piece round a square of four for
+    ``plies`` plies, no strike made."""
+    s = _even_armies({"A9": (1, "S"), "A10": (1, "4")})
     s.board[sq("E5")] = Piece(0, "1", moved=True)
     s.board[sq("E6")] = Piece(1, "6", moved=True, revealed=True)
     s.lost[0].remove("1")
