@@ -81,13 +81,14 @@ a stall: ``root.probing``). Its first move costs nothing (stalled: if it
 beats a piece of theirs that is shown), nor does that of a piece of ours
 beside it while our own pieces wall it in (``root._walled``). A game
 stalled for ``STALL`` plies (their side never comes out, or both sides
-circle), or with a strike only now and then since (``root.is_stalled``),
-is opened with cheap pieces: a Scout, Sergeant or Lieutenant that
-strikes a hidden piece gains ``PROBE`` in the search, such pieces are
-pulled towards the nearest hidden piece (``tables.probe_pull``), their
-first move costs nothing (nor, while they are walled in, that of our
-pieces beside them), and a Scout that lines up a strike on an
-unmoved one gains half of ``PROBE`` at the root. In a stalled endgame
+circle), with a strike only now and then since, or with no strike of
+theirs in ``STALL`` plies (``root.is_stalled``), is opened with cheap
+pieces: a Scout, Sergeant or Lieutenant that strikes a hidden piece
+gains ``PROBE`` in the search, such pieces are pulled towards the
+nearest hidden piece (``tables.probe_pull``), their first move costs
+nothing (nor, while they are walled in, that of our pieces beside them),
+and a Scout that lines up a strike on an unmoved one gains half of
+``PROBE`` at the root. In a stalled endgame
 (``tables.MINER_HIDDEN`` unmoved hidden pieces of theirs left) our Miners
 set out too, towards the nearest of those, through their shown bombs: a
 flag walled in by bombs is reached only so.
@@ -347,7 +348,7 @@ class StrategoBot:
         closing = plies >= QUIET
         lead = ahead(obs, me)
         probe = PROBE if probing(obs, me) else 0.0
-        stalled = is_stalled(obs)
+        stalled = is_stalled(obs, me)
         miner = PROBE if stalled else MINER_LEAD if lead else 0.0
         fog = fog_of(obs, me) if cfg.fog else None
         if fog is not None and gambled(obs, me, fog.top):

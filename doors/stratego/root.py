@@ -140,7 +140,7 @@ def _reveal_cost(obs: StrategoObservation, mine: Seen, target: Seen) -> float:
     beside its prey it would wait out the game."""
     if mine.revealed or target.rank == mine.rank:
         return 0.0
-    if _prey(mine.known_rank, target) and is_stalled(obs):
+    if _prey(mine.known_rank, target) and is_stalled(obs, mine.owner):
         return 0.0
     return REVEAL_COST.get(R_OF[mine.known_rank], 0.0)
 
@@ -175,7 +175,7 @@ def _sets_out(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
               and seen.rank is None and not seen.moved]
     if len(hidden) <= MINER_HIDDEN:
         return probes or ahead(obs, me)
-    return is_stalled(obs) and any((near := obs.squares[n]) is not None and near.owner != me
+    return is_stalled(obs, me) and any((near := obs.squares[n]) is not None and near.owner != me
                                    and near.rank == "B" for s in hidden for n in NEIGHBOURS[s])
 
 
@@ -188,7 +188,7 @@ def _hunts(obs: StrategoObservation, me: int, sq: int) -> bool:
     seen = obs.squares[sq]
     if seen is None or seen.owner != me or seen.rank in (None, "B", "F") or quiet(obs) < QUIET:
         return False
-    return _beats_all(obs, me, seen.rank) or is_stalled(obs) and _beats_shown(obs, me, seen.rank)
+    return _beats_all(obs, me, seen.rank) or is_stalled(obs, me) and _beats_shown(obs, me, seen.rank)
 
 
 def _frees(obs: StrategoObservation, me: int, sq: int, probes: bool) -> bool:
@@ -269,15 +269,21 @@ def _material(obs: StrategoObservation, me: int) -> tuple[float, float]:
     return ours, theirs
 
 
-def is_stalled(obs: StrategoObservation) -> bool:
-    """``STALL`` plies without a strike, or (``STALL`` plies played) at
-    most ``STALL_STRIKES`` strikes in the last ``2 * STALL``: our own probe
+def is_stalled(obs: StrategoObservation, me: int) -> bool:
+    """``STALL`` plies without a strike; or, ``STALL`` plies played, at
+    most ``STALL_STRIKES`` strikes in the last ``2 * STALL`` (our own probe
     now and then does not open a stalled game, and waiting another
-    ``STALL`` plies before the next probe runs out the turns."""
+    ``STALL`` plies before the next probe runs out the turns), or none of
+    theirs in the last ``STALL``: a side that never comes out leaves the
+    strikes to us, and each of ours would put off the stall again."""
     if quiet(obs) >= STALL:
         return True
+    if obs.ply < STALL:
+        return False
     since = obs.ply - 2 * STALL
-    return obs.ply >= STALL and sum(1 for st in obs.strikes if st.ply > since) <= STALL_STRIKES
+    if sum(1 for st in obs.strikes if st.ply > since) <= STALL_STRIKES:
+        return True
+    return not any(st.player != me and st.ply > obs.ply - STALL for st in obs.strikes)
 
 
 def probing(obs: StrategoObservation, me: int) -> bool:
@@ -285,7 +291,7 @@ def probing(obs: StrategoObservation, me: int) -> bool:
     quiet (``QUIET``) while we are well ahead (``LEAD``), where what a
     probe shows our stronger pieces take; not when a piece of ours beats
     all they have left (the closing hunt's: it needs no probe)."""
-    if is_stalled(obs):
+    if is_stalled(obs, me):
         return True
     if quiet(obs) < QUIET or not ahead(obs, me):
         return False

@@ -447,6 +447,29 @@ def test_a_stalled_game_stays_stalled_after_one_strike():
         assert not _scout_probes(_stalled(root.STALL - 20), seed)
 
 
+def test_a_side_that_never_strikes_leaves_the_game_stalled():
+    """Their side never comes out: our Sergeant takes eight of their shown
+    pieces in a row after a ``STALL`` of quiet plies, they strike nothing,
+    and the Scout on E4 still probes the unmoved piece on E7. The strikes
+    were all ours: for their side, that struck nothing, the game is not
+    stalled."""
+    late = _stalled(root.STALL)        # Red's Sergeant ends on I4, Blue's walker on B7
+    prey = {"I5": "9", "I6": "9", "I7": "9", "I8": "9", "J8": "9", "J7": "8", "J6": "8", "J5": "8"}
+    for name, rank in prey.items():
+        late.board[sq(name)] = Piece(1, rank, revealed=True)
+        late.lost[1].remove(rank)
+    walker = ["B7", "B8", "A8", "A7"]
+    for i, (frm, to) in enumerate(zip(["I4", *prey][:-1], prey, strict=True)):
+        late.apply(0, Move(sq(frm), sq(to)))
+        assert late.last_strike is not None and late.last_strike.player == 0
+        late.apply(1, Move(sq(walker[i % 4]), sq(walker[(i + 1) % 4])))
+    assert len(late.strikes) == len(prey) > root.STALL_STRIKES
+    assert root.is_stalled(late.observation(0), 0)
+    assert not root.is_stalled(late.observation(1), 1)
+    for seed in range(3):
+        assert _scout_probes(late, seed)
+
+
 def _circled(plies: int, sergeant: str = "E6") -> StrategoState:
     """Blue's Captain steps from E8 to E7 (beside Red's Sergeant on E6, by
     default); then both sides walk one piece round a square of four for ``plies``
