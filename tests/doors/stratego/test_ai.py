@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from types import SimpleNamespace
 
 import pytest
@@ -458,8 +459,9 @@ def test_a_side_that_never_strikes_leaves_the_game_stalled():
     for name, rank in prey.items():
         late.board[sq(name)] = Piece(1, rank, revealed=True)
         late.lost[1].remove(rank)
+    path = ["I4", *prey]
     walker = ["B7", "B8", "A8", "A7"]
-    for i, (frm, to) in enumerate(zip(["I4", *prey][:-1], prey, strict=True)):
+    for i, (frm, to) in enumerate(pairwise(path)):
         late.apply(0, Move(sq(frm), sq(to)))
         assert late.last_strike is not None and late.last_strike.player == 0
         late.apply(1, Move(sq(walker[i % 4]), sq(walker[(i + 1) % 4])))
