@@ -27,7 +27,9 @@ unmoved and hidden at the root count as dying on a bomb (no flag found by
 hindsight in one sample). On top of that, from level 3 on, the Marshal and
 the General never strike an unmoved hidden piece whose bomb odds exceed
 ``RISK_BOMB`` (10 %; ``RISK_LIMIT``: a Colonel 15 %, a Major 25 %, the Spy
-10 %) unless the strike surely takes the flag or nothing else is legal, and
+10 %) unless the strike surely takes the flag, nothing else is legal, or
+the piece has no empty square to step to and stands beside an enemy
+likelier to take it than the strike is to meet a bomb (``refused``), and
 no piece makes a known losing strike (on a revealed piece that beats it)
 while another move exists. From level 4 on, a move that leaves our Marshal,
 known to them, next to their hidden pieces costs what the Marshal is worth
@@ -123,7 +125,7 @@ from .belief import R_OF, Belief, Marginals
 from .chase import chase, guard_steps
 from .fog import fog_of, gambled
 from .observation import StrategoObservation
-from .pieces import Action, Move, Phase, Ready
+from .pieces import NEIGHBOURS, Action, Move, Phase, Ready, strike
 from .root import CHASE_PULL, MINER_LEAD, PROBE, QUIET, ahead, costs, is_stalled, probing, quiet, stays
 from .search import RESULT, WIN, Search, Spent
 from .setup import _all_free, make_setup
@@ -192,6 +194,21 @@ def seen_cells(obs: StrategoObservation) -> tuple[list[int], set[int]]:
             if seen.revealed:
                 known.add(s)
     return cells, known
+
+
+def taken_where_it_stands(obs: StrategoObservation, sq: int, marg: Marginals) -> float:
+    """The odds that our piece on ``sq`` is lost to a strike of the likeliest
+    of its enemy neighbours (a shown one that beats it: 1; a hidden one: the
+    belief's odds of the ranks that would)."""
+    mine = obs.piece(sq).known_rank
+    worst = 0.0
+    for n in NEIGHBOURS[sq]:
+        seen = obs.squares[n]
+        if seen is None or seen.owner == obs.piece(sq).owner:
+            continue
+        odds = {seen.rank: 1.0} if seen.rank is not None else marg.odds.get(n, {})
+        worst = max(worst, sum(p for r, p in odds.items() if r not in ("B", "F") and not strike(r, mine)[1]))
+    return worst
 
 
 def _vdc(i: int) -> float:
@@ -300,10 +317,14 @@ class StrategoBot:
         return self.rng.choice(pool)
 
     # ----- risk ------------------------------------------------------------------
-    def refused(self, obs: StrategoObservation, m: Move, marg: Marginals | None) -> bool:
+    def refused(self, obs: StrategoObservation, m: Move, marg: Marginals | None,
+                stuck: frozenset[int] = frozenset()) -> bool:
         """The risk rules: a known losing strike; the Marshal or General on
         an unmoved hidden piece whose bomb odds pass ``RISK_BOMB`` (a Colonel,
-        Major or the Spy past ``RISK_LIMIT``), unless it surely takes the flag."""
+        Major or the Spy past ``RISK_LIMIT``), unless it surely takes the flag
+        or the piece is ``stuck`` (no empty square to step to) beside an enemy
+        likelier to take it where it stands than the strike is to meet a bomb:
+        refusing the gamble would then only leave it to the likelier loss."""
         target = obs.squares[m.to]
         if target is None:
             return False
@@ -311,7 +332,10 @@ class StrategoBot:
         if target.rank is not None:
             return RESULT[R_OF[mine]][R_OF[target.rank]] == -1
         if mine in RISK_LIMIT and not target.moved and marg is not None:
-            return marg.bomb(m.to) > RISK_LIMIT[mine] and marg.flag(m.to) < 1.0
+            bomb = marg.bomb(m.to)
+            if m.frm in stuck and taken_where_it_stands(obs, m.frm, marg) > bomb:
+                return False
+            return bomb > RISK_LIMIT[mine] and marg.flag(m.to) < 1.0
         return False
 
     # ----- search ----------------------------------------------------------------
@@ -329,7 +353,8 @@ class StrategoBot:
         self.last_marginals = marg
         cands = legal
         if cfg.careful:
-            cands = [m for m in legal if not self.refused(obs, m, marg)] or legal
+            stuck = frozenset(m.frm for m in legal) - {m.frm for m in legal if obs.squares[m.to] is None}
+            cands = [m for m in legal if not self.refused(obs, m, marg, stuck)] or legal
         enemy = 1 - me
         base, known = seen_cells(obs)
         # stratified ranks for root strikes on hidden pieces

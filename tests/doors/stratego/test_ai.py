@@ -717,3 +717,30 @@ def test_a_stalled_game_frees_the_way_of_a_walled_in_probe():
     for seed in range(3):
         assert frees(_walled_in(root.STALL), seed)
         assert not frees(_walled_in(root.STALL - 20), seed)
+
+
+def _general_boxed_in(beside: tuple[int, str]) -> StrategoState:
+    """Red's shown General deep on E9 with no empty square to step to: its
+    own Miner (E8) and Sergeant (F9) on two sides, Blue's unmoved hidden
+    E10 behind it (among four unmoved pieces, two of them bombs) and
+    ``beside`` on D9, shown."""
+    s = with_losses(position({"A1": (0, "F"), "B1": (0, "B"), "A2": (0, "B"),
+                              "E9": (0, "2"), "E8": (0, "8"), "F9": (0, "7"),
+                              "A10": (1, "F"), "B10": (1, "B"), "E10": (1, "B"), "J10": (1, "9"),
+                              "D9": beside}))
+    for name in ("E9", "D9"):
+        piece = s.board[sq(name)]
+        s.board[sq(name)] = Piece(piece.owner, piece.rank, moved=True, revealed=True)
+    return s
+
+
+def test_a_boxed_in_general_beside_their_marshal_takes_the_gamble_on_a_hidden_piece():
+    """The risk rule keeps our General off an unmoved hidden piece that may
+    be a bomb. Boxed in beside their shown Marshal, the General is lost if
+    it stays, so the strike on the hidden piece is its better chance and it
+    takes it. Boxed in beside a piece it beats, it stays off the gamble and
+    takes that piece instead."""
+    gamble, take = Move(sq("E9"), sq("E10")), Move(sq("E9"), sq("D9"))
+    for seed in range(3):
+        assert make_bot(5, seed, time_cap=None).choose(_general_boxed_in((1, "1")).observation(0), 0) == gamble
+        assert make_bot(5, seed, time_cap=None).choose(_general_boxed_in((1, "5")).observation(0), 0) == take
