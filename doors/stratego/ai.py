@@ -200,11 +200,12 @@ def taken_where_it_stands(obs: StrategoObservation, sq: int, marg: Marginals) ->
     """The odds that our piece on ``sq`` is lost to a strike of the likeliest
     of its enemy neighbours (a shown one that beats it: 1; a hidden one: the
     belief's odds of the ranks that would)."""
-    mine = obs.piece(sq).known_rank
+    piece = obs.piece(sq)
+    mine = piece.known_rank
     worst = 0.0
     for n in NEIGHBOURS[sq]:
         seen = obs.squares[n]
-        if seen is None or seen.owner == obs.piece(sq).owner:
+        if seen is None or seen.owner == piece.owner:
             continue
         odds = {seen.rank: 1.0} if seen.rank is not None else marg.odds.get(n, {})
         worst = max(worst, sum(p for r, p in odds.items() if r not in ("B", "F") and not strike(r, mine)[1]))
