@@ -138,8 +138,8 @@ class App:
         await self.clock.load()
         await self.login_guard.load()
         await self.board.restore()
-        await self.matches.restore()
-        await self.ratings.load()            # and rate games finished before ratings
+        await self.ratings.load()            # (and rate games finished before ratings) before
+        await self.matches.restore()         # a restored game that is over is rated from them
         await self.matches.check_clocks()          # time that ran out while we were down
         self.matches.watch_clocks(cfg.timing.clock_check_seconds)
         async with listening("telnet", "server", cfg.server.host, cfg.server.port):

@@ -24,6 +24,7 @@ from pathlib import Path
 COMM_LOCAL, COMM_SERIAL, COMM_TELNET = 0, 1, 2
 EMU_ASCII, EMU_ANSI, EMU_AVATAR, EMU_RIP, EMU_MAX = 0, 1, 2, 3, 4
 MAX_BYTES = 64 * 1024
+MAX_HANDLE = 2**31 - 1       # a file descriptor is a C int
 LINE_NAMES = ("comm type", "comm handle", "baud rate", "BBS name", "user record",
               "real name", "handle", "security level", "minutes left", "emulation",
               "node number")
@@ -95,7 +96,7 @@ def parse_door32(text: str, source: str = "DOOR32.SYS", stdio: bool = False) -> 
         return value
 
     drop = DropFile(
-        comm_type=num(1, 0, 2), comm_handle=num(2, -1), baud=num(3, 0),
+        comm_type=num(1, 0, 2), comm_handle=num(2, -1, MAX_HANDLE), baud=num(3, 0),
         bbs_name=lines[3], user_record=num(5), real_name=lines[5], handle=lines[6],
         security=num(8), minutes_left=num(9), emulation=num(10, 0, 4), node=num(11, 0))
     if not drop.caller_name:
@@ -110,9 +111,10 @@ def peek_comm(text: str) -> tuple[int, int] | None:
     """Best effort ``(comm_type, handle)`` from lines 1-2 of a bad file, else None."""
     lines = _lines(text)
     try:
-        return int(lines[0]), int(lines[1])
+        comm = int(lines[0]), int(lines[1])
     except (IndexError, ValueError):
         return None
+    return comm if comm[1] <= MAX_HANDLE else None
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

@@ -50,9 +50,9 @@ from server.net.pty_window import PtyWindow
 from server.net.rlogin import (
     REFUSAL,
     WindowSize,
+    alias_field,
     build_handshake,
     normalize_tag,
-    quote_alias,
     window_message,
 )
 from server.net.telnet import TelnetInputFilter as TelnetFilter
@@ -61,6 +61,8 @@ log = logging.getLogger("gatehouse.door")
 
 EXIT_OK, EXIT_SETUP, EXIT_SERVER = 0, 1, 2
 DEFAULT_SPEED = 38400
+MAX_SPEED = 999_999_999       # the most digits the RLogin terminal field takes
+MAX_MINUTES = 999_999         # the most the server reads (six digits)
 CHUNK = 4096
 
 
@@ -84,9 +86,11 @@ def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False
     or ``ansi-utf8/38400``; ``time_left``: with the caller's minutes left on
     the BBS (``ansi-bbs;minutes=12/38400``), which the server counts down
     (0, as some BBSes write for the sysop, is sent as no limit)."""
-    minutes = f";minutes={drop.minutes_left}" if time_left and drop.minutes_left > 0 else ""
+    minutes = (f";minutes={min(drop.minutes_left, MAX_MINUTES)}"
+               if time_left and drop.minutes_left > 0 else "")
     term = "dumb" if drop.emulation == 0 else _TERMINALS[charset]    # emulation 0: ASCII, no ANSI
-    return f"{term}{minutes}/{drop.baud if drop.baud > 0 else DEFAULT_SPEED}"
+    speed = drop.baud if 0 < drop.baud <= MAX_SPEED else DEFAULT_SPEED    # (a speed is only told)
+    return f"{term}{minutes}/{speed}"
 
 
 def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) -> str:
@@ -96,7 +100,10 @@ def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) 
 
 
 async def _say(writer: asyncio.StreamWriter, text: str) -> None:
-    """Write plain ASCII text (CP437-safe) to the caller; ignore a gone caller."""
+    """Write plain ASCII text (CP437-safe) to the caller, with no control
+    character but CR and LF (a BBS name from the drop file is shown as
+    text, never obeyed); ignore a gone caller."""
+    text = "".join(c for c in text if c in "\r\n" or " " <= c <= "~" or c > "\x9f")
     try:
         writer.write(text.encode("ascii", "replace"))
         await writer.drain()
@@ -128,7 +135,7 @@ async def run_door(drop: DropFile, host: str, port: int,
         return EXIT_SERVER
     try:
         srv_writer.write(build_handshake(client_user_for(drop, tag, secret),
-                                         quote_alias(drop.caller_name),
+                                         alias_field(drop.caller_name),
                                          terminal_for(drop, charset, time_left)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):

@@ -21,6 +21,7 @@ a password/tag the server may ignore.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import ipaddress
 import os
 import socket
@@ -214,6 +215,20 @@ def quote_alias(alias: str) -> str:
     outside printable ASCII, and ``%``, as ``%XX`` (UTF-8), so ``Jörg`` and
     ``Jorg`` (or ``bad\x01name`` and ``badname``) stay apart. Door mode sends it."""
     return urllib.parse.quote(alias, safe=_ALIAS_SAFE)
+
+
+def alias_field(alias: str) -> str:
+    """``quote_alias`` cut to fit the handshake's field: a quoted alias too
+    long for it (a name in another alphabet quotes to up to nine characters
+    a letter) keeps its start and ends in ``~`` and a digest of the whole
+    alias, so two long names that start alike stay two callers."""
+    quoted = quote_alias(alias)
+    if len(quoted) <= MAX_FIELD:
+        return quoted
+    digest = hashlib.sha256(alias.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    head = quoted[:MAX_FIELD - len(digest) - 1]
+    cut = head.find("%", len(head) - 2)       # never half a %XX
+    return (head if cut < 0 else head[:cut]) + "~" + digest
 
 
 def unquote_alias(field: str) -> str:

@@ -12,8 +12,8 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from doors._core.door import AnyState, DoorInfo
 from doors._core.game import Outcome, Termination
@@ -23,13 +23,13 @@ from server.services.chat import ChatLog, clean_chat
 from server.services.events import MatchEvent, News
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
-from server.services.match_bots import BotDriver
+from server.services.match_bots import WRITE_RETRY, BotDriver
 from server.services.move_clock import MoveClock
 from server.services.nodes import Node
 from server.services.ratings import GameFacts, GameRating, RatingBook
 from server.services.saving import SavingNotice
 from server.services.seats import WATCHING, Seat, SeatKind, seat_label
-from server.services.store import RatingWrite, Store
+from server.services.store import RatingWrite, Store, WriteFailed
 from server.services.thinkers import ComputerPlayers
 from server.services.turn_clock import TurnTimes, span_text
 
@@ -39,6 +39,26 @@ log = logging.getLogger("gatehouse.match")
 
 
 Tell = Callable[[str, E.Notice], None]     # (handle, event): to that caller if online
+T = TypeVar("T")
+
+
+async def unbroken(work: Coroutine[Any, Any, T], what: str) -> T:
+    """Run ``work`` to its end even if the caller is cancelled (a caller
+    who drops, a computer's turn stopped, a forfeit timer called off): a
+    write that has begun is always followed by the change of state it
+    records, so the record and the game never part. A failure nobody is
+    left to hear is logged."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(lambda t: _unheard(t, what))
+        raise
+
+
+def _unheard(task: asyncio.Future[Any], what: str) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s failed after its caller left: %s", what, task.exception())
 
 
 class Match:
@@ -196,7 +216,13 @@ class Match:
 
     # ----- actions ----------------------------------------------------------
     async def submit(self, player: int, action: Any) -> str | None:
-        """Check, store and apply an action; returns a reason if refused."""
+        """Check, store and apply an action; returns a reason if refused.
+        Once asked, the match sees it through: a proposer cancelled meanwhile
+        (a caller dropped while the computer's move was being stored) does
+        not leave a stored move unapplied."""
+        return await unbroken(self._submit(player, action), f"a move in game {self.id}")
+
+    async def _submit(self, player: int, action: Any) -> str | None:
         async with self._lock:
             if self.ended or self._ending:
                 return "The game is over."
@@ -267,22 +293,30 @@ class Match:
             if not late:
                 self._clock_turn()
                 return
-        per = f"{self.clock.seconds / 60:g} min a move"
-        if len(late) == 2:
-            await self._end(Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})"))
-        else:
-            await self._end(Outcome(1 - late[0], Termination.FORFEIT,
-                                    f"{self.seats[late[0]].name} lost on time ({per})"))
+            per = f"{self.clock.seconds / 60:g} min a move"
+            if len(late) == 2:
+                outcome = Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})")
+            else:
+                outcome = Outcome(1 - late[0], Termination.FORFEIT,
+                                  f"{self.seats[late[0]].name} lost on time ({per})")
+            if not await self._finish(outcome):
+                return
+        self._announce_end(outcome)
 
     async def lose_on_time(self) -> bool:
         """By turns: end the game if a side's time per move has run out (both
         sides at once, in a simultaneous phase: nobody wins). True if it ended."""
         if self.turns is None or self.ended or self._ending:
             return False
-        outcome = self.turns.verdict(self.names())
-        if outcome is not None:
-            await self._end(outcome)
-        return outcome is not None
+        return await unbroken(self._lose_on_time(), f"the end of game {self.id}")
+
+    async def _lose_on_time(self) -> bool:
+        async with self._lock:         # (a move being stored counts: its turn is over)
+            outcome = self.turns.verdict(self.names()) if self.turns is not None else None
+            if outcome is None or not await self._finish(outcome):
+                return False
+        self._announce_end(outcome)
+        return True
 
     def time_left_text(self, player: int) -> str:
         """By turns: "2d 5h left" for ``player``, or "" when it is not their turn."""
@@ -320,16 +354,32 @@ class Match:
         for seat in self.seats:
             if seat.seed is None:
                 seat.seed = random.randrange(1 << 30)
-        self.notify(News.UPDATE, "The computer finishes the game.")
+        told = "The computer finishes the game."
+        if other.kind == SeatKind.BOT:
+            told = "The computer finishes the game (not rated: it plays your side)."
+        self.notify(News.UPDATE, told)
         self._bots.drive()
-        return "The computer finishes the game."
+        return told
 
     async def _end(self, outcome: Outcome) -> None:
-        """Record the result, then announce it (the record comes first)."""
-        if self.ended or self._ending:
-            return
-        await self._record_end(outcome, self.state)
+        """Record the result, then announce it (the record comes first).
+        It waits for a move being stored (the game ends after it, with it
+        counted) and, once begun, is seen through like a move."""
+        await unbroken(self._end_now(outcome), f"the end of game {self.id}")
+
+    async def _end_now(self, outcome: Outcome) -> None:
+        async with self._lock:
+            if not await self._finish(outcome):
+                return
         self._announce_end(outcome)
+
+    async def _finish(self, outcome: Outcome) -> bool:
+        """Record the end on the state as it stands (the lock held); False
+        if the game is over or ending already."""
+        if self.ended or self._ending:
+            return False
+        await self._record_end(outcome, self.state)
+        return True
 
     async def settle(self) -> None:
         """Record the end of a game whose record is over but not its result
@@ -345,7 +395,9 @@ class Match:
         cls = type(state)
         moves = tuple(cls.count_moves([(p, t) for p, t in state.record() if p == side])[0]
                       for side in (0, 1))
-        return GameFacts(self.id, self.info.key, labels, outcome.to_json(), (moves[0], moves[1]))
+        finished = self.autoplay and any(seat.kind == SeatKind.BOT for seat in self.seats)
+        return GameFacts(self.id, self.info.key, labels, outcome.to_json(), (moves[0], moves[1]),
+                         computer_finished=finished)
 
     async def _record_end(self, outcome: Outcome, state: AnyState,
                           final: tuple[int, int, str] | None = None) -> None:
@@ -393,6 +445,8 @@ class Match:
         if self.turns is not None:
             self._bots.drive()
             return
+        if self.ended or self._ending:       # (a forfeit being stored: its news follows)
+            return
         if self._forfeit_task is not None:
             self._forfeit_task.cancel()
             self._forfeit_task = None
@@ -437,8 +491,7 @@ class Match:
 
     async def _abort_unwatched(self) -> None:
         try:
-            async with self._lock:
-                await self._end(Outcome(None, Termination.ABORTED, "nobody was watching"))
+            await self._end(Outcome(None, Termination.ABORTED, "nobody was watching"))
         except Exception:
             log.exception("stopping game %s, which nobody watches", self.id)
 
@@ -459,13 +512,18 @@ class Match:
         return absent[0].left_at + self.config.server.forfeit_seconds
 
     async def _forfeit_after(self, seat: Seat) -> None:
+        """The absent caller forfeits at the deadline; a forfeit the disk
+        refused is tried again while they are still away."""
         try:
             deadline = seat.left_at or time.monotonic()
             await asyncio.sleep(max(0.0, deadline + self.config.server.forfeit_seconds - time.monotonic()))
-            if not seat.present and not self.ended:
+            while not seat.present and not self.ended:
                 minutes = self.config.server.forfeit_minutes
-                await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
-                                        f"{seat.name} left and did not return within {minutes:g} minutes"))
+                try:
+                    await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
+                                            f"{seat.name} left and did not return within {minutes:g} minutes"))
+                except WriteFailed:     # not stored (the store logs it)
+                    await asyncio.sleep(WRITE_RETRY)
         except asyncio.CancelledError:
             pass
 

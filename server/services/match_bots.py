@@ -18,7 +18,7 @@ from server.services.seats import Seat, SeatKind
 from server.services.store import WriteFailed
 from server.services.thinkers import ComputerPlayers
 
-__all__ = ["BotDriver", "BotTable"]
+__all__ = ["BotDriver", "BotTable", "WRITE_RETRY"]
 
 WRITE_RETRY = 5.0      # seconds before the computer tries a move the disk refused again
 

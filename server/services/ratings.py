@@ -10,7 +10,8 @@ and the computer at a fixed level. A resignation or a forfeit counts as the
 loss it is; an aborted game, a game of the computer against itself and a
 game of a caller against themselves do not. Nor, so that a rating cannot
 be farmed, does a game in which a side made fewer than ``MIN_MOVES``
-moves, a game between two accounts that logged in from one address
+moves, a game against the computer that the computer finished for the
+caller (auto finish), a game between two accounts that logged in from one address
 (``addresses.address_key``) in the last ``SHARED_ADDRESS_DAYS`` days, or
 the same two callers' game after ``PAIR_PER_DAY`` rated ones in 24 hours.
 The reason is kept with the game and told at game over.
@@ -103,6 +104,7 @@ class GameFacts:
     labels: tuple[str, str]              # the seats as ``seats.seat_label`` writes them
     outcome: JSONObject                  # ``Outcome.to_json()``
     moves: tuple[int, int] = (2, 2)      # game moves each side made (setup not counted)
+    computer_finished: bool = False      # the computer played a caller's side against itself
 
 
 def _score(outcome: dict[str, object]) -> float:
@@ -227,6 +229,8 @@ class RatingBook:
         two accounts seen at one address, or the same pair too often."""
         if min(facts.moves) < MIN_MOVES:
             return f"a side made fewer than {MIN_MOVES} moves"
+        if facts.computer_finished:
+            return "the computer finished the game for the caller"
         a, b = facts.labels
         if is_computer(a) or is_computer(b):
             return None

@@ -29,7 +29,9 @@ def backup(source: str | Path, target: str | Path) -> None:
     """Copy the database ``source`` to ``target`` in one consistent step
     (other writers wait at most a moment; none is disturbed), as a single
     file (no WAL beside it), created 0600 (it holds password hashes), and
-    put in place at once: a reader of ``target`` never sees half a copy."""
+    put in place at once: a reader of ``target`` never sees half a copy.
+    A copy that fails sqlite's integrity check (the database is damaged)
+    is thrown away, and ``target`` keeps what it held: StoreError."""
     source, target = Path(source), Path(target)
     if source.resolve() == target.resolve():
         raise StoreError(f"{target}: that is the database itself: back it up to another file")
@@ -42,15 +44,29 @@ def backup(source: str | Path, target: str | Path) -> None:
         try:
             con.backup(dest)                # all pages in one step: one read transaction
             dest.execute("PRAGMA journal_mode=DELETE")
+            try:
+                found = [str(row[0]) for row in dest.execute("PRAGMA integrity_check(100)")]
+            except sqlite3.DatabaseError as exc:
+                found = [" ".join(str(exc).split())]
         finally:
             dest.close()
+        if found != ["ok"]:                 # a damaged copy never replaces the last good one
+            tmp.unlink(missing_ok=True)
+            kept = f"{target} was left as it was" if target.exists() else "no copy was written"
+            detail = found[0] if len(found) == 1 else f"{len(found)} problems: {'; '.join(found[:3])}"
+            raise StoreError(f"{source}: the database is damaged ({detail}): {kept}; "
+                             "restore from a good backup")
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise StoreError(f"{target}: cannot write the copy ({exc.strerror or exc})") from None
     except sqlite3.Error as exc:
         tmp.unlink(missing_ok=True)
-        raise StoreError(f"{target}: the copy failed ({exc})") from None
+        text = " ".join(str(exc).split())
+        if "malformed" in text or "corrupt" in text:
+            raise StoreError(f"{source}: the database is damaged ({text}): {target} was left as "
+                             "it was; restore from a good backup") from None
+        raise StoreError(f"{target}: the copy failed ({text})") from None
     finally:
         con.close()
 

@@ -159,9 +159,15 @@ class StoreCore:
             self.db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                               isolation_level=None)
             version = await self.schema_version()
+            row = await self._row("PRAGMA quick_check(1)")
         except sqlite3.Error as exc:
             await self.close()
-            raise StoreError(f"{path}: cannot read the database ({exc})") from None
+            raise StoreError(_explain(str(path), exc)) from None
+        if row is None or row[0] != "ok":
+            await self.close()
+            found = " ".join(str(row[0] if row else "no answer").replace("*** in database main ***", "").split())
+            raise StoreError(f"{path}: the database is damaged (quick_check: {found}): "
+                             "restore it from a backup")
         if version != len(MIGRATIONS):
             await self.close()
             older = version < len(MIGRATIONS)

@@ -320,3 +320,54 @@ def test_the_callers_time_left_rides_in_the_terminal_field():
     hs = RloginHandshake("bbs", "Gus", "ansi-bbs;minutes=12", 38400)
     assert (hs.terminal_type, hs.minutes_left) == ("ansi-bbs", 12)
     assert RloginHandshake("bbs", "Gus", "ansi-bbs;minutes=lots", 0).minutes_left is None
+
+
+async def test_a_bbs_name_with_escape_codes_reaches_the_caller_as_text():
+    async with FakeGatehouse() as gh:
+        (c_reader, c_writer), (d_reader, d_writer) = await socketpair_streams()
+        drop = make_drop(bbs_name="Evil\x1b[2J\x1b]0;pwned\x07BBS")
+        door = asyncio.create_task(run_door(drop, "127.0.0.1", gh.port, d_reader, d_writer))
+        c_writer.write(b"ping")
+        assert await read_until(c_reader, b"ping") == b"ping"
+        gh.writers[0].close()
+        assert await asyncio.wait_for(door, 2) == 0
+        said = await read_until(c_reader, b"...")
+        assert b"Returning to Evil[2J]0;pwnedBBS..." in said
+        assert b"\x1b" not in said and b"\x07" not in said
+        d_writer.close()
+        c_writer.close()
+
+
+def test_two_long_names_in_another_alphabet_stay_two_callers():
+    """Door mode reads DOOR32.SYS as CP437: a Cyrillic (CP866) name comes
+    through as a string of box and accented characters that quotes to far
+    more than the RLogin field holds. Cut short, two names that start alike
+    would be one account; each still fits and stays apart."""
+    from server.net.rlogin import MAX_FIELD, alias_field, quote_alias, unquote_alias
+    from server.services.bbs_accounts import alias_key
+    one = "Александр Иванов".encode("cp866").decode("cp437")
+    two = "Александр Ильин".encode("cp866").decode("cp437")
+    fields = [alias_field(name) for name in (one, two)]
+    assert all(len(field) <= MAX_FIELD and field.isascii() for field in fields)
+    assert len(quote_alias(one)) > MAX_FIELD              # (so the cut is the case here)
+    assert alias_key(unquote_alias(fields[0]), "[V]") != alias_key(unquote_alias(fields[1]), "[V]")
+    assert alias_field(one) == fields[0]                  # the same caller next time
+    assert alias_field("DarkRider") == "DarkRider"         # a short name as before
+
+
+def test_main_a_comm_handle_too_big_for_a_descriptor_is_one_clear_line(tmp_path, capsys):
+    path = tmp_path / "door32.sys"
+    write_drop(path, 0, l2="99999999999999999999")
+    assert door_bridge.main(str(path), "127.0.0.1", free_port()) == 1
+    err = capsys.readouterr().err
+    assert "door32.sys line 2: comm handle must be" in err and "Traceback" not in err
+    write_drop(path, 0, l2="99999999999999999999", l3="fast")
+    assert door_bridge.main(str(path), "127.0.0.1", free_port()) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("gatehouse door:") == 1
+
+
+def test_a_speed_or_time_left_beyond_the_field_is_not_sent_as_is():
+    term = terminal_for(make_drop(baud=10_000_000_000, minutes_left=10_000_000), time_left=True)
+    terminal, speed = term.rsplit("/", 1)
+    assert speed == "38400" and RloginHandshake("", "", terminal, 38400).minutes_left == 999_999

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from doors import registry
-from server.config import Config, TimingSettings
+from doors._core.game import Outcome, Termination
+from server.config import Config, ServerSettings, TimingSettings
 from server.services.ids import GameId
 from server.services.match import Match, MatchEvent, News
 from server.services.nodes import NodeRegistry
@@ -131,3 +132,97 @@ async def test_the_opponent_is_told_why_a_caller_left():
     told = [e.text for e in alice.inbox if isinstance(e, MatchEvent) and e.kind == News.SUSPENDED]
     assert told and told[-1].startswith("Bob ran out of time on their BBS: the game is suspended")
     assert match.suspended
+
+
+def new_match_with(config: Config) -> tuple[Match, GatedStore, FakeSeat, FakeSeat]:
+    match, store, alice, bob = new_match()
+    match.config = config
+    return match, store, alice, bob
+
+
+async def until(check: Any) -> None:
+    """Let the loop run until ``check()`` holds (the timeout only turns a
+    hang into a failure)."""
+    async with asyncio.timeout(60):
+        while not check():
+            await asyncio.sleep(0.001)
+
+
+async def test_a_move_being_stored_when_its_proposer_is_cancelled_is_still_applied():
+    """The computer's move is being written when the caller drops (the
+    computer's turn is cancelled): the move is stored, so it is applied too,
+    and the next move is the next ply, not a clash with the stored one."""
+    match, store, alice, bob = new_match()
+    player = mover(match)
+    action = match.state.legal_actions(player)[0]
+    store.gate.clear()
+    proposer = asyncio.create_task(match.submit(player, action))
+    await store.writing.wait()
+    proposer.cancel()
+    store.gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await proposer
+    await until(lambda: len(match.state.history) == 1)
+    assert store.moves == [(1, player, match.state.action_to_str(action))]
+    assert updates(alice) and updates(bob)           # and both were shown it
+    nxt = mover(match)
+    assert await match.submit(nxt, match.state.legal_actions(nxt)[0]) is None
+    assert [ply for ply, _, _ in store.moves] == [1, 2]
+
+
+async def test_a_resignation_while_a_move_is_stored_ends_the_game_after_that_move():
+    match, store, alice, bob = new_match()
+    player = mover(match)
+    action = match.state.legal_actions(player)[0]
+    store.gate.clear()
+    moving = asyncio.create_task(match.submit(player, action))
+    await store.writing.wait()
+    resigning = asyncio.create_task(match.resign(1 - player))
+    await asyncio.sleep(0)
+    assert store.finished is None                    # the end waits for the move
+    store.gate.set()
+    assert await moving is None
+    await resigning
+    assert len(store.moves) == 1 and store.finished is not None
+    assert match.ended and len(match.state.history) == 1
+    assert match.outcome is not None and match.outcome.winner == player
+
+
+async def test_a_caller_back_while_their_forfeit_is_stored_finds_the_game_over():
+    """The forfeit was being written when the caller came back: it is
+    stored, so the game is over for everyone (never stored as over while
+    the players go on), and nobody is told that the game goes on."""
+    config = Config(timing=TimingSettings(bot_min_delay=0), server=ServerSettings(forfeit_minutes=0.0001))
+    match, store, alice, bob = new_match_with(config)
+    player = mover(match)
+    assert await match.submit(player, match.state.legal_actions(player)[0]) is None
+    store.writing.clear()
+    store.gate.clear()
+    match.detach(bob)
+    await store.writing.wait()                       # the forfeit is being stored
+    match.attach(1, bob)                             # Bob is back a moment late
+    store.gate.set()
+    await until(lambda: match.ended)
+    assert store.finished is not None and store.finished["termination"] == "forfeit"
+    assert match.outcome is not None and match.outcome.winner == 0
+    assert await match.submit(mover(match), match.state.legal_actions(mover(match))[0]) == "The game is over."
+    told = [e.text for e in alice.inbox + bob.inbox if isinstance(e, MatchEvent) and e.kind == News.RESUMED]
+    assert told == []
+
+
+async def test_auto_finish_against_the_computer_is_told_and_recorded_as_the_computers_game():
+    """Against the computer, auto finish has the computer play the caller's
+    side: the caller is told the game will not be rated, and the facts the
+    rating book reads say so."""
+    match, _store, alice, _bob = new_match()
+    match.seats[1] = Seat(1, SeatKind.BOT, "Computer", 1)
+    said = await match.request_auto_finish(0)
+    match.stop()
+    assert said == "The computer finishes the game (not rated: it plays your side)."
+    outcome = Outcome(0, Termination.RULES, "won")
+    assert match.facts(outcome, match.state).computer_finished
+    human, _, _, _ = new_match()
+    human.auto_offer = 1
+    assert await human.request_auto_finish(0) == "The computer finishes the game."
+    human.stop()
+    assert not human.facts(outcome, human.state).computer_finished

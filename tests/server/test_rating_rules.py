@@ -101,3 +101,15 @@ async def test_the_hall_lists_callers_with_five_rated_games(book):
     assert hall.most_games == [("Alice", MIN_RATED_GAMES)]
     assert [h for h, _n in hall.longest_streaks] == ["Alice"]
     assert hall.mine.wins == MIN_RATED_GAMES - 1                      # Bob's own record is all there
+
+
+async def test_a_game_the_computer_finished_for_the_caller_is_not_rated(book):
+    gid = await book.store.create_game("awari", {}, ("Alice", "computer:4"))
+    outcome = Outcome(0, Termination.RULES, "19 stones in a home").to_json()
+
+    async def write(change):
+        await book.store.finish_game(gid, outcome, rating=change)
+    result = await book.finish(GameFacts(gid, "awari", ("Alice", "computer:4"), outcome, (12, 12),
+                                         computer_finished=True), write)
+    assert not result.rated and result.why == "the computer finished the game for the caller"
+    assert book.get("Alice", "awari") is None
