@@ -250,8 +250,10 @@ class App:
         (the sysop console) builds the first screen instead of the login;
         ``time_left``: minutes the caller has left on their BBS (door mode)."""
         # (a BBS hands over many callers from one address: RLogin is
-        # limited by its allow-list instead)
-        refusal = self.nodes.refusal(conn.peer, limit_per_ip=origin in (Origin.TELNET, Origin.WEB))
+        # limited by its allow-list instead; the sysop's console, on a socket
+        # only the sysop may open, is never turned away, however full or flooded)
+        refusal = None if origin == Origin.SYSOP else self.nodes.refusal(
+            conn.peer, limit_per_ip=origin in (Origin.TELNET, Origin.WEB))
         if refusal is not None:
             conn.write(f"\r\n{refusal}\r\n".encode())
             await conn.drain()

@@ -80,17 +80,29 @@ async def _replay(config: Config, game_id: int, delay: float, charset: str, out:
     from server.services.store import Store
     store = await Store(config.store.database).open()
     try:
-        game = await store.get_game(game_id)
+        game = await store.get_game(game_id) if 0 < game_id < 2**63 else None
         if game is None:
             print(f"There is no game {game_id}.", file=sys.stderr)
             return 1
         moves = await store.moves(game_id)
     finally:
         await store.close()
-    for data in replay_frames(game, moves, charset):
-        out.write(data)
-        out.flush()
-        await asyncio.sleep(delay)      # (CTRL-C stops it here)
+    from doors import registry
+    if game.door not in registry():
+        print(f"gatehouse: game {game_id} is of the door {game.door!r}, which this Gatehouse does "
+              f"not have (doors: {', '.join(registry())})", file=sys.stderr)
+        return 1
+    try:
+        if game.damaged == "options":
+            raise ValueError("its options in the database cannot be read")
+        for data in replay_frames(game, moves, charset):
+            out.write(data)
+            out.flush()
+            await asyncio.sleep(delay)      # (CTRL-C stops it here)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:    # a record the rules cannot read
+        print(f"\ngatehouse: game {game_id} cannot be replayed: its record is damaged ({exc})",
+              file=sys.stderr)
+        return 1
     return 0
 
 
@@ -230,7 +242,7 @@ def _run(args: argparse.Namespace, config: Config) -> int:
         if not _existing_database(config):
             return 1
         from server.cli_records import games_command
-        asyncio.run(games_command(config, args.status, args.limit))
+        asyncio.run(games_command(config, args.status, max(0, min(args.limit, 1_000_000))))
         return 0
     if args.command == "bulletin":
         from server.cli_records import bulletin_command

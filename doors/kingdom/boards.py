@@ -232,7 +232,7 @@ def decode_layout(layout: str) -> list[int]:
         rank = SIZE - 1 - i
         f = 0
         for tok in re.findall(r"\d+|.", row):
-            if tok.isdigit():
+            if tok.isdecimal():
                 f += int(tok)
                 continue
             try:

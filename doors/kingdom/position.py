@@ -57,7 +57,7 @@ def square_name(sq: int) -> str:
 def parse_square(text: str) -> int:
     """"a1".."s19" -> square; ValueError otherwise."""
     text = text.strip().lower()
-    if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+    if len(text) < 2 or text[0] not in FILES or not text[1:].isdecimal():
         raise ValueError(f"not a square: {text!r}")
     rank = int(text[1:])
     if not 1 <= rank <= SIZE or text[1] == "0":

@@ -65,7 +65,7 @@ def square_name(size: int, square: int) -> str:
 
 def parse_square(size: int, text: str) -> int:
     text = text.strip().lower()
-    if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+    if len(text) < 2 or not text[0].isalpha() or not text[1:].isdecimal():
         raise InvalidNotation(f"not a square: {text!r}")
     x, y = ord(text[0]) - ord("a"), int(text[1:]) - 1
     if not (0 <= x < size and 0 <= y < size):

@@ -242,7 +242,7 @@ class StrategoUI(StrategoView):
             self.load_index = (self.load_index - 1) % len(names)
         elif key == DOWN:
             self.load_index = (self.load_index + 1) % len(names)
-        elif key.isdigit() and 1 <= int(key) <= min(9, len(names)):
+        elif key.isdecimal() and 1 <= int(key) <= min(9, len(names)):
             self.load_index = int(key) - 1
             key = ENTER
         if key == ENTER:

@@ -94,7 +94,7 @@ def square_name(sq: int) -> str:
 
 def parse_square(text: str) -> int:
     text = text.strip().upper()
-    if len(text) < 2 or text[0] not in COLS or not text[1:].isdigit():
+    if len(text) < 2 or text[0] not in COLS or not text[1:].isdecimal():
         raise InvalidNotation(f"not a square: {text!r}")
     row = int(text[1:])
     if not 1 <= row <= 10:

@@ -61,11 +61,12 @@ class TypingRate:
 
 
 class ResizeRate:
-    """Window-size changes one connection may report: a burst of ``BURST``
-    (dragging a window's corner sends a few dozen), refilled at ``RATE`` a
-    second. Each change redraws the caller's screen; a connection that
-    changes its size faster than that for long is flooding the server and
-    is ended like any other flood."""
+    """Window-size changes one connection may have redrawn at once: a burst
+    of ``BURST``, refilled at ``RATE`` a second. Dragging a window's corner
+    sends one change per cell, a hundred or more; past the burst the screen
+    is redrawn once when a change is allowed again (``wait``), at the size
+    the window came to, so no connection costs more than a few redraws a
+    second and nobody is cut off for resizing."""
 
     __slots__ = ("tokens", "stamp")
     RATE = 4.0
@@ -78,5 +79,11 @@ class ResizeRate:
         now = time.monotonic() if now is None else now
         self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
         self.stamp = now
+        if self.tokens < 1:
+            return False
         self.tokens -= 1
-        return self.tokens >= 0
+        return True
+
+    def wait(self) -> float:
+        """Seconds until a change is allowed again."""
+        return max(0.0, (1 - self.tokens) / self.RATE)

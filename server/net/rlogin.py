@@ -63,7 +63,7 @@ class RloginHandshake:
         (``ansi-bbs;minutes=12/38400``: DOOR32.SYS line 9), else None."""
         for param in self.terminal.split(";")[1:]:
             name, _, value = param.partition("=")
-            if name == "minutes" and value.isdigit() and len(value) <= 6:
+            if name == "minutes" and value.isdecimal() and len(value) <= 6:
                 return int(value)
         return None
 
@@ -133,7 +133,7 @@ def _split_terminal(term: str) -> tuple[str, int]:
     terminal, speed = term.rsplit("/", 1)
     if not speed:
         return terminal, 0
-    if not speed.isdigit() or len(speed) > 9:
+    if not speed.isdecimal() or len(speed) > 9:
         raise RloginError(f"terminal speed must be a number, got {speed!r}")
     return terminal, int(speed)
 

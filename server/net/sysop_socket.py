@@ -70,7 +70,7 @@ async def start_sysop_listener(socket_path: str, on_console: Callable[[StreamCon
                 term = clean_text(" ".join(str(header.get("term") or "xterm").split()))[:40] or "xterm"
                 cols = max(0, min(1000, int(header.get("cols") or 80)))
                 rows = max(0, min(1000, int(header.get("rows") or 24)))
-            except (TimeoutError, ValueError, TypeError) as exc:
+            except (TimeoutError, ValueError, TypeError, OverflowError) as exc:     # (Infinity)
                 writer.write(f"Gatehouse: bad console header ({exc}).\r\n".encode())
                 await writer.drain()
                 return

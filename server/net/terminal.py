@@ -188,7 +188,7 @@ class KeyDecoder:
                     return (K.F1 if c == "P" else None), j + 1 - i
                 if c == "R":           # a cursor position report (ESC[row;colR): not a key
                     row, _, col = body.partition(";")
-                    if row.isdigit() and col.isdigit():
+                    if row.isdecimal() and col.isdecimal():
                         self.cursor_reports.append((int(row), int(col)))
                     return None, j + 1 - i
                 return _CSI_FINAL.get(c), j + 1 - i

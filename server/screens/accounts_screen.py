@@ -13,6 +13,7 @@ from ansi.widgets import LineInput
 from server.screens.session import Pop, Screen, Session, Transition
 from server.services.accounts import AccountError
 from server.services.store_accounts import AccountRow
+from server.services.store_users import AccountKind
 
 __all__ = ["AccountsScreen"]
 
@@ -82,6 +83,12 @@ class AccountsScreen(Screen):
             await self._act(accounts.ban(row.handle, me, text))
         elif self.mode == "address":
             caller = self.session.services.nodes.find(row.handle)
+            if not text.strip() and row.kind == AccountKind.BBS:
+                # their address is their BBS's: banning it would ban every
+                # caller of that BBS (and anyone else there)
+                await self._act(accounts.ban(row.handle, me, ""))
+                self.message += " Their BBS's address was not banned: type one to ban it."
+                return None
             address = text.strip() or (caller.conn.peer if caller is not None else "")
             if not address:
                 self.message = f"{row.handle} is not online: type the address to ban."

@@ -150,7 +150,7 @@ class ChallengeScreen(Screen):
             info = self.doors[self.index]
             author = None if self.session.is_sysop else self.session.handle    # the sysop's: any board
             return Push(ToolScreen(self.session, editor(author), f"{info.title} {info.editor_title}"))
-        if key.isdigit() and 1 <= int(key) <= count and self.step != Step.OPTIONS:
+        if key.isdecimal() and 1 <= int(key) <= count and self.step != Step.OPTIONS:
             self.index = int(key) - 1
             key = K.ENTER
         if key != K.ENTER:

@@ -100,7 +100,7 @@ class HallOfFameScreen(Screen):
             self.index = (self.index - 1) % self.pages
         elif key in ("b", "B"):
             self.index = len(self.doors)
-        elif key.isdigit() and 1 <= int(key) <= len(self.doors):
+        elif key.isdecimal() and 1 <= int(key) <= len(self.doors):
             self.index = int(key) - 1
         elif key in ("m", "M"):
             return Push(MyGamesScreen(self.session))

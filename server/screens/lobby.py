@@ -389,7 +389,7 @@ class LobbyScreen(Screen):
             elif text is not None and not text.strip():
                 self.chat_input = None            # an empty ENTER closes the chat line
             elif text is not None:
-                self.message = app.lobby.post(self.session.handle, text, self.session.conn.peer) or ""
+                self.message = app.lobby.post(self.session.handle, text, self.session.own_address) or ""
                 # refused: close the line so the reason shows where the prompt was
                 self.chat_input = None if self.message else LineInput(120)
             elif self.chat_input.cancelled:
@@ -489,7 +489,7 @@ class LobbyScreen(Screen):
             self.message_to = name
             self.chat_input, self.input_mode = LineInput(MAX_MESSAGE), "message"
             return
-        self.message = await messages.send(me, self.message_to, text, self.session.conn.peer)
+        self.message = await messages.send(me, self.message_to, text, self.session.own_address)
 
 
     def _new_messages(self) -> None:

@@ -225,7 +225,7 @@ class MatchScreen(Screen):
         if text is not None and not text.strip():
             self.chat_input = None          # an empty ENTER closes the chat line
         elif text is not None:
-            reason = await self.match.post_chat(self.me, self.session.handle, text, self.session.conn.peer)
+            reason = await self.match.post_chat(self.me, self.session.handle, text, self.session.own_address)
             self.banner = reason or ""
             self.chat.back = 0
             self.chat_input = LineInput(120)

@@ -77,7 +77,7 @@ class PlainCommands:
             return Push(PagerScreen(screen.session, self.help_text(), f"{match.info.title} commands"))
         if word in ("say", "chat") and rest:
             reason = await match.post_chat(screen.me, screen.session.handle, rest,
-                                           screen.session.conn.peer)
+                                           screen.session.own_address)
             screen.banner = reason or ""
             return None
         if word == "board":

@@ -22,7 +22,7 @@ from ansi import keys as K
 from ansi.canvas import RED, WHITE, YELLOW, Canvas, Row, shorten
 from ansi.render import CHARSET_PROBE, charset_from_probe
 from server.config import Config
-from server.net.flood import FLOOD_GOODBYE, ResizeRate, TypingRate
+from server.net.flood import ResizeRate, TypingRate
 from server.net.terminal import (
     MIN_COLS,
     MIN_ROWS,
@@ -189,7 +189,7 @@ class Session:
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
                  "notice", "closed", "_idle_warned", "_quit_message", "_held", "_typing",
                  "charset_locked", "charset_unsure", "_cursor_report", "pinned", "messages", "hooks",
-                 "_pushes", "_resizes", "_linger", "clock", "leaving_why", "_shown")
+                 "_pushes", "_resizes", "_resize_due", "_linger", "clock", "leaving_why", "_shown")
 
     def __init__(self, services: Services, conn: Connection, node: NodeId, origin: Origin = Origin.TELNET):
         self.services = services
@@ -238,13 +238,25 @@ class Session:
         if origin == Origin.TELNET:
             self.clock.cap(self.connected_at, services.config.server.telnet_timeout_minutes)
         self._resizes = ResizeRate()
+        self._resize_due = False
         self._linger = LINGER_SECONDS     # the line stays open this long after the goodbye
         conn.on_resize = lambda: self.inbox.put_nowait(E.Resized())
 
     # ----- what others see --------------------------------------------------
     @property
+    def own_address(self) -> str | None:
+        """The caller's own network address, for the limits kept per
+        address; None for a BBS caller (the connection is their BBS's,
+        shared by all its callers)."""
+        return None if self.origin == Origin.RLOGIN else self.conn.peer
+
+    @property
     def location(self) -> str:
         return self.screens[-1].location if self.screens else "login"
+
+    def _resized_later(self) -> None:
+        self._resize_due = False
+        self.inbox.put_nowait(E.Resized())
 
     def idle_seconds(self, now: float | None = None) -> float:
         return (time.monotonic() if now is None else now) - self.last_key
@@ -532,11 +544,9 @@ class Session:
             case E.Resized():
                 if self._resizes.allow():
                     self.terminal.redraw()
-                elif not self.closed:
-                    log.info("closing node %s (%s): its window size changes faster than anyone resizes",
-                             self.node, self.conn.peer)
-                    self._quit_message = FLOOD_GOODBYE.decode().strip()
-                    self.closed = True
+                elif not self._resize_due:      # one redraw later, at the size it comes to
+                    self._resize_due = True
+                    asyncio.get_running_loop().call_later(self._resizes.wait(), self._resized_later)
             case E.Kick(reason=reason):
                 self._quit_message = f"Disconnected by the sysop: {reason}"
                 self.closed = True

@@ -32,7 +32,7 @@ class WatchListScreen(Screen):
     async def on_key(self, key: str) -> Transition:
         if key in (K.ESC, "q", "Q"):
             return Pop()
-        if key.isdigit():
+        if key.isdecimal():
             games = self._games()
             number = int(key) - 1
             if 0 <= number < len(games):

@@ -85,11 +85,12 @@ class AbuseLimits:
         return cls(chat_lines=config.limits.chat_lines_per_10s, address_chat_lines=2 * config.limits.chat_lines_per_10s,
                    challenges=config.limits.challenges_per_minute, new_accounts=config.limits.new_accounts_per_hour)
 
-    def chat(self, handle: str, address: str) -> str | None:
-        """None if ``handle`` at ``address`` may say one more line, else why not."""
+    def chat(self, handle: str, address: str | None) -> str | None:
+        """None if ``handle`` at ``address`` may say one more line, else why
+        not (``address`` None: a BBS caller, counted by their account alone)."""
         if not self._chat_account.allows("h:" + handle.casefold()):
             return f"Slow down: at most {self.chat_lines} chat lines in {self.chat_seconds:g} seconds."
-        if not self._chat_address.take("a:" + address_key(address)):
+        if address is not None and not self._chat_address.take("a:" + address_key(address)):
             return "Slow down: too much chat from your address."
         self._chat_account.take("h:" + handle.casefold())
         return None

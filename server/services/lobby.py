@@ -33,7 +33,7 @@ class LobbyChat(Generic[N]):
         self.log = ChatLog(self.HISTORY)
         self.pages: list[E.Page] = []
 
-    def post(self, handle: str, text: str, address: str = "") -> str | None:
+    def post(self, handle: str, text: str, address: str | None = "") -> str | None:
         """Send a lobby chat line from ``handle`` at ``address``; returns a
         reason if refused (the limits count per account and per address)."""
         text = clean_chat(text)

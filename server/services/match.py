@@ -162,7 +162,7 @@ class Match:
             session.send(MatchEvent(self.id, kind, text))
 
     async def post_chat(self, player: int | None, who: str, text: str,
-                        address: str = "") -> str | None:
+                        address: str | None = "") -> str | None:
         """A chat line from ``who`` (at ``address``); returns a reason if
         refused. By turns: stored in the game's thread first, and the other
         side hears of it if online elsewhere."""

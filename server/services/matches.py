@@ -119,6 +119,8 @@ class MatchManager:
             if info is None:
                 continue
             try:
+                if row.damaged == "options":
+                    raise ValueError("its options in the database cannot be read")
                 state = replay(info.state_class, row.options, await self.store.moves(row.id))
             except Exception as exc:
                 log.warning("game %s cannot be replayed: %s", row.id, exc)

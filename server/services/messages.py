@@ -37,7 +37,7 @@ class CallerMessages(Generic[N]):
             return None, "That is you."
         return user.handle, ""
 
-    async def send(self, sender: str, to: str, text: str, address: str = "") -> str:
+    async def send(self, sender: str, to: str, text: str, address: str | None = "") -> str:
         """Send ``text`` from ``sender`` (at ``address``) to ``to``; returns
         what to tell the sender."""
         text = clean_chat(text)[:MAX_MESSAGE]

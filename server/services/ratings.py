@@ -172,8 +172,8 @@ class RatingBook:
                 if done is not None:
                     return done
                 game = await self.store.get_game(game_id)
-                if game is None or game.status != "finished":
-                    return None
+                if game is None or game.status != "finished" or game.outcome is None:
+                    return None         # (an outcome the store cannot read: it said so)
                 return await self._rate(game)
         except Exception:
             log.exception("rating game %s failed", game_id)

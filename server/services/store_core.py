@@ -11,6 +11,7 @@ the server at any moment loses no completed move.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import sqlite3
@@ -25,7 +26,7 @@ import aiosqlite
 from server.services.schema import MIGRATIONS
 from server.services.store_schema import schema_gap
 
-__all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements", "Params", "JSONObject"]
+__all__ = ["StoreCore", "StoreError", "WriteFailed", "Statements", "Params", "JSONObject", "read_object"]
 
 log = logging.getLogger("gatehouse.store")
 
@@ -60,6 +61,20 @@ WHY = {"disk full": "the server's disk is full",
        "read-only": "the server's database is read-only",
        "locked": "another program holds the database"}
 REPORT_EVERY = 60.0        # seconds between two log lines of one kind of write failure
+
+
+def read_object(text: object, what: str) -> JSONObject | None:
+    """A JSON object from a column (options, an outcome); None, logged, if
+    the text is not one (a record damaged by hand or by a tool): one bad
+    value costs its own row, never the server's start or a command."""
+    try:
+        value = json.loads(text) if isinstance(text, (str, bytes)) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        log.warning("%s in the database cannot be read: %.60r", what, text)
+        return None
+    return value
 
 
 def _failure_kind(exc: sqlite3.Error) -> str | None:

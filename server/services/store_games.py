@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from server.services.store_core import JSONObject, Statements, StoreCore
+from server.services.store_core import JSONObject, Statements, StoreCore, read_object
 from server.services.store_ratings import RatingWrite, rating_statements
 from server.services.store_turns import Turns
 
@@ -28,6 +28,7 @@ class GameRow:
     created: float
     ended: float | None
     moves: int = 0
+    damaged: str = ""            # what of it the database holds unreadable: "options", "outcome"
 
 
 class GamesRecord(StoreCore):
@@ -81,8 +82,11 @@ class GamesRecord(StoreCore):
         await self.transaction(statements, on_retry)
 
     def _game(self, row: sqlite3.Row) -> GameRow:
-        return GameRow(row[0], row[1], json.loads(row[2]), (row[3], row[4]), row[5],
-                       json.loads(row[6]) if row[6] else None, row[7], row[8], row[9])
+        options = read_object(row[2], f"game {row[0]}'s options")
+        outcome = read_object(row[6], f"game {row[0]}'s outcome") if row[6] else None
+        damaged = "options" if options is None else "outcome" if row[6] and outcome is None else ""
+        return GameRow(row[0], row[1], options or {}, (row[3], row[4]), row[5],
+                       outcome, row[7], row[8], row[9], damaged)
 
     _GAME_SQL = ("SELECT g.id, g.door, g.options, g.player0, g.player1, g.status, g.outcome,"
                  " g.created, g.ended, (SELECT COUNT(*) FROM moves m WHERE m.game_id=g.id)"

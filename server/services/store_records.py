@@ -4,9 +4,7 @@ ratings and results. A part of ``store.Store``; ``records.py`` makes
 tables of them."""
 from __future__ import annotations
 
-import json
-
-from server.services.store_core import JSONObject, StoreCore
+from server.services.store_core import JSONObject, StoreCore, read_object
 
 __all__ = ["RecordsQueries", "HistoryTuple"]
 
@@ -37,7 +35,8 @@ class RecordsQueries(StoreCore):
             sql += " LIMIT ?"
             args.append(limit)
         rows = await self._rows(sql, args)
-        return [(int(r[0]), str(r[1]), (str(r[2]), str(r[3])), json.loads(r[4]) if r[4] else {},
+        return [(int(r[0]), str(r[1]), (str(r[2]), str(r[3])),
+                 (read_object(r[4], f"game {r[0]}'s outcome") or {}) if r[4] else {},
                  float(r[5] or 0), bool(r[6]), (r[7], r[9]), (r[8], r[10])) for r in rows]
 
     async def top_ratings(self, door: str) -> list[tuple[str, str, float, float]]:
@@ -48,11 +47,11 @@ class RecordsQueries(StoreCore):
 
     async def results(self, door: str) -> list[tuple[tuple[str, str], int | None, bool]]:
         """Each finished, not aborted game of a door in the order they ended:
-        (seat labels, winner, rated)."""
+        (seat labels, winner, rated); an outcome that is not JSON is left out."""
         rows = await self._rows(
             "SELECT g.player0, g.player1, json_extract(g.outcome, '$.winner'), COALESCE(r.rated, 0)"
             " FROM games g LEFT JOIN game_ratings r ON r.game_id = g.id"
-            " WHERE g.door = ? AND g.status = 'finished'"
+            " WHERE g.door = ? AND g.status = 'finished' AND json_valid(g.outcome)"
             " AND json_extract(g.outcome, '$.termination') IS NOT 'aborted'"
             " ORDER BY g.ended, g.id", (door,))
         return [((str(a), str(b)), None if w is None else int(w), bool(rated)) for a, b, w, rated in rows]

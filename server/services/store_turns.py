@@ -8,7 +8,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from server.services.store_core import JSONObject, StoreCore
+from server.services.store_core import JSONObject, StoreCore, read_object
 
 __all__ = ["ByTurnsRecord", "Turns", "WaitingChallengeRow"]
 
@@ -57,8 +57,9 @@ class ByTurnsRecord(StoreCore):
     async def waiting_challenges(self) -> list[WaitingChallengeRow]:
         rows = await self._rows("SELECT id, challenger, target, door, options, move_seconds, made"
                                    " FROM waiting_challenges ORDER BY id")
-        return [WaitingChallengeRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), json.loads(r[4]),
-                                    float(r[5]), float(r[6])) for r in rows]
+        return [WaitingChallengeRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]),
+                                    read_object(r[4], f"waiting challenge {r[0]}'s options") or {},
+                                    float(r[5]), float(r[6])) for r in rows]      # (unreadable: the door's own)
 
     async def turn_clock(self) -> tuple[float | None, float]:
         """The sysop's pause of the by-turns clocks: (paused since, total paused before)."""

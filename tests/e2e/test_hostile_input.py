@@ -128,3 +128,21 @@ async def test_malformed_telnet_subnegotiations_are_logged_a_few_lines_and_end_t
     assert not any(r.exc_info for r in complaints)
     assert sum("more bad telnet commands not logged" in r.getMessage() for r in caplog.records) == 2
     await caller.close()
+
+
+async def test_a_superscript_digit_is_no_number_on_any_numbered_menu(app):
+    """'²' (a CP437 key, 0xFD) passes str.isdigit but is no number: on the
+    hall of fame, the watch list and the challenge's door menu it is
+    ignored, never "Sorry, that went wrong"."""
+    alice, bob = await two_in_lobby(app)
+    for opener, title in (("h", "Hall of Fame"), ("w", "Watch a game"), ("p", "Choose a door")):
+        alice.send(opener)
+        await alice.expect(title)
+        alice.send("²³¹")
+        alice.send(b"\x0c")               # a repaint after the keys were handled
+        await alice.settle()
+        assert "went wrong" not in alice.text() and title in alice.text()
+        alice.send("\x1b")
+        await alice.expect("Who's online")
+    await alice.close()
+    await bob.close()

@@ -2,6 +2,7 @@
 pseudo-terminal, against the real server and real telnet callers."""
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import stat
@@ -247,3 +248,52 @@ async def test_a_challenge_the_sysop_withdraws_cannot_be_accepted(app, console):
     assert not any(hasattr(s, "match") for s in session_of(app, "Alice").screens)
     assert "Sysop console" in console.text()
     await alice.close()
+
+
+@pytest.mark.parametrize("header", [b'{"cols": Infinity, "rows": 24}\n', b'{"rows": -Infinity}\n',
+                                    b'{"cols": 1e999}\n', b'[1, 2]\n', b'{"cols": "wide"}\n'])
+async def test_a_bad_console_header_gets_a_reply_and_no_console(tmp_path, header):
+    from server.net.sysop_socket import start_sysop_listener, stop_sysop_listener
+    consoles: list[object] = []
+
+    async def on_console(conn: object) -> None:
+        consoles.append(conn)
+    path = str(tmp_path / "sysop.sock")
+    server = await start_sysop_listener(path, on_console)
+    try:
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(header)
+        reply = await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        assert reply.startswith(b"Gatehouse: bad console header (") and consoles == []
+    finally:
+        stop_sysop_listener(server, path)
+
+
+async def test_a_full_board_still_lets_the_sysop_in(tmp_path):
+    """Idle callers (or a flood) filling every node never lock the sysop
+    out of their own console; a caller is still turned away."""
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")},
+                          server={"max_sessions": 2})
+    callers = []
+    try:
+        for name in ("Alice", "Bob"):
+            caller = await Caller.connect(app.port)
+            await caller.login(name)
+            callers.append(caller)
+        late = await Caller.connect(app.port)
+        await late.expect("Gatehouse is full right now")
+        callers.append(late)
+        path = tmp_path / "gatehouse.toml"
+        path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
+        console = Console(path)
+        try:
+            await console.expect("Sysop console")
+            await wait_until(lambda: "Alice" in node_rows(console) and "Bob" in node_rows(console),
+                             what="both callers on the console")
+        finally:
+            await console.close()
+    finally:
+        for caller in callers:
+            await caller.close()
+        await app.stop()
