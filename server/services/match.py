@@ -220,9 +220,10 @@ class Match:
         Once asked, the match sees it through: a proposer cancelled meanwhile
         (a caller dropped while the computer's move was being stored) does
         not leave a stored move unapplied."""
-        return await unbroken(self._submit(player, action), f"a move in game {self.id}")
+        proposer = asyncio.current_task()
+        return await unbroken(self._submit(player, action, proposer), f"a move in game {self.id}")
 
-    async def _submit(self, player: int, action: Any) -> str | None:
+    async def _submit(self, player: int, action: Any, proposer: asyncio.Future[Any] | None) -> str | None:
         async with self._lock:
             if self.ended or self._ending:
                 return "The game is over."
@@ -239,7 +240,7 @@ class Match:
             text = nxt.action_to_str(action)
             outcome = nxt.outcome()
             if outcome is not None:       # the last move, the result and the ratings: one commit
-                await self._record_end(outcome, nxt, final=(ply, player, text))
+                await self._record_end(outcome, nxt, final=(ply, player, text), proposer=proposer)
             else:
                 saving = self._saving()
                 if self.turns is None:
@@ -260,7 +261,7 @@ class Match:
                 now = tuple(p for p in nxt.to_move() if p not in before)
                 self._tell_away(f"{self.seats[player].name} moved in game {self.id} ({self.info.title}): "
                                 "your turn.", only=now)
-            self._bots.drive()
+            self._bots.drive(proposer)
         return None
 
     # ----- a live game's time per move ----------------------------------------
@@ -400,11 +401,12 @@ class Match:
                          computer_finished=finished)
 
     async def _record_end(self, outcome: Outcome, state: AnyState,
-                          final: tuple[int, int, str] | None = None) -> None:
+                          final: tuple[int, int, str] | None = None,
+                          proposer: asyncio.Future[Any] | None = None) -> None:
         """Store the end (the ``final`` move, the outcome, the ratings) in
         one transaction; on failure nothing is stored and the game goes on."""
         self._ending = True
-        self._bots.cancel()
+        self._bots.cancel(proposer)
         self.clock.stop()
         if self._clock_timer is not None:
             self._clock_timer.cancel()
@@ -420,8 +422,8 @@ class Match:
             self._ending = False
             if not self.ended:
                 self._clock_turn()
-            if not self.ended and not self._bots.running():    # (a computer's turn retries itself)
-                self._bots.drive()
+            if not self.ended and not self._bots.running(proposer):    # (a computer's turn retries)
+                self._bots.drive(proposer)
             raise
         saving.done()
         if self._forfeit_task is not None and self._forfeit_task is not asyncio.current_task():

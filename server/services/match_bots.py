@@ -63,12 +63,20 @@ class BotDriver:
             return seat.level
         return match.info.levels[1] if match.autoplay else None
 
-    def _idle(self, player: int) -> bool:
-        task = self._tasks.get(player)
-        return task is None or task.done() or task is asyncio.current_task()
+    @staticmethod
+    def _ours(task: asyncio.Task[None], proposer: asyncio.Future[Any] | None) -> bool:
+        """Whether ``task`` is the one asking: the current task, or the
+        ``proposer`` whose move the match is seeing through for it."""
+        return task is asyncio.current_task() or task is proposer
 
-    def drive(self) -> None:
-        """Start a turn for every seat the computer (or the rules) must move now."""
+    def _idle(self, player: int, proposer: asyncio.Future[Any] | None) -> bool:
+        task = self._tasks.get(player)
+        return task is None or task.done() or self._ours(task, proposer)
+
+    def drive(self, proposer: asyncio.Future[Any] | None = None) -> None:
+        """Start a turn for every seat the computer (or the rules) must move
+        now; ``proposer``: the turn whose move was just applied (it ends as
+        soon as it hears so, so the computer's next turn may start)."""
         match = self._match
         if match.ended or match.suspended:
             return
@@ -76,19 +84,19 @@ class BotDriver:
             level = self.level_for(player)
             forced = match.state.forced_action(player)
             if forced is not None and level is None:
-                if self._idle(player):
+                if self._idle(player, proposer):
                     self._tasks[player] = asyncio.create_task(self._forced(player, forced))
-            elif level is not None and self._idle(player):
+            elif level is not None and self._idle(player, proposer):
                 self._tasks[player] = asyncio.create_task(self._turn(player, level))
 
-    def running(self) -> bool:
-        """Whether the calling task is one of this driver's turns."""
-        return asyncio.current_task() in self._tasks.values()
+    def running(self, proposer: asyncio.Future[Any] | None = None) -> bool:
+        """Whether the calling task, or ``proposer``, is one of this driver's turns."""
+        return any(self._ours(task, proposer) for task in self._tasks.values())
 
-    def cancel(self) -> None:
-        """Stop every turn in progress (except the one calling this)."""
+    def cancel(self, proposer: asyncio.Future[Any] | None = None) -> None:
+        """Stop every turn in progress (except the one calling this, or ``proposer``)."""
         for task in self._tasks.values():
-            if task is not asyncio.current_task():
+            if not self._ours(task, proposer):
                 task.cancel()
 
     async def _forced(self, player: int, action: Any) -> None:
