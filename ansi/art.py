@@ -302,6 +302,9 @@ class AnsiInterpreter:
                 self.bg = a - 100
 
 
+MAX_WIDTH = 1000      # columns of art kept; wider art is cut, as the screen cuts it anyway
+
+
 def load_ans(path: str | os.PathLike[str], width: int | None = None) -> tuple[Canvas, Sauce | None]:
     """The art of a ``.ans`` file on a canvas as wide as its SAUCE says (or
     ``width``, or 80) and as tall as its SAUCE says or its art reaches."""
@@ -314,6 +317,7 @@ def parse_ans(data: bytes, width: int | None = None) -> tuple[Canvas, Sauce | No
     sauce = parse_sauce(data)
     if width is None:
         width = sauce.width if sauce and sauce.datatype == 1 and sauce.width else 80
+    width = min(width, MAX_WIDTH)     # (SAUCE may say 65535: a canvas of half a gigabyte)
     tall = Canvas(width, 1000)
     interp = AnsiInterpreter(tall, "cp437", scroll=False)
     interp.feed(art_bytes(data))

@@ -62,8 +62,9 @@ class AccountsRecord(StoreCore):
 
     async def rename_account(self, old: str, old_key: str, new: str, new_key: str,
                              new_skeleton: str) -> None:
-        """The account, its finished games' seats, its ratings, its ban and
-        the messages kept for it follow the new handle, in one commit;
+        """The account, its finished games' seats, its ratings, its ban, the
+        messages kept for it and the addresses it logged in from (the rating
+        rule on shared addresses) follow the new handle, in one commit;
         sqlite3.IntegrityError if the new handle is taken."""
         await self.transaction([
             ("UPDATE users SET handle=?, handle_key=?, skeleton=? WHERE handle_key=?",
@@ -73,6 +74,7 @@ class AccountsRecord(StoreCore):
             ("UPDATE ratings SET player=?, handle=? WHERE player=?", (new_key, new, old_key)),
             ("UPDATE bans SET handle_key=?, handle=? WHERE handle_key=?", (new_key, new, old_key)),
             ("UPDATE messages SET to_key=? WHERE to_key=?", (new_key, old_key)),
+            ("UPDATE OR REPLACE address_logins SET player=? WHERE player=?", (new_key, old_key)),
         ])
 
     # ----- bans -----------------------------------------------------------------

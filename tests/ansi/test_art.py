@@ -121,3 +121,14 @@ def test_renderer_draws_the_title_exactly():
         seen = Canvas(80, 24)
         AnsiInterpreter(seen, cs).feed(DiffRenderer(charset=cs).render(screen))
         assert normalized(seen) == visible(screen, cs)
+
+
+def test_a_sauce_that_says_65535_columns_gives_art_of_a_sane_width():
+    """SAUCE's width is a 16-bit field: a damaged or hostile record saying
+    65535 columns is cut to ``MAX_WIDTH`` (the art drawn where it falls)."""
+    from ansi.art import MAX_WIDTH, parse_ans
+    data = b"\x1b[1;31mHELLO" + Sauce(tinfo1=65535, tinfo2=3).to_bytes()
+    art, sauce = parse_ans(data)
+    assert sauce is not None and sauce.width == 65535
+    assert art.width == MAX_WIDTH and art.height == 3
+    assert art.row_text(0).startswith("HELLO")

@@ -113,3 +113,11 @@ async def test_a_game_the_computer_finished_for_the_caller_is_not_rated(book):
                                          computer_finished=True), write)
     assert not result.rated and result.why == "the computer finished the game for the caller"
     assert book.get("Alice", "awari") is None
+
+
+async def test_a_renamed_account_still_counts_as_seen_at_its_address(book):
+    await login(book.store, "Alice", "10.0.0.1")
+    await login(book.store, "Mallory", "10.0.0.1")
+    await book.store.rename_account("Mallory", "mallory", "Marvin", "marvin", "marvin")
+    shared = await end(book, ("Marvin", "Alice"))
+    assert not shared.rated and shared.why == "both accounts used one address in the last 30 days"
