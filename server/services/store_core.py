@@ -174,15 +174,12 @@ class StoreCore:
             self.db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                               isolation_level=None)
             version = await self.schema_version()
-            row = await self._row("PRAGMA quick_check(1)")
-        except sqlite3.Error as exc:
+            await self._refuse_damage()
+        except (sqlite3.Error, StoreError) as exc:
             await self.close()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(_explain(str(path), exc)) from None
-        if row is None or row[0] != "ok":
-            await self.close()
-            found = " ".join(str(row[0] if row else "no answer").replace("*** in database main ***", "").split())
-            raise StoreError(f"{path}: the database is damaged (quick_check: {found}): "
-                             "restore it from a backup")
         if version != len(MIGRATIONS):
             await self.close()
             older = version < len(MIGRATIONS)
@@ -191,8 +188,8 @@ class StoreCore:
                              + ("start the server once to upgrade it" if older else "upgrade Gatehouse"))
         return self
 
-    async def _check(self) -> None:
-        """Refuse a damaged database or one from a newer Gatehouse."""
+    async def _refuse_damage(self) -> None:
+        """StoreError if sqlite's quick_check finds the database damaged."""
         row = await self._row("PRAGMA quick_check(1)")
         assert row is not None            # (a pragma always answers)
         (result,) = row
@@ -200,6 +197,10 @@ class StoreCore:
             result = " ".join(str(result).replace("*** in database main ***", "").split())
             raise StoreError(f"{self.path}: the database is damaged (quick_check: {result}): "
                              "restore it from a backup")
+
+    async def _check(self) -> None:
+        """Refuse a damaged database or one from a newer Gatehouse."""
+        await self._refuse_damage()
         version = await self.schema_version()
         if version > len(MIGRATIONS):
             raise StoreError(f"{self.path}: the database is from a newer Gatehouse (schema "

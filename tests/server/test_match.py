@@ -148,16 +148,23 @@ async def until(check: Any) -> None:
             await asyncio.sleep(0.001)
 
 
+async def held_move(match: Match, store: GatedStore) -> tuple[int, Any, asyncio.Task[str | None]]:
+    """The mover's first legal move submitted while the database is held:
+    (player, action, the submitting task), once its write has begun."""
+    player = mover(match)
+    action = match.state.legal_actions(player)[0]
+    store.gate.clear()
+    task = asyncio.create_task(match.submit(player, action))
+    await store.writing.wait()
+    return player, action, task
+
+
 async def test_a_move_being_stored_when_its_proposer_is_cancelled_is_still_applied():
     """The computer's move is being written when the caller drops (the
     computer's turn is cancelled): the move is stored, so it is applied too,
     and the next move is the next ply, not a clash with the stored one."""
     match, store, alice, bob = new_match()
-    player = mover(match)
-    action = match.state.legal_actions(player)[0]
-    store.gate.clear()
-    proposer = asyncio.create_task(match.submit(player, action))
-    await store.writing.wait()
+    player, action, proposer = await held_move(match, store)
     proposer.cancel()
     store.gate.set()
     with pytest.raises(asyncio.CancelledError):
@@ -172,11 +179,7 @@ async def test_a_move_being_stored_when_its_proposer_is_cancelled_is_still_appli
 
 async def test_a_resignation_while_a_move_is_stored_ends_the_game_after_that_move():
     match, store, alice, bob = new_match()
-    player = mover(match)
-    action = match.state.legal_actions(player)[0]
-    store.gate.clear()
-    moving = asyncio.create_task(match.submit(player, action))
-    await store.writing.wait()
+    player, _action, moving = await held_move(match, store)
     resigning = asyncio.create_task(match.resign(1 - player))
     await asyncio.sleep(0)
     assert store.finished is None                    # the end waits for the move
