@@ -249,8 +249,13 @@ async def answer_challenge(session: Session, ch: Challenge,
     challenger = session.services.nodes.find(accepted.challenger) if accepted is not None else None
     if accepted is not None and accepted.by_turns:
         seats = [Seat(0, SeatKind.HUMAN, accepted.challenger), Seat(1, SeatKind.HUMAN, session.handle)]
-        screen = await start_match(session, registry()[accepted.door], dict(accepted.options), seats,
-                                   {1: session}, move_seconds=accepted.move_seconds)
+        try:
+            screen = await start_match(session, registry()[accepted.door], dict(accepted.options), seats,
+                                       {1: session}, move_seconds=accepted.move_seconds, settles=accepted.id)
+        except Exception:            # no game stored: the challenge still waits, in the store too
+            board.reopen(accepted)
+            raise
+        board.started(accepted)
         return "", screen
     if accepted is None or challenger is None:
         return reason or f"{ch.challenger} is no longer in the lobby.", None

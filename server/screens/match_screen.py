@@ -100,15 +100,15 @@ KEYS: KeyTable[Seen] = KeyTable([
 
 async def start_match(me: Session, info: DoorInfo, chosen: Mapping[str, object],
                       seats: list[Seat], sessions: dict[int, Session] | None = None,
-                      move_seconds: float = 0.0) -> MatchScreen:
-    """Create and start a match (by turns if ``move_seconds``); returns
-    ``me``'s screen. The other human's lobby is told through its inbox and
-    opens its own screen."""
+                      move_seconds: float = 0.0, settles: int | None = None) -> MatchScreen:
+    """Create and start a match (by turns if ``move_seconds``; ``settles``:
+    the waiting challenge it answers); returns ``me``'s screen. The other
+    human's lobby is told through its inbox and opens its own screen."""
     for number, session in (sessions or {}).items():
         seats[number].session = session
     info = me.services.matches.doors.get(info.key, info)     # the door as this server runs it
     options = info.resolve_options(chosen)
-    match = await me.services.matches.create(info, options, seats, move_seconds)
+    match = await me.services.matches.create(info, options, seats, move_seconds, settles)
     player = match.seat_of(me)
     if player is None:
         match.watch(me)

@@ -25,7 +25,7 @@ from server.services.challenge import Challenge, ChallengeEvent, ChallengeState
 from server.services.ids import ChallengeId, MonoTime
 from server.services.limits import AbuseLimits
 from server.services.nodes import TAKES_CHALLENGES, N, NodeRegistry
-from server.services.store import AccountKind, Store, WaitingChallengeRow
+from server.services.store import AccountKind, Store, WaitingChallengeRow, WriteFailed
 
 __all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
 
@@ -121,8 +121,12 @@ class ChallengeBoard(Generic[N]):
         self._next += 1
         self._open[challenge.id] = challenge
         assert self._store is not None
-        await self._store.save_waiting_challenge(WaitingChallengeRow(
-            challenge.id, challenger, user.handle, door, dict(options), move_seconds, time.time()))
+        try:
+            await self._store.save_waiting_challenge(WaitingChallengeRow(
+                challenge.id, challenger, user.handle, door, dict(options), move_seconds, time.time()))
+        except WriteFailed:       # not stored: it is not on the board either
+            self._open.pop(challenge.id, None)
+            raise
         seat = self._nodes.find(user.handle)
         if seat is not None:
             seat.send(ChallengeEvent(challenge))
@@ -137,7 +141,7 @@ class ChallengeBoard(Generic[N]):
             return "That challenge is no longer open."
         if challenge.challenger.casefold() != by.casefold():
             return "Only the challenger can withdraw a challenge."
-        await self._forget(self._close(challenge, ChallengeState.WITHDRAWN, tell=(challenge.target,)))
+        await self._settle(challenge, ChallengeState.WITHDRAWN, tell=(challenge.target,))
         return "Challenge withdrawn."
 
     async def decline(self, challenge_id: ChallengeId, by: str) -> str:
@@ -146,7 +150,7 @@ class ChallengeBoard(Generic[N]):
             return "That challenge is no longer open."
         if challenge.target.casefold() != by.casefold():
             return "Only the one challenged can decline."
-        await self._forget(self._close(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,)))
+        await self._settle(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,))
         return f"You declined {challenge.challenger}'s challenge."
 
     async def accept(self, challenge_id: ChallengeId, by: str) -> tuple[Challenge | None, str]:
@@ -157,15 +161,23 @@ class ChallengeBoard(Generic[N]):
             return None, "That challenge is no longer open."
         if challenge.target.casefold() != by.casefold():
             return None, "Only the one challenged can accept."
-        if challenge.by_turns:        # the challenger need not be on
-            closed = self._close(challenge, ChallengeState.ACCEPTED, tell=(challenge.challenger,))
-            await self._forget(closed)
-            return closed, ""
+        if challenge.by_turns:        # the challenger need not be on; ``started`` or ``reopen`` follows
+            return self._close(challenge, ChallengeState.ACCEPTED, tell=()), ""
         challenger = self._nodes.find(challenge.challenger)
         if challenger is None or challenger.location not in TAKES_CHALLENGES:
             self._close(challenge, ChallengeState.WITHDRAWN, tell=())
             return None, f"{challenge.challenger} is no longer in the lobby."
         return self._close(challenge, ChallengeState.ACCEPTED, tell=()), ""
+
+    def started(self, accepted: Challenge) -> None:
+        """The game of an accepted by-turns challenge is stored (and the
+        challenge out of the store with it): the challenger is told."""
+        self._tell(accepted, (accepted.challenger,))
+
+    def reopen(self, accepted: Challenge) -> None:
+        """The game of an accepted by-turns challenge could not be stored:
+        the challenge waits again, as it still does in the store."""
+        self._open[accepted.id] = dataclasses.replace(accepted, state=ChallengeState.OPEN)
 
     async def leave(self, handle: str) -> None:
         """``handle`` has gone: every challenge made by or to them ends, and
@@ -189,19 +201,33 @@ class ChallengeBoard(Generic[N]):
         return expired
 
     # ----- inside -----------------------------------------------------------
-    async def _forget(self, challenge: Challenge) -> None:
-        """A by-turns challenge was settled: out of the store too."""
-        if challenge.by_turns and self._store is not None:
-            await self._store.drop_waiting_challenge(challenge.id)
+    async def _settle(self, challenge: Challenge, state: ChallengeState, tell: tuple[str, ...]) -> None:
+        """Close ``challenge`` (withdrawn, declined); a by-turns one leaves
+        the store too, and if the store refuses, it stays open and nobody
+        is told."""
+        if not challenge.by_turns:
+            self._close(challenge, state, tell)
+            return
+        closed = self._close(challenge, state, tell=())
+        try:
+            if self._store is not None:
+                await self._store.drop_waiting_challenge(challenge.id)
+        except WriteFailed:          # (a cancelled caller's write is seen through by the store)
+            self._open[challenge.id] = challenge
+            raise
+        self._tell(closed, tell)
 
     def _close(self, challenge: Challenge, state: ChallengeState, tell: tuple[str, ...]) -> Challenge:
         del self._open[challenge.id]
         closed = dataclasses.replace(challenge, state=state)
-        for handle in tell:
+        self._tell(closed, tell)
+        return closed
+
+    def _tell(self, challenge: Challenge, handles: tuple[str, ...]) -> None:
+        for handle in handles:
             seat = self._nodes.find(handle)
             if seat is not None:
-                seat.send(ChallengeEvent(closed))
-        return closed
+                seat.send(ChallengeEvent(challenge))
 
     def _arm_expiry(self) -> None:
         """Wake at the oldest open challenge's expiry (when a loop runs)."""

@@ -46,9 +46,11 @@ class MatchManager:
         self._watch: asyncio.Task[None] | None = None
 
     async def create(self, info: DoorInfo, options: Mapping[str, object],
-                     seats: list[Seat], move_seconds: float = 0.0) -> Match:
+                     seats: list[Seat], move_seconds: float = 0.0, settles: int | None = None) -> Match:
         """A new match; ``move_seconds`` > 0 makes it a by-turns game with
-        that time per move (its clock starts now for the sides to move)."""
+        that time per move (its clock starts now for the sides to move);
+        ``settles``: the waiting challenge it answers leaves the store with
+        the game's creation."""
         info = self.doors.get(info.key, info)
         state = info.build_state(options)
         labels = (seat_label(seats[0].kind, seats[0].name, seats[0].level),
@@ -59,7 +61,8 @@ class MatchManager:
             turns.started = list(turns.after((), state.to_move()))
         game_id = GameId(await self.store.create_game(
             info.key, state.options, labels,
-            by_turns=(move_seconds, (turns.started[0], turns.started[1])) if turns else None))
+            by_turns=(move_seconds, (turns.started[0], turns.started[1])) if turns else None,
+            settles=settles))
         match = Match(self.store, self.config, self.finished, game_id, info, state, seats, self.computer,
                       self.ratings, self.limits, turns, self._tell)
         self.live[game_id] = match

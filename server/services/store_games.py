@@ -36,9 +36,11 @@ class GamesRecord(StoreCore):
     async def create_game(self, door: str, options: Mapping[str, object],
                           players: tuple[str, str],
                           on_retry: Callable[[], None] | None = None,
-                          by_turns: tuple[float, Turns] | None = None) -> int:
+                          by_turns: tuple[float, Turns] | None = None,
+                          settles: int | None = None) -> int:
         """A new game; ``by_turns`` (time per move, turn starts) makes it a
-        by-turns game, in the same transaction."""
+        by-turns game, and ``settles`` (a waiting challenge's id) takes the
+        challenge it answers out of the store, in the same transaction."""
         statements: Statements = [(
             "INSERT INTO games(door, options, player0, player1, created) VALUES (?,?,?,?,?)",
             (door, json.dumps(options, sort_keys=True), players[0], players[1], time.time()))]
@@ -46,6 +48,8 @@ class GamesRecord(StoreCore):
             seconds, (turn0, turn1) = by_turns
             statements.append(("INSERT INTO by_turns(game_id, move_seconds, turn0, turn1)"
                                " VALUES (last_insert_rowid(),?,?,?)", (seconds, turn0, turn1)))
+        if settles is not None:          # (first: the last statement's rowid is the game's id)
+            statements.insert(0, ("DELETE FROM waiting_challenges WHERE id=?", (settles,)))
         cur = await self.transaction(statements, on_retry)
         return int(cur.lastrowid or 0)     # (by_turns.game_id is its rowid: the same id)
 

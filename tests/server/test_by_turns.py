@@ -284,7 +284,13 @@ async def test_a_by_turns_challenge_waits_for_a_caller_who_is_not_on_through_a_r
     bob = seat(nodes2, "Bob")
     accepted, reason = await board2.accept(board2.incoming("Bob")[0].id, by="Bob")   # Alice is not on
     assert accepted is not None and accepted.state == ChallengeState.ACCEPTED and reason == ""
+    # it leaves the store with the creation of its game, in one commit
+    assert [c.target for c in (await store.waiting_challenges())] == ["Bob", "[VRT]Dan"]
+    game = await store.create_game("stratego", {}, ("Alice", "Bob"), by_turns=(3 * DAY, (1.0, 1.0)),
+                                   settles=accepted.id)
+    board2.started(accepted)
     assert [c.target for c in (await store.waiting_challenges())] == ["[VRT]Dan"]
+    assert (await store.by_turns())[game][0] == 3 * DAY
     assert await board2.withdraw(board2.outgoing("Alice")[0].id, by="Alice") == "Challenge withdrawn."
     assert await store.waiting_challenges() == []
     new, _ = await board2.offer("Alice", "Carol", "towers", {}, move_seconds=DAY)
