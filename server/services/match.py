@@ -224,6 +224,9 @@ class Match:
         return await unbroken(self._submit(player, action, proposer), f"a move in game {self.id}")
 
     async def _submit(self, player: int, action: Any, proposer: asyncio.Future[Any] | None) -> str | None:
+        late = await self._ran_out()          # (before its timer or the clock check came round)
+        if late is not None:
+            return f"The game is over: {late.reason}."
         async with self._lock:
             if self.ended or self._ending:
                 return "The game is over."
@@ -284,40 +287,40 @@ class Match:
         """Seconds ``player`` has left for this move in a live game, or None."""
         return self.clock.left(player, time.monotonic())
 
-    async def _out_of_time(self) -> None:
-        """A side's time per move ran out: it loses on time (both at once,
-        in a phase where both move: nobody wins)."""
+    def _time_verdict(self) -> Outcome | None:
+        """How the game ends on time now, if a side's time per move has run
+        out (both at once, in a phase where both move: nobody wins)."""
+        if self.turns is not None:
+            return self.turns.verdict(self.names())
+        late = self.clock.overdue(time.monotonic())
+        per = f"{self.clock.seconds / 60:g} min a move"
+        if len(late) == 2:
+            return Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})")
+        if late:
+            return Outcome(1 - late[0], Termination.FORFEIT, f"{self.seats[late[0]].name} lost on time ({per})")
+        return None
+
+    async def _ran_out(self) -> Outcome | None:
+        """End the game if a side's time per move has run out; the outcome
+        if it ended now. A move being stored counts: its turn is over."""
         async with self._lock:
-            if self.ended or self._ending:
-                return
-            late = self.clock.overdue(time.monotonic())
-            if not late:
-                self._clock_turn()
-                return
-            per = f"{self.clock.seconds / 60:g} min a move"
-            if len(late) == 2:
-                outcome = Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})")
-            else:
-                outcome = Outcome(1 - late[0], Termination.FORFEIT,
-                                  f"{self.seats[late[0]].name} lost on time ({per})")
-            if not await self._finish(outcome):
-                return
+            outcome = self._time_verdict()
+            if outcome is None or not await self._finish(outcome):
+                return None
         self._announce_end(outcome)
+        return outcome
+
+    async def _out_of_time(self) -> None:
+        """A live game's timer: the first side's time per move is up."""
+        if await self._ran_out() is None and not self.ended and not self._ending:
+            self._clock_turn()          # (woken early: wait again)
 
     async def lose_on_time(self) -> bool:
-        """By turns: end the game if a side's time per move has run out (both
-        sides at once, in a simultaneous phase: nobody wins). True if it ended."""
+        """By turns: end the game if a side's time per move has run out. True
+        if it ended."""
         if self.turns is None or self.ended or self._ending:
             return False
-        return await unbroken(self._lose_on_time(), f"the end of game {self.id}")
-
-    async def _lose_on_time(self) -> bool:
-        async with self._lock:         # (a move being stored counts: its turn is over)
-            outcome = self.turns.verdict(self.names()) if self.turns is not None else None
-            if outcome is None or not await self._finish(outcome):
-                return False
-        self._announce_end(outcome)
-        return True
+        return await unbroken(self._ran_out(), f"the end of game {self.id}") is not None
 
     def time_left_text(self, player: int) -> str:
         """By turns: "2d 5h left" for ``player``, or "" when it is not their turn."""

@@ -151,6 +151,19 @@ async def test_a_side_that_lets_its_time_per_move_run_out_loses_on_time(tmp_path
     await store.close()
 
 
+async def test_a_move_made_after_the_time_ran_out_is_refused_before_the_clock_check(tmp_path):
+    wall = Wall()
+    store, clock, matches, match = await towers_by_turns(tmp_path, wall, days=1)
+    wall.advance(DAY + 1)                 # the clock check has not come round yet
+    refused = await match.submit(0, match.state.legal_actions(0)[0])
+    assert refused == "The game is over: Alice lost on time (1 day a move)."
+    assert await store.moves(match.id) == []
+    row = await store.get_game(match.id)
+    assert row is not None and row.status == "finished" and row.outcome["winner"] == 1
+    assert await matches.check_clocks() == []           # it ended once
+    await store.close()
+
+
 async def test_time_the_server_is_down_is_nobodys_and_the_start_check_ends_only_time_run_out_before(
         tmp_path):
     wall = Wall()
