@@ -24,7 +24,7 @@ from server.services.events import MatchEvent, News
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match_bots import WRITE_RETRY, BotDriver
-from server.services.move_clock import MoveClock
+from server.services.move_clock import MoveClock, clock_text
 from server.services.nodes import Node
 from server.services.ratings import GameFacts, GameRating, RatingBook
 from server.services.saving import SavingNotice
@@ -255,6 +255,7 @@ class Match:
                 saving.done()
             self.state = nxt
             self.draw_offer = None
+            self.seats[player].away = 0.0        # (playing earns back the time to return)
             self._clock_turn(player)
         self.notify(News.UPDATE)
         if outcome is not None:
@@ -269,10 +270,12 @@ class Match:
 
     # ----- a live game's time per move ----------------------------------------
     def _clock_turn(self, mover: int | None = None) -> None:
-        """The turn changed (or starts afresh): the clocks of the sides to
-        move, and the timer for the first to run out."""
-        if self.autoplay or self.ended or self._ending or self.suspended:
+        """The turn changed (or the game was suspended, or goes on): the
+        clocks of the sides to move, and the timer for the first to run out."""
+        if self.autoplay or self.ended or self._ending:
             self.clock.stop()
+        elif self.suspended:
+            self.clock.pause(time.monotonic())
         else:
             self.clock.turn(self.state.to_move(), time.monotonic(), mover)
         if self._clock_timer is not None:
@@ -446,6 +449,8 @@ class Match:
     def attach(self, player: int, session: Node) -> None:
         seat = self.seats[player]
         seat.session = session
+        if seat.left_at is not None:
+            seat.away += time.monotonic() - seat.left_at
         seat.left_at = None
         if self.turns is not None:
             self._bots.drive()
@@ -456,7 +461,7 @@ class Match:
             self._forfeit_task.cancel()
             self._forfeit_task = None
         if not self.suspended:
-            self._clock_turn()            # the turn starts afresh
+            self._clock_turn()            # each turn goes on with the time it had left
             self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
             self._bots.drive()
         else:
@@ -488,10 +493,9 @@ class Match:
         seat.left_at = time.monotonic()
         self._bots.cancel()
         self._clock_turn()                # no clock runs while the game is suspended
-        minutes = self.config.server.forfeit_minutes
         why = "stepped out to the console" if stepped_out else why or "left"
         self.notify(News.SUSPENDED, f"{seat.name} {why}: the game is suspended until they return "
-                                 f"(forfeit after {minutes:g} min).")
+                                 f"(forfeit in {clock_text(self._grace(seat))}).")
         self._arm_forfeit()
 
     async def _abort_unwatched(self) -> None:
@@ -510,23 +514,30 @@ class Match:
             seat.left_at = time.monotonic()
         self._forfeit_task = asyncio.create_task(self._forfeit_after(seat))
 
+    def _grace(self, seat: Seat) -> float:
+        """Seconds ``seat`` may still stay away: the forfeit time less the
+        time away since their last move (coming back and leaving again
+        without moving does not start it over)."""
+        return max(0.0, self.config.server.forfeit_seconds - seat.away)
+
     def forfeit_deadline(self) -> float | None:
         absent = self.absent()
         if len(absent) != 1 or absent[0].left_at is None or self._forfeit_task is None:
             return None
-        return absent[0].left_at + self.config.server.forfeit_seconds
+        return absent[0].left_at + self._grace(absent[0])
 
     async def _forfeit_after(self, seat: Seat) -> None:
         """The absent caller forfeits at the deadline; a forfeit the disk
         refused is tried again while they are still away."""
         try:
-            deadline = seat.left_at or time.monotonic()
-            await asyncio.sleep(max(0.0, deadline + self.config.server.forfeit_seconds - time.monotonic()))
+            deadline = (seat.left_at or time.monotonic()) + self._grace(seat)
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             while not seat.present and not self.ended:
                 minutes = self.config.server.forfeit_minutes
+                since = " in all since their last move" if seat.away > 0 else ""
                 try:
                     await self._end(Outcome(1 - seat.player, Termination.FORFEIT,
-                                            f"{seat.name} left and did not return within {minutes:g} minutes"))
+                                            f"{seat.name} left and did not return within {minutes:g} minutes{since}"))
                 except WriteFailed:     # not stored (the store logs it)
                     await asyncio.sleep(WRITE_RETRY)
         except asyncio.CancelledError:

@@ -3,7 +3,8 @@
 A caller's clock runs from the moment their turn starts to the action that
 ends it (in a phase where both move, such as a setup, each action starts it
 again). The computer has no clock. While the game is suspended no clock runs;
-when it goes on, the turn starts afresh. Owned by ``Match``, which asks
+when it goes on, each side's turn goes on with the time it had left (a drop
+and a return give nobody a fresh turn). Owned by ``Match``, which asks
 ``overdue`` when ``due`` comes and ends the game on time."""
 from __future__ import annotations
 
@@ -25,23 +26,37 @@ class MoveClock:
         self.seconds = seconds
         self.clocked = frozenset(clocked)            # the human seats
         self.started: list[float | None] = [None, None]
+        self.used: list[float] = [0.0, 0.0]          # of a turn paused by a suspension
 
     @property
     def on(self) -> bool:
         return self.seconds > 0 and bool(self.clocked)
 
     def turn(self, to_move: Iterable[int], now: float, mover: int | None = None) -> None:
-        """The sides to move now (after ``mover``'s action, or at the start):
-        a side whose turn goes on keeps its start, unless it just moved."""
+        """The sides to move now (after ``mover``'s action, at the start, or
+        as a suspension ends): a side whose turn goes on keeps its start (a
+        paused one, what it had used), unless it just moved."""
         movers = set(to_move)
         for p in (0, 1):
             if p not in movers or p not in self.clocked or not self.on:
                 self.started[p] = None
-            elif self.started[p] is None or p == mover:
+            elif p == mover:
                 self.started[p] = now
+            elif self.started[p] is None:
+                self.started[p] = now - self.used[p]
+        self.used = [0.0, 0.0]
+
+    def pause(self, now: float) -> None:
+        """The game is suspended: each running turn keeps what it has used."""
+        for p in (0, 1):
+            start = self.started[p]
+            if start is not None:
+                self.used[p] = now - start
+                self.started[p] = None
 
     def stop(self) -> None:
         self.started = [None, None]
+        self.used = [0.0, 0.0]
 
     def left(self, player: int, now: float) -> float | None:
         """Seconds ``player`` has left for this move, or None (no clock runs)."""

@@ -61,6 +61,7 @@ class Seat:
     session: Node | None = None
     seed: int | None = None      # the computer's seed (each move adds the ply)
     left_at: float | None = None  # monotonic time a human dropped
+    away: float = 0.0            # seconds away since their last move: counted toward the forfeit
 
     @property
     def present(self) -> bool:

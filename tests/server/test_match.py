@@ -229,3 +229,65 @@ async def test_auto_finish_against_the_computer_is_told_and_recorded_as_the_comp
     assert await human.request_auto_finish(0) == "The computer finishes the game."
     human.stop()
     assert not human.facts(outcome, human.state).computer_finished
+
+
+class FakeMonotonic:
+    """The match's monotonic clock, moved by hand (asyncio keeps its own)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def suspensions(s: FakeSeat) -> list[str]:
+    return [e.text for e in s.inbox if isinstance(e, MatchEvent) and e.kind == News.SUSPENDED]
+
+
+async def test_leaving_again_without_moving_does_not_start_the_forfeit_time_over(monkeypatch):
+    """A losing caller who drops, returns just before the forfeit and drops
+    again has only what is left of the forfeit time; a move earns it back."""
+    clock = FakeMonotonic()
+    monkeypatch.setattr("server.services.match.time", clock)
+    config = Config(timing=TimingSettings(bot_min_delay=0), server=ServerSettings(forfeit_minutes=10))
+    match, _store, alice, bob = new_match_with(config)
+    assert await match.submit(0, match.state.legal_actions(0)[0]) is None     # Bob to move
+    match.detach(bob)
+    assert suspensions(alice)[-1].endswith("(forfeit in 10:00).")
+    assert match.forfeit_deadline() == 1600.0
+    clock.now += 590
+    match.attach(1, bob)
+    clock.now += 1
+    match.detach(bob)
+    assert suspensions(alice)[-1].endswith("(forfeit in 0:10).")
+    assert match.forfeit_deadline() == 1601.0
+    clock.now += 5
+    match.attach(1, bob)
+    assert await match.submit(1, match.state.legal_actions(1)[0]) is None
+    match.detach(bob)
+    assert suspensions(alice)[-1].endswith("(forfeit in 10:00).")
+    assert match.forfeit_deadline() == clock.now + 600
+    match.stop()
+
+
+async def test_a_turn_goes_on_after_a_suspension_with_the_time_it_had_left(monkeypatch):
+    """Five minutes a move: Bob drops 200 s into his turn and comes back
+    5 min later; he has 100 s left, not a fresh turn."""
+    clock = FakeMonotonic()
+    monkeypatch.setattr("server.services.match.time", clock)
+    match, _store, alice, bob = new_match()
+    assert match.clock.seconds == 300
+    match.go()
+    assert await match.submit(0, match.state.legal_actions(0)[0]) is None
+    assert match.move_time_left(1) == 300
+    clock.now += 200
+    match.detach(bob)
+    assert match.move_time_left(1) is None               # no clock runs while suspended
+    clock.now += 300
+    match.attach(1, bob)
+    assert match.move_time_left(1) == 100
+    assert match.move_time_left(0) is None
+    assert await match.submit(1, match.state.legal_actions(1)[0]) is None
+    assert match.move_time_left(0) == 300                 # Alice's turn: fresh
+    match.stop()
