@@ -123,6 +123,7 @@ class KeyDecoder:
         self._pending = ""            # an unfinished escape sequence
         self._pending_since = 0.0
         self._eol_rest: tuple[int, ...] = ()   # what would end a two-byte end of line begun by the last byte
+        self._overlong = False        # inside an overlong sequence: dropped up to its final byte
         self.cursor_reports: list[tuple[int, int]] = []   # (row, column), 1-based: never keys
 
     def _decode(self, data: bytes) -> str:
@@ -139,6 +140,11 @@ class KeyDecoder:
         while i < len(text):
             ch = text[i]
             code = ord(ch)
+            if self._overlong:
+                self._overlong = "\x20" <= ch <= "\x3f"
+                if self._overlong or "\x40" <= ch <= "\x7e":
+                    i += 1
+                    continue
             if self._eol_rest:
                 rest, self._eol_rest = self._eol_rest, ()
                 if code in rest:
@@ -195,7 +201,13 @@ class KeyDecoder:
             if not ("\x20" <= c <= "\x3f" or c == "["):
                 return None, j - i      # garbage: drop the broken sequence
             j += 1
-        if j - i >= _MAX_SEQ:
+        if j - i >= _MAX_SEQ:        # too long to be a key: swallowed to its final byte
+            while j < len(text) and "\x20" <= text[j] <= "\x3f":
+                j += 1
+            if j == len(text):
+                self._overlong = True
+            elif "\x40" <= text[j] <= "\x7e":
+                j += 1
             return None, j - i
         return None, 0
 

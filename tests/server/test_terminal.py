@@ -69,7 +69,16 @@ def test_flow_control_bytes_become_pause_and_resume():
 
 def test_garbage_and_other_controls_are_ignored():
     assert keys(b"\x00\x01\x02\x05\x1b[99;99;99Zok") == ["o", "k"]
-    assert "q" in keys(b"\x1b[" + b"1;" * 40 + b"q")
+
+
+def test_an_overlong_sequence_is_dropped_whole_even_split_across_reads():
+    assert keys(b"\x1b[" + b"1;" * 40 + b"qok") == ["o", "k"]
+    assert keys(b"x\x1b[" + b"0" * 30 + b"24;" + b"0" * 30 + b"4Ry") == ["x", "y"]
+    d = KeyDecoder("utf8")
+    assert d.feed(b"\x1b[" + b"1;" * 20) == []
+    assert d.feed(b"1;" * 20) == []
+    assert d.feed(b"5~a\x1b[A") == ["a", K.UP]
+    assert d.cursor_reports == []
 
 
 def test_utf8_split_across_reads():
