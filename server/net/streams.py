@@ -114,6 +114,12 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
                 writer.write(HANDSHAKE_ACK + REFUSAL + f"{exc}\r\n".encode("ascii", "replace"))
                 await writer.drain()
                 return
+            except Exception:              # the BBS's caller still hears why the call ends
+                log.exception("rlogin from %s: admitting the caller failed", address)
+                writer.write(HANDSHAKE_ACK + REFUSAL + b"this call could not be taken; "
+                             b"please try again later.\r\n")
+                await writer.drain()
+                return
             writer.write(HANDSHAKE_ACK)
             await writer.drain()
             term = hs.terminal_type or "ansi-bbs"

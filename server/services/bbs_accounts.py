@@ -39,7 +39,7 @@ from server.net.rlogin import (
     unquote_alias,
 )
 from server.services.handles import RESERVED, valid_handle
-from server.services.store import AccountKind, Store, UserRow
+from server.services.store import AccountKind, Store, UserRow, WriteFailed
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -180,7 +180,11 @@ async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHa
     (with the reason) if they may not come in."""
     tag = bbs_tag(cfg, address, hs)
     alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field))
-    return await bbs_account(store, cfg, alias, tag)
+    try:
+        return await bbs_account(store, cfg, alias, tag)
+    except WriteFailed as exc:
+        raise RloginError(f"cannot save a new account now ({exc.why}); "
+                          "please try again later.") from None
 
 
 def alias_key(alias: str, tag: str | None) -> str:

@@ -3,6 +3,7 @@ kind that can never be a telnet caller's account, the sysop or the computer;
 a telnet caller cannot take a BBS caller's name; a BBS may be required to
 send a shared secret; look-alike handles are refused."""
 import asyncio
+import sqlite3
 
 from server.net.rlogin import build_handshake
 
@@ -138,5 +139,29 @@ async def test_door_mode_sends_the_secret(tmp_path):
             assert await asyncio.wait_for(door, 10) == status, (alias, secret)
             door_writer.close()
             caller_writer.close()
+    finally:
+        await app.stop()
+
+
+async def test_a_new_bbs_caller_the_disk_cannot_record_is_told_why(tmp_path):
+    """Another program holds the database past the retry time: the BBS's
+    caller reads why the call ends, and comes in once it lets go."""
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"},
+                          timing={"store_busy_seconds": 0.05})
+    app.store.RETRY_FOR = 0.5          # a lock held longer than this is a failed write
+    try:
+        other = sqlite3.connect(app.config.store.database, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            reply = await refused(app, "Zed")
+        finally:
+            other.execute("COMMIT")
+            other.close()
+        assert "cannot save a new account now" in reply and "try again later" in reply
+        assert not user_exists(app, "[VRT]Zed")
+        screen, writer = await rlogin_lobby(app, "Zed")
+        await screen.expect("Who's online")
+        assert account(app, "[VRT]Zed") is not None
+        writer.close()
     finally:
         await app.stop()
