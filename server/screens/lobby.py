@@ -237,6 +237,12 @@ _BOXES: dict[tuple[object, ...], tuple[Row, ...]] = {}
 BOXES_KEPT = 64
 
 
+def _boxes_key(parts: Backdrop) -> tuple[object, ...]:
+    """What rows 1-11 show: the who-list, the count, the turns waiting, the
+    sysop, and the doors (a door added while the program runs is shown)."""
+    return parts.who, parts.online, parts.turns, parts.sysop, tuple(registry())
+
+
 async def answer_challenge(session: Session, ch: Challenge,
                            accept: bool) -> tuple[str, Screen | None]:
     """``session`` accepts or declines ``ch`` on the board: (what to tell
@@ -365,7 +371,7 @@ class LobbyScreen(Screen):
         if parts.header != before.header:
             new[0] = rows[0][:74] + tuple(cell(ch, BRIGHT_CYAN, BLUE) for ch in parts.header[-5:]) + rows[0][79:]
         if parts.who != before.who or parts.online != before.online:
-            boxes = _BOXES.get((parts.who, parts.online, parts.turns, parts.sysop))
+            boxes = _BOXES.get(_boxes_key(parts))
             if boxes is None:
                 return False               # this lobby draws them, for the others
             new[1:12] = boxes
@@ -581,9 +587,9 @@ class LobbyScreen(Screen):
             canvas.text(1, 0, "GATEHOUSE", YELLOW, BLUE)
             canvas.text(11, 0, "· Lobby", WHITE, BLUE)
             canvas.text(79 - len(parts.header), 0, parts.header, BRIGHT_CYAN, BLUE)
-        boxes = (parts.who, parts.online, parts.turns, parts.sysop)
+        boxes = _boxes_key(parts)
         shared = canvas.whole and canvas.width == 80 and canvas.height > 11
-        if before is None or boxes != (before.who, before.online, before.turns, before.sysop):
+        if before is None or boxes != _boxes_key(before):
             rows = _BOXES.get(boxes) if shared else None
             if rows is not None:
                 canvas.put_rows(1, rows)
