@@ -40,6 +40,7 @@ from server.screens.pager import PagerScreen
 from server.screens.plain_game import PlainCommands
 from server.screens.session import Pop, Push, Screen, SessionEvent, Transition
 from server.services import events as E
+from server.services.ids import GameId
 from server.services.match import Match, MatchEvent, News
 from server.services.move_clock import WARN_AT, clock_text
 from server.services.seats import Seat, seat_label
@@ -399,6 +400,9 @@ class MatchScreen(Screen):
         if self.match.ended:
             self.ui.outcome = self.match.outcome
         return None
+
+    def shows_game(self, game: GameId) -> bool:
+        return self.match.id == game
 
     async def on_close(self) -> None:
         self.match.detach(self.session, why=self.session.leaving_why)

@@ -43,7 +43,7 @@ from server.screens.inbox import Inbox
 from server.services import events as E
 from server.services.accounts import Accounts
 from server.services.board import ChallengeBoard, ChallengeEvent
-from server.services.ids import NodeId
+from server.services.ids import GameId, NodeId
 from server.services.jobs import DoorJobs
 from server.services.limits import AbuseLimits
 from server.services.lobby import LobbyChat
@@ -174,6 +174,10 @@ class Screen:
 
     def frame_due(self, now: float) -> float | None:
         return None
+
+    def shows_game(self, game: GameId) -> bool:
+        """Whether this screen is the board of game ``game``."""
+        return False
 
     async def on_close(self) -> None:
         """The session is ending (dropped or quit) while this screen is open."""
@@ -388,6 +392,7 @@ class Session:
                 except Exception:
                     log.exception("closing screen %r", screen)
             self.screens.clear()
+            self.services.matches.leave(self, self.leaving_why)   # a seat no screen had opened yet
             await self.terminal.stop()
 
     async def _say_goodbye(self, text: str) -> None:
@@ -570,11 +575,33 @@ class Session:
             case E.ChallengeEvent() if not top.hears_challenges:
                 self._challenge_ended(item)
                 await self._apply(await top.on_event(item))
+            case E.MatchEvent(kind=E.News.START) if not top.hears_challenges:
+                await self._to_started_game(item)
             case (E.Tick() | E.Chat() | E.ChatCleared() | E.NodesChanged() | E.Page() | E.MatchEvent()
                   | E.SplitLine() | E.SplitEnd() | E.ChallengeEvent()):
                 await self._apply(await top.on_event(item))
             case _:
                 assert_never(item)
+
+    async def _to_started_game(self, item: E.MatchEvent) -> None:
+        """A game this caller holds a seat in started (their challenge was
+        accepted) while a screen over the lobby was shown (help, the
+        new-game screen): back to the lobby or console, which opens it.
+        With no such screen below, the seat is left: the game waits for
+        them as after a drop."""
+        match = self.services.matches.live.get(item.game)
+        if match is None or match.seat_of(self) is None or any(s.shows_game(item.game) for s in self.screens):
+            await self._apply(await self.screens[-1].on_event(item))
+            return
+        below = next((i for i in range(len(self.screens) - 1, -1, -1)
+                      if self.screens[i].hears_challenges), None)
+        if below is None:
+            match.detach(self)
+            return
+        while len(self.screens) > below + 1:
+            await self.screens.pop().on_close()
+        self.services.nodes.changed()
+        await self._apply(await self.screens[-1].on_event(item))
 
     async def _apply(self, transition: Transition) -> None:
         while transition is not None:

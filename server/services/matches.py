@@ -15,6 +15,7 @@ from server.config import Config
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match import Match, News, Tell
+from server.services.nodes import Node
 from server.services.ratings import RatingBook
 from server.services.seats import Seat, SeatKind, parse_seat_label, seat_label, seat_names
 from server.services.store import Store, WriteFailed
@@ -74,6 +75,13 @@ class MatchManager:
 
     def finished(self, match: Match) -> None:
         self.live.pop(match.id, None)
+
+    def leave(self, session: Node, why: str = "") -> None:
+        """``session`` has ended: out of every seat it still holds (one
+        whose game started as it hung up, before its screen opened)."""
+        for match in list(self.live.values()):
+            if match.seat_of(session) is not None:
+                match.detach(session, why=why)
 
     def pending_for(self, handle: str) -> list[Match]:
         """Unfinished live games in which ``handle`` holds an empty seat."""
