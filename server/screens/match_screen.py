@@ -137,6 +137,21 @@ class MatchScreen(Screen):
         self._warned: set[tuple[float | None, float]] = set()   # (turn start, warning) rung
         self._prompt = ""                    # the last question the other side asked (a draw, auto finish)
         self.typed = PlainCommands(self)     # the typed line, in plain text
+        self._standing_offer()
+
+    def _standing_offer(self) -> None:
+        """An offer the other side made before this screen opened (by turns,
+        or before a drop) still waits for this caller's answer."""
+        if self.me is None:
+            return
+        other = self.match.names()[1 - self.me]
+        if self.match.draw_offer == 1 - self.me:
+            asked = f"{other} offers a draw: {PROMPTED[News.DRAW_OFFER]}."
+        elif self.match.auto_offer == 1 - self.me:
+            asked = f"{other} asks for auto finish: {PROMPTED[News.AUTO_FINISH_OFFER]}."
+        else:
+            return
+        self.banner = self._prompt = asked
 
     @property
     def location(self) -> str:  # type: ignore[override]
@@ -358,8 +373,9 @@ class MatchScreen(Screen):
                 if event.kind in PROMPTED and not own and self.me is not None:   # it asks this caller
                     self.banner = self._prompt = f"{event.text.rstrip('.')}: {PROMPTED[event.kind]}."
                 elif event.kind not in PROMPTED:            # an answer or a move: the question is gone
-                    if self.banner and (self.banner == self._prompt or self.banner.startswith(_WAITS_FOR)
-                                        and event.kind != News.SUSPENDED):
+                    stays = (News.SUSPENDED, News.RESUMED)      # a drop or a return answers nothing
+                    if self.banner and (self.banner == self._prompt and event.kind not in stays
+                                        or self.banner.startswith(_WAITS_FOR) and event.kind != News.SUSPENDED):
                         self.banner = ""
                     if m.autoplay:
                         self.ui.message = ""

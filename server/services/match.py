@@ -254,7 +254,7 @@ class Match:
                     self.turns.started = list(marks)
                 saving.done()
             self.state = nxt
-            self.draw_offer = None
+            self.draw_offer = self.auto_offer = None      # a move answers both
             self.seats[player].away = 0.0        # (playing earns back the time to return)
             self._clock_turn(player)
         self.notify(News.UPDATE)
@@ -344,6 +344,9 @@ class Match:
             return "The computer declines the draw."
         self.draw_offer = player
         self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw.")
+        if self.turns is not None:
+            self._tell_away(f"{self.seats[player].name} offers a draw in game {self.id} ({self.info.title}).",
+                            but=player)
         return "Draw offered."
 
     async def request_auto_finish(self, player: int) -> str:
@@ -351,6 +354,8 @@ class Match:
         the end, once the other human agrees."""
         if self.ended:
             return "The game is over."
+        if self.suspended:
+            return f"The game is suspended until {', '.join(s.name for s in self.absent())} returns."
         other = self.seats[1 - player]
         if other.kind == SeatKind.HUMAN and self.auto_offer != 1 - player:
             self.auto_offer = player

@@ -121,3 +121,28 @@ async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resum
     assert "went wrong" not in text
     await alice.close()
     await bob.close()
+
+
+async def test_a_draw_offered_before_a_drop_still_waits_for_the_answer(app):
+    alice, bob = await two_in_lobby(app)
+    game_id = await alice_challenges_bob(app, alice, bob)
+    alice.send("=")
+    await bob.expect("Alice offers a draw: press = to accept.")
+    await bob.close()
+    await alice.expect("Bob left: the game is suspended")
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    await bob.expect("unfinished game of Towers against Alice")
+    bob.send("y")
+    await bob.expect("Alice offers a draw: press = to accept.")       # the offer stands
+    bob.send("=")
+    await bob.expect("GAME OVER")
+    await wait_until(lambda: game_status(app, game_id) == "finished", what="the draw recorded")
+    (outcome,), = sqlite3.connect(app.config.store.database).execute(
+        "SELECT outcome FROM games WHERE id=?", (game_id,))
+    assert json.loads(outcome)["termination"] == "agreed draw"
+    await alice.close()
+    await bob.close()

@@ -291,3 +291,19 @@ async def test_a_turn_goes_on_after_a_suspension_with_the_time_it_had_left(monke
     assert await match.submit(1, match.state.legal_actions(1)[0]) is None
     assert match.move_time_left(0) == 300                 # Alice's turn: fresh
     match.stop()
+
+
+async def test_an_auto_finish_request_is_answered_by_the_next_move_and_waits_for_a_drop():
+    """A request for auto finish is gone with the next move (as a draw
+    offer is): the other side cannot agree to it many moves later; and
+    nobody can agree while the asker is away."""
+    match, _store, alice, bob = new_match()
+    assert await match.request_auto_finish(0) == "Auto finish asked; waiting for your opponent to agree."
+    assert await match.submit(0, match.state.legal_actions(0)[0]) is None
+    assert match.auto_offer is None
+    assert await match.request_auto_finish(1) == "Auto finish asked; waiting for your opponent to agree."
+    assert not match.autoplay
+    match.detach(bob)
+    assert await match.request_auto_finish(0) == "The game is suspended until Bob returns."
+    assert not match.autoplay
+    match.stop()
