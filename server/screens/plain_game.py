@@ -85,8 +85,10 @@ class PlainCommands:
             return None
         if word in ("lobby", "quit", "leave"):
             return screen.leave_if_free() or self._say("The game is on: type resign to give up.")
-        if screen.me is None or match.ended:
+        if match.ended:
             return self._say("This game is over: type lobby (or press ENTER) to leave.")
+        if screen.me is None:
+            return self._say("You are watching: say TEXT to chat, lobby to leave.")
         if word == "draw":
             screen.banner = await match.offer_draw(screen.me)
             return None

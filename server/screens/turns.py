@@ -68,7 +68,8 @@ class TurnsScreen(Screen):
             return Push(MatchScreen(self.session, match, player))
         elif key in ("t", "T"):
             match = games[self.index]
-            lines = "\n".join(f"{who}: {text}" for who, text in match.chat.lines) or "No messages yet."
+            thread = await self.session.services.store.chat_thread(match.id)    # all of it, kept with the game
+            lines = "\n".join(f"{who}: {text}" for who, text in thread) or "No messages yet."
             return Push(PagerScreen(self.session, f"GAME {match.id}: MESSAGES\n\n{lines}",
                                     f"Game {match.id} thread"))
         return None

@@ -1,8 +1,13 @@
 """Plain text: lines that changed, 7-bit ASCII, never an escape byte; the
 moves a plain caller types."""
+from types import SimpleNamespace
+
 from ansi.canvas import BLUE, WHITE, Canvas
 from ansi.plain import PlainRenderer, to_ascii
 from doors import registry
+from server.screens.plain_game import PlainCommands
+
+from .test_match import new_match
 
 
 def test_a_new_screen_prints_its_lines_then_only_what_changed():
@@ -33,3 +38,13 @@ def test_typed_moves_parse_as_the_doors_declare_them():
     assert state.action_to_str(state.parse_action("place d4 B")) == "place D4 B"
     awari = registry()["awari"]
     assert [c.usage for c in awari.text_commands] == ["sow N"]
+
+
+async def test_a_watcher_typing_a_players_word_is_told_they_are_watching():
+    match, _store, _alice, _bob = new_match()
+    screen = SimpleNamespace(match=match, me=None, banner="",
+                                   session=SimpleNamespace(handle="Carol"))
+    await PlainCommands(screen).run("draw")
+    assert screen.banner == "You are watching: say TEXT to chat, lobby to leave."
+    assert match.draw_offer is None and not match.ended
+    match.stop()
