@@ -60,6 +60,7 @@ class Seen(enum.Enum):
 EVERY = frozenset(Seen)
 WITH_CALLER = frozenset({Seen.CALLER, Seen.CHALLENGED_CALLER})
 ANSWER = frozenset({Seen.CHALLENGED, Seen.CHALLENGED_CALLER})
+NODE_ROWS = 10          # rows of the node list (it scrolls to keep the selected node in view)
 
 # each key once: the key line (in this order, as many as fit), the ? page, the dispatch
 KEYS: KeyTable[Seen] = KeyTable([
@@ -408,7 +409,9 @@ class SysopScreen(Screen):
         mono = time.monotonic()
         nodes = self._nodes()
         target = self._target()
-        for i, s in enumerate(nodes[:10]):
+        at = nodes.index(target) if target in nodes else 0
+        first = min(max(0, at - NODE_ROWS + 1), max(0, len(nodes) - NODE_ROWS))   # the selected one in view
+        for i, s in enumerate(nodes[first:first + NODE_ROWS]):
             sel = s is target
             line = (f"{s.node:>4} {s.handle[:16]:<16} {s.location[:25]:<25} "
                     f"{idle_text(s.idle_seconds(mono)):>5} {s.conn.term[:9]:<9} "

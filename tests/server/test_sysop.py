@@ -297,3 +297,32 @@ async def test_a_full_board_still_lets_the_sysop_in(tmp_path):
         for caller in callers:
             await caller.close()
         await app.stop()
+
+
+async def test_the_node_list_scrolls_to_the_selected_node(tmp_path):
+    """Twelve on (the sysop and eleven callers): the list has ten rows,
+    and DOWN to the last caller brings it into view, selected."""
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")},
+                          server={"max_per_ip": 20})
+    callers = []
+    try:
+        for i in range(11):
+            caller = await Caller.connect(app.port)
+            await caller.login(f"Caller{i:02d}")
+            callers.append(caller)
+        path = tmp_path / "gatehouse.toml"
+        path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
+        console = Console(path)
+        try:
+            await console.expect("Sysop console")
+            await wait_until(lambda: "Caller08" in node_rows(console), what="the first ten on the console")
+            assert "Caller10" not in node_rows(console)
+            console.send(DOWN * 10)
+            await wait_until(lambda: "Caller10" in node_rows(console), what="the last caller in view")
+            assert "Caller10" in console.line(13)                   # and it is the one selected
+        finally:
+            await console.close()
+    finally:
+        for caller in callers:
+            await caller.close()
+        await app.stop()
