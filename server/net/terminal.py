@@ -3,8 +3,9 @@ the output path through one diff renderer.
 
 Facts this is built on (telnetlib3 5.0.1 and real clients): one read is not
 one key; Enter arrives as CR, CR LF, CR NUL, LF or LF CR; arrows as ``ESC [ A`` or
-``ESC O A``; Backspace as 0x08 (DEL 0x7F is the Delete key of BBS
-terminals, and Backspace on PuTTY, xterm and Linux telnet); SyncTERM's End,
+``ESC O A``; Backspace as 0x08, or as DEL 0x7F on PuTTY, xterm and Linux
+telnet (whose Delete key sends ``ESC [ 3 ~``), where DEL is the Delete key
+of BBS terminals; SyncTERM's End,
 PgUp, PgDn and Insert as ``ESC [ K``, ``V``, ``U``, ``@``; a lone ESC is
 recognised after a short wait; CTRL-S (0x13) and CTRL-Q (0x11) arrive as
 bytes and the pause is ours.
@@ -62,15 +63,24 @@ def small_canvas_size(cols: int, rows: int) -> tuple[int, int]:
 _BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "ansi-256color-bbs")
 
 
+_UTF8_SUFFIXES = ("-utf8", "-utf-8", ".utf8", ".utf-8")
+
+
+def is_bbs_term(term: str | None) -> bool:
+    """A BBS terminal (SyncTERM, NetRunner, ANSI-BBS), whatever its charset:
+    its DEL (0x7F) is the Delete key, where the xterm family's is Backspace."""
+    term = (term or "").strip().lower()
+    for suffix in _UTF8_SUFFIXES:
+        term = term.removesuffix(suffix)
+    return term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner"))
+
+
 def charset_for_term(term: str | None) -> str:
     """CP437 for BBS terminals, UTF-8 for the rest (and for a type that says
     UTF-8, such as door mode's ``ansi-utf8``)."""
-    term = (term or "").strip().lower()
-    if term.endswith(("-utf8", "-utf-8", ".utf8", ".utf-8")):
+    if (term or "").strip().lower().endswith(_UTF8_SUFFIXES):
         return "utf8"
-    if term in _BBS_TERMS or term.startswith(("ansi-bbs", "syncterm", "pcansi", "netrunner")):
-        return "cp437"
-    return "utf8"
+    return "cp437" if is_bbs_term(term) else "utf8"
 
 
 def is_plain_term(term: str | None) -> bool:
@@ -117,8 +127,9 @@ class KeyDecoder:
 
     ESC_WAIT = 0.25
 
-    def __init__(self, charset: str = "utf8"):
+    def __init__(self, charset: str = "utf8", del_is_delete: bool = True):
         self.charset = charset
+        self._del = K.DELETE if del_is_delete else K.BACKSPACE     # what DEL (0x7F) is on this terminal
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
         self._pending = ""            # an unfinished escape sequence
         self._pending_since = 0.0
@@ -167,6 +178,8 @@ class KeyDecoder:
             elif code == 0x0A:
                 out.append(K.ENTER)
                 self._eol_rest = _AFTER_LF
+            elif code == 0x7F:
+                out.append(self._del)
             elif code in _CONTROL:
                 out.append(_CONTROL[code])
             elif ch.isprintable():
@@ -192,6 +205,8 @@ class KeyDecoder:
                     return _CSI_TILDE.get(body.split(";")[0]), j + 1 - i
                 if intro == "O" and c in "PQRS":
                     return (K.F1 if c == "P" else None), j + 1 - i
+                if body.startswith("["):   # the Linux console's F1-F5 (ESC [ [ A to E): never arrows
+                    return (K.F1 if c == "A" else None), j + 1 - i
                 if c == "R":           # a cursor position report (ESC[row;colR): not a key
                     row, _, col = body.partition(";")
                     if row.isdecimal() and col.isdecimal():

@@ -34,6 +34,7 @@ from server.net.terminal import (
     charset_for_term,
     charset_is_sure,
     clamp_size,
+    is_bbs_term,
     is_plain_term,
     small_canvas_size,
 )
@@ -211,7 +212,7 @@ class Session:
         # would double-encode behind a BBS that converts CP437 itself. A
         # browser is always UTF-8.
         self.charset_locked = origin in (Origin.RLOGIN, Origin.WEB)
-        self.decoder = KeyDecoder(charset)
+        self.decoder = KeyDecoder(charset, del_is_delete=is_bbs_term(conn.term))
         plain = is_plain_term(conn.term)      # no ANSI: plain text, never an escape byte
         self.terminal = Terminal(conn, charset, plain)
         self.charset_unsure = not plain and not charset_is_sure(conn.term)   # probed before the first screen

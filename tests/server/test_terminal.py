@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 
 from ansi import keys as K
 from ansi.render import CHARSET_PROBE, charset_from_probe
-from server.net.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term, charset_is_sure
+from ansi.widgets import LineInput
+from server.net.terminal import PAUSE, RESUME, KeyDecoder, charset_for_term, charset_is_sure, is_bbs_term
 
 
 def keys(data: bytes, now: float = 0.0) -> list[str]:
@@ -55,6 +56,21 @@ def test_escape_then_letter_and_double_escape():
 def test_backspace_delete_and_tilde_keys():
     assert keys(b"\x08\x7f\x1b[3~\x1b[5~\x1b[6~\x1b[1~\x1b[4~") == [
         K.BACKSPACE, K.DELETE, K.DELETE, K.PGUP, K.PGDN, K.HOME, K.END]
+
+
+def test_del_is_backspace_on_the_xterm_family_and_delete_on_bbs_terminals():
+    """PuTTY, xterm and Linux telnet send DEL for Backspace (their Delete key
+    is ESC [ 3 ~): typing ``helo``, Left, Backspace gives ``heo``."""
+    for term, expected in (("xterm", "heo"), ("putty", "heo"), ("vt100", "heo"), ("linux", "heo"),
+                           ("ansi-bbs", "hel"), ("syncterm", "hel"), ("ansi-utf8", "hel")):
+        line = LineInput(20)
+        for key in KeyDecoder(charset_for_term(term), del_is_delete=is_bbs_term(term)).feed(b"helo\x1b[D\x7f"):
+            line.handle(key)
+        assert line.text == expected, term
+
+
+def test_the_linux_consoles_function_keys_are_never_arrows():
+    assert keys(b"\x1b[[A\x1b[[B\x1b[[C\x1b[[D\x1b[[Ex") == [K.F1, "x"]
 
 
 def test_syncterm_keys():
