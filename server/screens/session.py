@@ -67,6 +67,8 @@ log = logging.getLogger("gatehouse.session")
 NOTICE_SECONDS = 8.0
 READ_SECONDS = 3.0      # a sysop message stays until a key comes at least this long after it
 PROBE_SECONDS = 1.5     # the most a silent terminal makes a caller wait for the title screen
+# what blanks the probe on a terminal that printed it (up to "^[[6n" and its three bytes), then a new line
+PROBE_WIPE = b"\r" + b" " * 12 + b"\r\n"
 BATCH = 64            # inbox items handled before the screen is drawn again
 KEY_BACKLOG = 256     # queued items beyond which the caller's bytes are not read
 LINGER_SECONDS = 0.3  # after the goodbye line, before the connection closes
@@ -349,6 +351,7 @@ class Session:
             if self.conn.term.strip().lower() in ("", "unknown"):
                 self.terminal.set_plain(True)   # says nothing of itself, answers nothing: no ANSI
                 self.charset_unsure = False
+                self.conn.write(PROBE_WIPE)     # the probe as printed, blanked: plain text starts clean
             return
         finally:
             self._cursor_report = None

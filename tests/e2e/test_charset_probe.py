@@ -82,3 +82,37 @@ async def test_yes_keeps_the_guess_and_terminal_types_that_say_skip_the_probe(ap
     finally:
         await silent.close()
         await bbs.close()
+
+
+def printed(data: bytes) -> list[str]:
+    """What a printing terminal (no ANSI) shows: ESC printed as ``^[``, CR
+    back to the start of the line (overwriting), LF a new line."""
+    lines: list[str] = []
+    line: list[str] = []
+    col = 0
+    for ch in data.decode("utf-8", "replace").replace("\x1b", "^["):
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            lines.append("".join(line))
+            line, col = [], 0
+        else:
+            if col < len(line):
+                line[col] = ch
+            else:
+                line.append(ch)
+            col += 1
+    return lines + ["".join(line)]
+
+
+async def test_a_terminal_that_says_nothing_and_answers_nothing_gets_clean_plain_text(app):
+    """No terminal type, no answer to the probe: plain text, and the probe
+    as such a terminal printed it is blanked before the first line."""
+    caller = await Caller.connect(app.port, term="unknown", answers=False)
+    try:
+        await wait_until(lambda: b"Handle" in bytes(caller.received), what="the plain title")
+        shown = printed(bytes(caller.received))
+        assert not [line for line in shown if "\u28ff" in line or "[6n" in line], shown[:3]
+        assert any("Handle" in line for line in shown)
+    finally:
+        await caller.close()
