@@ -164,8 +164,10 @@ class DiffRenderer:
 
     def set_screen_width(self, cols: int) -> None:
         """The terminal is ``cols`` wide (0: unknown). Wider than the canvas,
-        writing its last column does not wrap: repaint without relying on it."""
-        cols = cols if cols > self.width else self.width
+        writing its last column does not wrap; unknown, it may or may not:
+        repaint without relying on it, and after the last column, move to
+        the next cell by its address."""
+        cols = 0 if cols <= 0 else max(cols, self.width)
         if cols != self.screen_width:
             self.screen_width = cols
             self.invalidate()
@@ -303,8 +305,8 @@ class DiffRenderer:
             """Move there; a pending wrap counts as the next row's start only
             when a character is printed next (terminals differ otherwise)."""
             pos = self._pos
-            if not printing and wraps and pos is not None and pos[0] >= w:
-                pos = None
+            if pos is not None and pos[0] >= w and (wraps and not printing or not self.screen_width):
+                pos = None              # (a pending wrap; or past the edge of a width not known)
             m = move_cost(pos, (x, y), w, reprint_fn, wraps)
             if m:
                 out.append(m)

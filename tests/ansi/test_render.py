@@ -371,12 +371,14 @@ def test_a_new_screen_never_costs_more_than_a_repaint():
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(frames=st.lists(frame, min_size=1, max_size=6))
-def test_round_trip_on_a_terminal_wider_than_the_canvas(charset, frames):
-    """A 132x37 caller (a BBS's pseudo-terminal, a wide PuTTY): writing
-    column 80 does not wrap there, so the 80x24 screen must not lean on it.
-    It shows in the top-left corner, the rest of the terminal stays blank."""
+@pytest.mark.parametrize("told", [132, 0])
+def test_round_trip_on_a_terminal_wider_than_the_canvas(charset, told, frames):
+    """A 132x37 caller (a BBS's pseudo-terminal, a wide PuTTY), whose width
+    the renderer is told or not (no NAWS): writing column 80 does not wrap
+    there, so the 80x24 screen must not lean on it. It shows in the
+    top-left corner, the rest of the terminal stays blank."""
     r = DiffRenderer(W, H, charset)
-    r.set_screen_width(132)
+    r.set_screen_width(told)
     emu = Emulators(132, 37, charset)
     canvas = Canvas(W, H)
     for ops, cursor, invalidate in frames:
@@ -396,13 +398,35 @@ def test_round_trip_on_a_terminal_wider_than_the_canvas(charset, frames):
             assert (emu.screen.cursor.x, emu.screen.cursor.y) == cursor
 
 
-def test_a_narrower_or_unknown_width_keeps_the_wrap():
+def test_a_narrower_width_keeps_the_wrap_and_an_unknown_one_never_leans_on_it():
     r = DiffRenderer(W, H, "cp437")
-    for cols in (0, 40, 80):
+    for cols in (40, 80):
         r.set_screen_width(cols)
         assert r.screen_width == W
     r.set_screen_width(132)
     assert r.screen_width == 132
+    r.set_screen_width(0)
+    assert r.screen_width == 0
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(frames=st.lists(frame, min_size=1, max_size=6))
+def test_round_trip_on_an_80_column_terminal_whose_width_is_not_known(charset, frames):
+    """No NAWS on an 80x24 terminal: the picture is right there too."""
+    r = DiffRenderer(W, H, charset)
+    r.set_screen_width(0)
+    emu = Emulators(W, H, charset)
+    canvas = Canvas(W, H)
+    for ops, cursor, invalidate in frames:
+        apply(canvas, ops)
+        if invalidate:
+            r.invalidate()
+        emu.feed(r.render(canvas, cursor))
+        assert emu.pyte_canvas() == visible(canvas, charset)
+        if cursor is not None:
+            assert (emu.screen.cursor.x, emu.screen.cursor.y) == cursor
 
 
 rows_frame = st.tuples(st.lists(st.one_of(cell_op, fill_op, text_op), max_size=6), st.booleans())

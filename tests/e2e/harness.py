@@ -199,6 +199,78 @@ class Caller:
             pass
 
 
+IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
+TTYPE, ECHO, SGA = 24, 1, 3
+
+
+class NoNawsLine:
+    """The reading end of a plain telnet client that says its terminal type
+    and refuses every other option (NAWS among them): the server never
+    learns the window's size. ``read`` gives the data, the telnet
+    commands answered and taken out."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, term: str):
+        self.reader, self.writer, self.term = reader, writer, term
+        self._state, self._verb, self._sub = 0, 0, bytearray()
+
+    async def read(self, n: int) -> bytes:
+        while True:
+            data = await self.reader.read(n)
+            if not data:
+                return data
+            out = self._filter(data)
+            if out:
+                return out
+
+    def _filter(self, data: bytes) -> bytes:
+        out = bytearray()
+        for c in data:
+            if self._state == 0:
+                if c == IAC:
+                    self._state = 1
+                else:
+                    out.append(c)
+            elif self._state == 1:
+                if c == IAC:
+                    out.append(c)
+                    self._state = 0
+                elif c in (WILL, WONT, DO, DONT):
+                    self._verb, self._state = c, 2
+                elif c == SB:
+                    self._sub, self._state = bytearray(), 3
+                else:
+                    self._state = 0
+            elif self._state == 2:
+                if self._verb == DO:
+                    self.writer.write(bytes([IAC, WILL if c == TTYPE else WONT, c]))
+                elif self._verb == WILL:
+                    self.writer.write(bytes([IAC, DO if c in (ECHO, SGA) else DONT, c]))
+                self._state = 0
+            elif self._state == 3:
+                if c == IAC:
+                    self._state = 4
+                else:
+                    self._sub.append(c)
+            elif c == SE:
+                if self._sub[:2] == bytes([TTYPE, 1]):       # SEND: our terminal type
+                    self.writer.write(bytes([IAC, SB, TTYPE, 0]) + self.term.encode() + bytes([IAC, SE]))
+                self._state = 0
+            else:
+                self._sub.append(c)
+                self._state = 3
+        return bytes(out)
+
+
+async def connect_without_naws(port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> Caller:
+    """A caller whose client never reports its window (no NAWS), in a
+    window of ``cols`` x ``rows``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    from server.net.terminal import charset_for_term
+    caller = Caller(NoNawsLine(reader, writer, term), writer, charset_for_term(term), rows=rows)
+    caller.screen.resize(rows, cols)
+    return caller
+
+
 def db_rows(app: App, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """Rows of a query on the server's database file, opened read-only
     beside the server (what a sysop's own script could read)."""
