@@ -38,7 +38,7 @@ async def test_an_accept_the_disk_refuses_leaves_the_challenge_waiting(tmp_path)
         assert db_rows(app, "SELECT COUNT(*) FROM games") == [(0,)]
         await bob.expect("Alice challenges you to Towers by turns")     # still there to answer
         bob.send("y")
-        await bob.expect("Waiting for Alice's move (")
+        await bob.expect(r"(Your move|Waiting for Alice's move) \(\d+d", regex=True)    # who starts: random
         await wait_until(lambda: db_rows(app, "SELECT COUNT(*) FROM by_turns") == [(1,)],
                          what="the game stored")
         assert db_rows(app, "SELECT COUNT(*) FROM waiting_challenges") == [(0,)]
