@@ -2,7 +2,10 @@
 emulation 0, a screen reader): line by line, no cursor movement, not one
 escape byte. Each frame prints the screen's lines that changed since the
 last one, in order; a new screen (most lines changed) prints all of its
-non-blank lines after a separator. Text is 7-bit ASCII (box lines become
+non-blank lines after a separator. The line the caller types in (the only
+one changed, with the cursor on it) is printed once and left open: each
+key then sends what it added, or backspaces over what it took away, as a
+line-mode terminal's own echo would. Text is 7-bit ASCII (box lines become
 ``-``, ``|`` and ``+``; anything else unknown ``?``); lines end CR LF.
 
 ``PlainRenderer`` has the interface of ``ansi.render.DiffRenderer`` that a
@@ -48,6 +51,7 @@ class PlainRenderer:
         self.frames = 0
         self._lines: list[str] | None = None
         self._canvas: Canvas | None = None
+        self._open: tuple[int, str] | None = None    # (row, text) of the typed line left open
 
     def invalidate(self) -> None:
         self._lines = None
@@ -70,6 +74,8 @@ class PlainRenderer:
             changed = [y for y, line in enumerate(lines) if line != before[y]]
             if not changed:
                 return b""
+            if len(changed) == 1 and cursor is not None and cursor[1] == changed[0]:
+                return self._typing(changed[0], lines[changed[0]])
             if len(changed) * 2 <= len(lines):
                 out = [lines[y] for y in changed if lines[y].strip()]
                 return self._emit(out)
@@ -77,16 +83,38 @@ class PlainRenderer:
 
     def release(self) -> bytes:
         """The end of a call: the last line ends, nothing else."""
+        self._open = None
         return b"\r\n"
 
     def full(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> bytes:
         self.invalidate()
         return self.render(canvas, cursor)
 
+    def _typing(self, y: int, line: str) -> bytes:
+        """The typed line changed: what was added, or backspaces over what
+        was taken away; a line that changed otherwise, printed anew."""
+        kept = self._open[1] if self._open is not None and self._open[0] == y else None
+        if kept is not None and line.startswith(kept):
+            text = line[len(kept):]
+        elif kept is not None and kept.startswith(line):
+            text = "\b \b" * (len(kept) - len(line))
+        else:
+            text = ("\r\n" if self._open is not None else "") + line
+        self._open = (y, line)
+        return self._send(text)
+
     def _emit(self, lines: list[str]) -> bytes:
         if not lines:
             return b""
-        data = ("\r\n".join(lines) + "\r\n").encode("ascii", "replace")
+        text = "\r\n".join(lines) + "\r\n"
+        if self._open is not None:           # the typed line ends first
+            text, self._open = "\r\n" + text, None
+        return self._send(text)
+
+    def _send(self, text: str) -> bytes:
+        if not text:
+            return b""
+        data = text.encode("ascii", "replace")
         self.bytes_sent += len(data)
         self.frames += 1
         return data

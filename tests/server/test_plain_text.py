@@ -48,3 +48,22 @@ async def test_a_watcher_typing_a_players_word_is_told_they_are_watching():
     assert screen.banner == "You are watching: say TEXT to chat, lobby to leave."
     assert match.draw_offer is None and not match.ended
     match.stop()
+
+
+def test_the_typed_line_is_echoed_as_typed_not_reprinted_for_each_key():
+    """A caller typing ``Tina`` at the handle prompt reads the prompt once
+    and the letters after it, as a line-mode terminal would echo them;
+    a backspace rubs out; the next screen starts on a line of its own."""
+    r = PlainRenderer(80, 24)
+    canvas = Canvas(80, 24)
+    prompt = "Handle (new callers: pick one):"
+    canvas.text(0, 20, prompt, WHITE)
+    r.render(canvas, (len(prompt) + 1, 20))
+    sent = []
+    for typed in ("T", "Ti", "Tin", "Tina", "Tin"):
+        canvas.text(0, 20, f"{prompt} {typed:<10}", WHITE)
+        sent.append(r.render(canvas, (len(prompt) + 2 + len(typed), 20)))
+    assert sent == [f"{prompt} T".encode(), b"i", b"n", b"a", b"\b \b"]
+    canvas.fill(0, 0, 80, 24)
+    canvas.text(0, 0, "Password:", WHITE)
+    assert r.render(canvas, (10, 0)) == b"\r\nPassword:\r\n"
