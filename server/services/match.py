@@ -24,7 +24,7 @@ from server.services.events import MatchEvent, News
 from server.services.ids import GameId
 from server.services.limits import AbuseLimits
 from server.services.match_bots import WRITE_RETRY, BotDriver
-from server.services.move_clock import MoveClock, clock_text
+from server.services.move_clock import MoveClock, clock_text, lost_on_time
 from server.services.nodes import Node
 from server.services.ratings import GameFacts, GameRating, RatingBook
 from server.services.saving import SavingNotice
@@ -295,13 +295,8 @@ class Match:
         out (both at once, in a phase where both move: nobody wins)."""
         if self.turns is not None:
             return self.turns.verdict(self.names())
-        late = self.clock.overdue(time.monotonic())
-        per = f"{self.clock.seconds / 60:g} min a move"
-        if len(late) == 2:
-            return Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})")
-        if late:
-            return Outcome(1 - late[0], Termination.FORFEIT, f"{self.seats[late[0]].name} lost on time ({per})")
-        return None
+        return lost_on_time(self.clock.overdue(time.monotonic()), self.names(),
+                            f"{self.clock.seconds / 60:g} min a move")
 
     async def _ran_out(self) -> Outcome | None:
         """End the game if a side's time per move has run out; the outcome

@@ -8,11 +8,24 @@ and a return give nobody a fresh turn). Owned by ``Match``, which asks
 ``overdue`` when ``due`` comes and ends the game on time."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-__all__ = ["MoveClock", "WARN_AT", "clock_text"]
+from doors._core.game import Outcome, Termination
+
+__all__ = ["MoveClock", "WARN_AT", "clock_text", "lost_on_time"]
 
 WARN_AT = (60.0, 10.0)        # seconds left at which the screen warns the players
+
+
+def lost_on_time(late: Sequence[int], names: tuple[str, str], per: str) -> Outcome | None:
+    """How a game ends when the sides ``late`` let their time per move
+    (``per``: "5 min a move") run out: one loses; both at once (in a phase
+    where both move, such as a setup), nobody wins; none, it goes on."""
+    if len(late) == 2:
+        return Outcome(None, Termination.ABORTED, f"neither side moved in time ({per})")
+    if late:
+        return Outcome(1 - late[0], Termination.FORFEIT, f"{names[late[0]]} lost on time ({per})")
+    return None
 
 
 def clock_text(seconds: float) -> str:

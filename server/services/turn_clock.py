@@ -14,7 +14,8 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from doors._core.game import Outcome, Termination
+from doors._core.game import Outcome
+from server.services.move_clock import lost_on_time
 from server.services.store import Store
 from server.services.store_turns import Turns
 
@@ -126,10 +127,5 @@ class TurnTimes:
         """How the game ends on time, if it does now: the side whose time
         ran out loses (a forfeit); both at once (in a phase where both move,
         such as a setup): nobody wins, the game is aborted."""
-        late = self.overdue()
         days = f"{self.move_days:g} day{'s' if self.move_days != 1 else ''} a move"
-        if len(late) == 2:
-            return Outcome(None, Termination.ABORTED, f"neither side moved in time ({days})")
-        if late:
-            return Outcome(1 - late[0], Termination.FORFEIT, f"{names[late[0]]} lost on time ({days})")
-        return None
+        return lost_on_time(self.overdue(), names, days)

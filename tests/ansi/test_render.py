@@ -42,8 +42,11 @@ def apply(canvas: Canvas, ops) -> None:
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(frames=st.lists(frame, min_size=1, max_size=8))
-def test_round_trip_through_two_emulators(charset, frames):
+@pytest.mark.parametrize("told", [W, 0])
+def test_round_trip_through_two_emulators(charset, told, frames):
+    """An 80x24 terminal, whose width the renderer is told or not (no NAWS)."""
     r = DiffRenderer(W, H, charset)
+    r.set_screen_width(told)
     emu = Emulators(W, H, charset)
     canvas = Canvas(W, H)
     for ops, cursor, invalidate in frames:
@@ -407,26 +410,6 @@ def test_a_narrower_width_keeps_the_wrap_and_an_unknown_one_never_leans_on_it():
     assert r.screen_width == 132
     r.set_screen_width(0)
     assert r.screen_width == 0
-
-
-@pytest.mark.parametrize("charset", ["cp437", "utf8"])
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(frames=st.lists(frame, min_size=1, max_size=6))
-def test_round_trip_on_an_80_column_terminal_whose_width_is_not_known(charset, frames):
-    """No NAWS on an 80x24 terminal: the picture is right there too."""
-    r = DiffRenderer(W, H, charset)
-    r.set_screen_width(0)
-    emu = Emulators(W, H, charset)
-    canvas = Canvas(W, H)
-    for ops, cursor, invalidate in frames:
-        apply(canvas, ops)
-        if invalidate:
-            r.invalidate()
-        emu.feed(r.render(canvas, cursor))
-        assert emu.pyte_canvas() == visible(canvas, charset)
-        if cursor is not None:
-            assert (emu.screen.cursor.x, emu.screen.cursor.y) == cursor
 
 
 rows_frame = st.tuples(st.lists(st.one_of(cell_op, fill_op, text_op), max_size=6), st.booleans())

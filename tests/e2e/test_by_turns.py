@@ -53,6 +53,14 @@ async def call(app, handle: str, new: bool = False) -> Caller:
     return caller
 
 
+async def ask_for_a_handle(caller: Caller, door: str) -> None:
+    """From the lobby: p, ``door``, "By turns with a caller": the handle's prompt."""
+    caller.send("p" + door_digit(door))
+    await caller.expect("choose your opponent")
+    caller.send(DOWN * (menu_number(caller, BY_NAME) - 1) + ENTER)
+    await caller.expect("Handle:")
+
+
 async def clocks_checked(app, wall: Wall) -> None:
     """Wait until the server has checked every by-turns clock at least once
     since now: its heartbeat (the database file) reaches the wall clock
@@ -110,10 +118,7 @@ async def test_stratego_by_turns_over_separate_calls_and_restarts_to_a_flag_capt
 
         # Call 1, Alice: a by-turns challenge to Bob, who is not on
         alice = await call(app, "Alice", new=True)
-        alice.send("p" + door_digit("Stratego"))
-        await alice.expect("choose your opponent")
-        alice.send(DOWN * (menu_number(alice, BY_NAME) - 1) + ENTER)
-        await alice.expect("Handle:")
+        await ask_for_a_handle(alice, "Stratego")
         alice.send("Nobody" + ENTER)
         await alice.expect("There is no caller called Nobody.")
         alice.send("bob" + ENTER)

@@ -3,8 +3,8 @@ database: the caller is told nothing was saved, and the challenge still
 waits, on the board and on disk, so the next try starts the game."""
 import sqlite3
 
-from .harness import DOWN, ENTER, db_rows, door_digit, menu_number, start_app, wait_until
-from .test_by_turns import BY_NAME, call, hang_up
+from .harness import DOWN, ENTER, db_rows, start_app, wait_until
+from .test_by_turns import ask_for_a_handle, call, hang_up
 
 
 async def test_an_accept_the_disk_refuses_leaves_the_challenge_waiting(tmp_path):
@@ -14,10 +14,7 @@ async def test_an_accept_the_disk_refuses_leaves_the_challenge_waiting(tmp_path)
         bob = await call(app, "Bob", new=True)
         await hang_up(app, bob, "Bob")
         alice = await call(app, "Alice", new=True)
-        alice.send("p" + door_digit("Towers"))
-        await alice.expect("choose your opponent")
-        alice.send(DOWN * (menu_number(alice, BY_NAME) - 1) + ENTER)
-        await alice.expect("Handle:")
+        await ask_for_a_handle(alice, "Towers")
         alice.send("Bob" + ENTER)
         await alice.expect("Towers against Bob by turns: options")
         alice.send(DOWN * 20 + ENTER)

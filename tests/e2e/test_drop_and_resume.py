@@ -8,6 +8,16 @@ from .harness import ENTER, Caller, game_status, moves_of, start_app, towers_mov
 from .test_two_callers import alice_challenges_bob, two_in_lobby
 
 
+async def bob_calls_back(app) -> tuple[Caller, str]:
+    """Bob, who dropped mid-game, logs in again: offered his game back."""
+    bob = await Caller.connect(app.port, term="ansi-bbs")
+    await bob.expect("Handle")
+    bob.send("Bob" + ENTER)
+    await bob.expect("Password:")
+    bob.send("secret1" + ENTER)
+    return bob, await bob.expect("unfinished game of Towers against Alice")
+
+
 async def test_drop_suspends_and_login_offers_resume(app):
     alice, bob = await two_in_lobby(app)
     game_id = await alice_challenges_bob(app, alice, bob)
@@ -19,13 +29,7 @@ async def test_drop_suspends_and_login_offers_resume(app):
     assert "Waiting for Bob to return" in text
     await alice.settle()
     assert alice.text().count("Bob left") == 1          # in the log, not also in a banner
-    # Bob calls back
-    bob = await Caller.connect(app.port, term="ansi-bbs")
-    await bob.expect("Handle")
-    bob.send("Bob" + ENTER)
-    await bob.expect("Password:")
-    bob.send("secret1" + ENTER)
-    text = await bob.expect("unfinished game of Towers against Alice")
+    bob, text = await bob_calls_back(app)
     assert f"({moves} moves so far)" in text
     bob.send("y")
     await bob.expect("Alice to move")
@@ -130,12 +134,7 @@ async def test_a_draw_offered_before_a_drop_still_waits_for_the_answer(app):
     await bob.expect("Alice offers a draw: press = to accept.")
     await bob.close()
     await alice.expect("Bob left: the game is suspended")
-    bob = await Caller.connect(app.port, term="ansi-bbs")
-    await bob.expect("Handle")
-    bob.send("Bob" + ENTER)
-    await bob.expect("Password:")
-    bob.send("secret1" + ENTER)
-    await bob.expect("unfinished game of Towers against Alice")
+    bob, _text = await bob_calls_back(app)
     bob.send("y")
     await bob.expect("Alice offers a draw: press = to accept.")       # the offer stands
     bob.send("=")

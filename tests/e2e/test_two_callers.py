@@ -30,7 +30,8 @@ async def two_in_lobby(app):
     return alice, bob
 
 
-async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
+async def alice_sends_challenge(alice, bob, first_right: int = 1) -> None:
+    """Alice challenges Bob to Towers from the lobby; Bob sees it."""
     alice.send("p")
     await alice.expect("Choose a door")
     alice.send(door_digit("Towers"))
@@ -41,6 +42,10 @@ async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
     alice.send(DOWN * 2 + ENTER)        # first, games, send
     await alice.expect("Waiting for Bob")
     await bob.expect("Alice challenges you to Towers")
+
+
+async def alice_challenges_bob(app, alice, bob, first_right: int = 1):
+    await alice_sends_challenge(alice, bob, first_right)
     bob.send("y")
     await bob.expect("Towers")
     await alice.expect("Your turn")

@@ -270,6 +270,24 @@ async def test_a_bad_console_header_gets_a_reply_and_no_console(tmp_path, header
         stop_sysop_listener(server, path)
 
 
+async def logged_in(app, handles) -> list[Caller]:
+    callers = []
+    for handle in handles:
+        caller = await Caller.connect(app.port)
+        await caller.login(handle)
+        callers.append(caller)
+    return callers
+
+
+async def attach_console(app, tmp_path) -> Console:
+    """The sysop's console on ``app``, through a config file naming its socket."""
+    path = tmp_path / "gatehouse.toml"
+    path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
+    console = Console(path)
+    await console.expect("Sysop console")
+    return console
+
+
 async def test_a_full_board_still_lets_the_sysop_in(tmp_path):
     """Idle callers (or a flood) filling every node never lock the sysop
     out of their own console; a caller is still turned away."""
@@ -277,18 +295,12 @@ async def test_a_full_board_still_lets_the_sysop_in(tmp_path):
                           server={"max_sessions": 2})
     callers = []
     try:
-        for name in ("Alice", "Bob"):
-            caller = await Caller.connect(app.port)
-            await caller.login(name)
-            callers.append(caller)
+        callers += await logged_in(app, ("Alice", "Bob"))
         late = await Caller.connect(app.port)
         await late.expect("Gatehouse is full right now")
         callers.append(late)
-        path = tmp_path / "gatehouse.toml"
-        path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
-        console = Console(path)
+        console = await attach_console(app, tmp_path)
         try:
-            await console.expect("Sysop console")
             await wait_until(lambda: "Alice" in node_rows(console) and "Bob" in node_rows(console),
                              what="both callers on the console")
         finally:
@@ -306,15 +318,9 @@ async def test_the_node_list_scrolls_to_the_selected_node(tmp_path):
                           server={"max_per_ip": 20})
     callers = []
     try:
-        for i in range(11):
-            caller = await Caller.connect(app.port)
-            await caller.login(f"Caller{i:02d}")
-            callers.append(caller)
-        path = tmp_path / "gatehouse.toml"
-        path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
-        console = Console(path)
+        callers += await logged_in(app, [f"Caller{i:02d}" for i in range(11)])
+        console = await attach_console(app, tmp_path)
         try:
-            await console.expect("Sysop console")
             await wait_until(lambda: "Caller08" in node_rows(console), what="the first ten on the console")
             assert "Caller10" not in node_rows(console)
             console.send(DOWN * 10)
