@@ -3,6 +3,7 @@ pseudo-terminal, against the real server and real telnet callers."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import stat
@@ -270,65 +271,58 @@ async def test_a_bad_console_header_gets_a_reply_and_no_console(tmp_path, header
         stop_sysop_listener(server, path)
 
 
-async def logged_in(app, handles) -> list[Caller]:
-    callers = []
-    for handle in handles:
-        caller = await Caller.connect(app.port)
-        await caller.login(handle)
-        callers.append(caller)
-    return callers
+@contextlib.asynccontextmanager
+async def callers_on(tmp_path, handles, **server):
+    """A server (its console's socket under ``tmp_path``) with ``handles``
+    logged in: (the app, their lines); every line closed and the server
+    stopped after."""
+    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")},
+                          server=server)
+    callers: list[Caller] = []
+    try:
+        for handle in handles:
+            caller = await Caller.connect(app.port)
+            callers.append(caller)
+            await caller.login(handle)
+        yield app, callers
+    finally:
+        for caller in callers:
+            await caller.close()
+        await app.stop()
 
 
-async def attach_console(app, tmp_path) -> Console:
+@contextlib.asynccontextmanager
+async def console_on(app, tmp_path):
     """The sysop's console on ``app``, through a config file naming its socket."""
     path = tmp_path / "gatehouse.toml"
     path.write_text(f'[sysop]\nsocket = "{app.config.sysop.socket}"\n')
     console = Console(path)
-    await console.expect("Sysop console")
-    return console
+    try:
+        await console.expect("Sysop console")
+        yield console
+    finally:
+        await console.close()
 
 
 async def test_a_full_board_still_lets_the_sysop_in(tmp_path):
     """Idle callers (or a flood) filling every node never lock the sysop
     out of their own console; a caller is still turned away."""
-    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")},
-                          server={"max_sessions": 2})
-    callers = []
-    try:
-        callers += await logged_in(app, ("Alice", "Bob"))
+    async with callers_on(tmp_path, ("Alice", "Bob"), max_sessions=2) as (app, callers):
         late = await Caller.connect(app.port)
-        await late.expect("Gatehouse is full right now")
         callers.append(late)
-        console = await attach_console(app, tmp_path)
-        try:
+        await late.expect("Gatehouse is full right now")
+        async with console_on(app, tmp_path) as console:
             await wait_until(lambda: "Alice" in node_rows(console) and "Bob" in node_rows(console),
                              what="both callers on the console")
-        finally:
-            await console.close()
-    finally:
-        for caller in callers:
-            await caller.close()
-        await app.stop()
 
 
 async def test_the_node_list_scrolls_to_the_selected_node(tmp_path):
     """Twelve on (the sysop and eleven callers): the list has ten rows,
     and DOWN to the last caller brings it into view, selected."""
-    app = await start_app(tmp_path / "gatehouse.db", sysop={"socket": str(tmp_path / "sysop.sock")},
-                          server={"max_per_ip": 20})
-    callers = []
-    try:
-        callers += await logged_in(app, [f"Caller{i:02d}" for i in range(11)])
-        console = await attach_console(app, tmp_path)
-        try:
-            await wait_until(lambda: "Caller08" in node_rows(console), what="the first ten on the console")
-            assert "Caller10" not in node_rows(console)
-            console.send(DOWN * 10)
-            await wait_until(lambda: "Caller10" in node_rows(console), what="the last caller in view")
-            assert "Caller10" in console.line(13)                   # and it is the one selected
-        finally:
-            await console.close()
-    finally:
-        for caller in callers:
-            await caller.close()
-        await app.stop()
+    callers = [f"Caller{i:02d}" for i in range(11)]
+    async with callers_on(tmp_path, callers, max_per_ip=20) as (app, _lines), console_on(app, tmp_path) as console:
+        await wait_until(lambda: "Caller08" in node_rows(console), what="the first ten on the console")
+        assert "Caller10" not in node_rows(console)
+        console.send(DOWN * 10)
+        await wait_until(lambda: "Caller10" in node_rows(console), what="the last caller in view")
+        assert "Caller10" in console.line(13)                   # and it is the one selected
