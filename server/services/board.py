@@ -213,7 +213,7 @@ class ChallengeBoard(Generic[N]):
             if self._store is not None:
                 await self._store.drop_waiting_challenge(challenge.id)
         except WriteFailed:          # (a cancelled caller's write is seen through by the store)
-            self._open[challenge.id] = challenge
+            self.reopen(closed)
             raise
         self._tell(closed, tell)
 
