@@ -349,10 +349,7 @@ class SysopScreen(Screen):
         if match is None:
             self.message = f"{caller.handle} is not playing."
             return None
-        match.watch(self.session)
-        for seat in match.seats:         # the players are told they are watched
-            if seat.session is not None and seat.session is not self.session:
-                seat.session.send(E.Notice(f"{self.session.handle} is watching your game."))
+        match.watch(self.session)        # which tells the players, in the game's log
         return Push(MatchScreen(self.session, match, None))
 
     # ----- events -----------------------------------------------------------------

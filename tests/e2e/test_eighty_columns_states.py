@@ -454,8 +454,9 @@ async def test_waiting_states_lists_watching_and_the_console_fit_in_both_charset
             console.send("w")
             await console.expect("ESC console", timeout=30)
             await tour.station(console, "the sysop watching a game")
-            for player in (alice, bob):
-                await player.expect("Sysop is watching your game.")
+            for player in (alice, bob):                # told once, in the game's log
+                await player.expect("Sysop is watching.")
+                assert player.text().count("Sysop is watching") == 1, player.text()
             await keys_work(console, "the sysop watching a game", "ESC console", GAME_KEYS, done=("ESC",))
             console.send(ESC)
             await console.expect("Sysop console", timeout=30)
