@@ -12,7 +12,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 from doors._core.door import AnyState, DoorInfo
@@ -39,6 +39,7 @@ log = logging.getLogger("gatehouse.match")
 
 
 Tell = Callable[[str, E.Notice], None]     # (handle, event): to that caller if online
+DRAW, AUTO_FINISH = "draw", "auto finish"   # the offers a side makes, as the store keeps them
 T = TypeVar("T")
 
 
@@ -70,7 +71,8 @@ class Match:
     def __init__(self, store: Store, config: Config, on_finished: Callable[[Match], None], game_id: GameId,
                  info: DoorInfo, state: AnyState, seats: list[Seat], computer: ComputerPlayers,
                  ratings: RatingBook | None = None, limits: AbuseLimits | None = None,
-                 turns: TurnTimes | None = None, tell: Tell | None = None):
+                 turns: TurnTimes | None = None, tell: Tell | None = None,
+                 offers: Mapping[str, int] | None = None):
         self.store = store
         self.computer = computer
         self._ratings = ratings
@@ -86,8 +88,9 @@ class Match:
         self.outcome: Outcome | None = state.outcome()
         self.watchers: list[Seat] = []      # SeatKind.WATCHER seats, in the order they came
         self.chat = ChatLog(30)
-        self.draw_offer: int | None = None
-        self.auto_offer: int | None = None
+        offers = offers or {}                # (as the store kept them, over a restart)
+        self.draw_offer: int | None = offers.get(DRAW)
+        self.auto_offer: int | None = offers.get(AUTO_FINISH)
         self.autoplay = False
         self.rating: GameRating | None = None     # what the game did to the ratings, once over
         self._ending = False
@@ -113,6 +116,11 @@ class Match:
         if self.turns is not None:       # by turns: the game waits, it is not suspended
             return False
         return not self.ended and not all(s.present for s in self.seats)
+
+    @property
+    def _offered(self) -> bool:
+        """Whether an offer stands (the store keeps it until a move or the end)."""
+        return self.draw_offer is not None or self.auto_offer is not None
 
     def your_turn(self, handle: str) -> bool:
         """Whether ``handle`` holds a seat that may move now."""
@@ -247,10 +255,12 @@ class Match:
             else:
                 saving = self._saving()
                 if self.turns is None:
-                    await self.store.add_move(self.id, ply, player, text, saving)
+                    await self.store.add_move(self.id, ply, player, text, saving,
+                                              answers_offers=self._offered)
                 else:         # the turn starts go in the same commit as the move
                     marks = self.turns.after(before, nxt.to_move(), player)
-                    await self.store.add_move(self.id, ply, player, text, saving, turns=marks)
+                    await self.store.add_move(self.id, ply, player, text, saving, turns=marks,
+                                              answers_offers=self._offered)
                     self.turns.started = list(marks)
                 saving.done()
             self.state = nxt
@@ -337,6 +347,15 @@ class Match:
             return "Draw agreed."
         if self.seats[1 - player].kind == SeatKind.BOT:
             return "The computer declines the draw."
+        if self.draw_offer != player:
+            refused = await self._keep_offer(DRAW, player)
+            if refused:
+                return refused
+            if self.ended:                   # (while it was stored)
+                return "The game is over."
+            if self.draw_offer == 1 - player:
+                await self._end(Outcome(None, Termination.AGREED_DRAW, "draw agreed"))
+                return "Draw agreed."
         self.draw_offer = player
         self.notify(News.DRAW_OFFER, f"{self.seats[player].name} offers a draw.")
         if self.turns is not None:
@@ -353,9 +372,16 @@ class Match:
             return f"The game is suspended until {', '.join(s.name for s in self.absent())} returns."
         other = self.seats[1 - player]
         if other.kind == SeatKind.HUMAN and self.auto_offer != 1 - player:
-            self.auto_offer = player
-            self.notify(News.AUTO_FINISH_OFFER, f"{self.seats[player].name} asks for auto finish.")
-            return "Auto finish asked; waiting for your opponent to agree."
+            if self.auto_offer != player:
+                refused = await self._keep_offer(AUTO_FINISH, player)
+                if refused:
+                    return refused
+                if self.ended or self.autoplay:         # (while it was stored)
+                    return "The game is over." if self.ended else "The computer finishes the game."
+            if self.auto_offer != 1 - player:          # (the other side may have asked meanwhile)
+                self.auto_offer = player
+                self.notify(News.AUTO_FINISH_OFFER, f"{self.seats[player].name} asks for auto finish.")
+                return "Auto finish asked; waiting for your opponent to agree."
         self.autoplay = True
         self._clock_turn()                # the computer plays both sides: no clock
         for seat in self.seats:
@@ -367,6 +393,14 @@ class Match:
         self.notify(News.UPDATE, told)
         self._bots.drive()
         return told
+
+    async def _keep_offer(self, kind: str, player: int) -> str:
+        """Store ``player``'s offer before it stands; why not, if the disk refused."""
+        try:
+            await self.store.set_offer(self.id, kind, player)
+        except WriteFailed as exc:
+            return f"Your offer was NOT made: {exc.why}. Try again later."
+        return ""
 
     async def _end(self, outcome: Outcome) -> None:
         """Record the result, then announce it (the record comes first).
@@ -419,10 +453,12 @@ class Match:
         saving = self._saving()
         try:
             if self._ratings is None:
-                await self.store.finish_game(self.id, outcome.to_json(), saving, final)
+                await self.store.finish_game(self.id, outcome.to_json(), saving, final,
+                                             answers_offers=self._offered)
             else:
                 async def write(change: RatingWrite) -> None:
-                    await self.store.finish_game(self.id, outcome.to_json(), saving, final, change)
+                    await self.store.finish_game(self.id, outcome.to_json(), saving, final, change,
+                                                 answers_offers=self._offered)
                 self.rating = await self._ratings.finish(self.facts(outcome, state), write)
         except BaseException:
             self._ending = False

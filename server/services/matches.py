@@ -125,6 +125,7 @@ class MatchManager:
         """After a restart: rebuild every unfinished game from its record."""
         doors = self.doors
         by_turns = await self.store.by_turns()
+        offers = await self.store.offers()
         for row in await self.store.list_games("active", limit=10_000):
             info = doors.get(row.door)
             if info is None:
@@ -148,7 +149,7 @@ class MatchManager:
                 seconds, (turn0, turn1) = by_turns[row.id]
                 turns = TurnTimes(self.clock, seconds, [turn0, turn1])
             match = Match(self.store, self.config, self.finished, GameId(row.id), info, state, seats, self.computer,
-                          self.ratings, self.limits, turns, self._tell)
+                          self.ratings, self.limits, turns, self._tell, offers.get(row.id))
             if turns is not None:
                 match.chat.lines.extend(await self.store.chat_thread(row.id))
             if match.ended:          # its last move stored, not its end (an older release)

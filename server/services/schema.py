@@ -172,4 +172,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX address_logins_address ON address_logins(address);
     """,
+    # 10: the offers standing in an unfinished game (a draw, an auto finish:
+    # the player who made it), so that a restart does not forget one that
+    # waits for the other side's next call
+    """
+    CREATE TABLE game_offers (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        kind TEXT NOT NULL,
+        player INTEGER NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    );
+    """,
 ]

@@ -10,11 +10,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from server.services.store_core import JSONObject, Statements, StoreCore, read_object
+from server.services.store_core import JSONObject, Params, Statements, StoreCore, read_object
 from server.services.store_ratings import RatingWrite, rating_statements
 from server.services.store_turns import Turns
 
 __all__ = ["GameRow", "GamesRecord"]
+
+
+def _answer_offers(game_id: int) -> tuple[str, Params]:
+    return ("DELETE FROM game_offers WHERE game_id=?", (game_id,))
 
 
 @dataclass(frozen=True)
@@ -55,25 +59,28 @@ class GamesRecord(StoreCore):
 
     async def add_move(self, game_id: int, ply: int, player: int, action: str,
                        on_retry: Callable[[], None] | None = None,
-                       turns: Turns | None = None) -> None:
+                       turns: Turns | None = None, answers_offers: bool = False) -> None:
         """Store one move and commit it before returning (retrying while the
         database is locked by another program; ``on_retry`` hears of it).
-        ``turns``: a by-turns game's new turn starts, in the same commit."""
+        ``turns``: a by-turns game's new turn starts, in the same commit;
+        ``answers_offers``: the offers standing go with it (a move answers them)."""
         statements: Statements = [(
             "INSERT INTO moves(game_id, ply, player, action, at) VALUES (?,?,?,?,?)",
             (game_id, ply, player, action, time.time()))]
         if turns is not None:
             statements.append(("UPDATE by_turns SET turn0=?, turn1=? WHERE game_id=?",
                                (turns[0], turns[1], game_id)))
+        if answers_offers:
+            statements.append(_answer_offers(game_id))
         await self.transaction(statements, on_retry)
 
     async def finish_game(self, game_id: int, outcome: Mapping[str, object],
                           on_retry: Callable[[], None] | None = None,
                           final: tuple[int, int, str] | None = None,
-                          rating: RatingWrite | None = None) -> None:
+                          rating: RatingWrite | None = None, answers_offers: bool = False) -> None:
         """Record a game's end in one transaction: its ``final`` move (ply,
-        player, action) if the end came with one, the outcome, and what the
-        game did to the ratings."""
+        player, action) if the end came with one, the outcome, what the game
+        did to the ratings, and (``answers_offers``) the offers it ends."""
         statements: Statements = []
         if final is not None:
             ply, player, action = final
@@ -83,7 +90,25 @@ class GamesRecord(StoreCore):
                            (json.dumps(outcome), time.time(), game_id)))
         if rating is not None:
             statements += rating_statements(game_id, rating)
+        if answers_offers:
+            statements.append(_answer_offers(game_id))
         await self.transaction(statements, on_retry)
+
+    # ----- offers standing in a game (a draw, an auto finish) -----------------
+    async def set_offer(self, game_id: int, kind: str, player: int) -> None:
+        """``player`` offers ``kind`` in the game, until a move or the end."""
+        await self._write("INSERT OR REPLACE INTO game_offers(game_id, kind, player) VALUES (?,?,?)",
+                          (game_id, kind, player))
+
+    async def offers(self) -> dict[int, dict[str, int]]:
+        """The offers standing in unfinished games: kind -> player, by game id."""
+        rows = await self._rows("SELECT o.game_id, o.kind, o.player FROM game_offers o"
+                                " JOIN games g ON g.id=o.game_id WHERE g.status='active'")
+        found: dict[int, dict[str, int]] = {}
+        for game_id, kind, player in rows:
+            if player in (0, 1):
+                found.setdefault(int(game_id), {})[str(kind)] = int(player)
+        return found
 
     def _game(self, row: sqlite3.Row) -> GameRow:
         options = read_object(row[2], f"game {row[0]}'s options")

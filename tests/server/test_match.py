@@ -15,7 +15,7 @@ from server.services.ids import GameId
 from server.services.match import Match, MatchEvent, News
 from server.services.nodes import NodeRegistry
 from server.services.seats import Seat, SeatKind
-from server.services.store import StoreError
+from server.services.store import StoreError, WriteFailed
 from server.services.thinkers import ComputerPlayers
 
 from .fakes import FakeSeat, seat
@@ -32,16 +32,24 @@ class GatedStore:
         self.writing = asyncio.Event()
         self.fail: Exception | None = None
         self.finished: dict[str, Any] | None = None
+        self.offers: dict[str, int] = {}
 
-    async def add_move(self, game_id: int, ply: int, player: int, action: str, on_retry: Any = None) -> None:
+    async def add_move(self, game_id: int, ply: int, player: int, action: str, on_retry: Any = None,
+                       answers_offers: bool = False) -> None:
         self.writing.set()
         await self.gate.wait()
         if self.fail is not None:
             raise self.fail
         self.moves.append((ply, player, action))
 
+    async def set_offer(self, game_id: int, kind: str, player: int) -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.offers[kind] = player
+
     async def finish_game(self, game_id: int, outcome: dict[str, Any], on_retry: Any = None,
-                          final: tuple[int, int, str] | None = None, rating: Any = None) -> None:
+                          final: tuple[int, int, str] | None = None, rating: Any = None,
+                          answers_offers: bool = False) -> None:
         """The end, with the move that ended the game (one transaction)."""
         self.writing.set()
         await self.gate.wait()
@@ -290,6 +298,21 @@ async def test_a_turn_goes_on_after_a_suspension_with_the_time_it_had_left(monke
     assert match.move_time_left(0) is None
     assert await match.submit(1, match.state.legal_actions(1)[0]) is None
     assert match.move_time_left(0) == 300                 # Alice's turn: fresh
+    match.stop()
+
+
+async def test_an_offer_the_disk_refuses_is_not_made_and_one_stored_stands():
+    """An offer stands only once stored (a restart keeps it); a refused
+    write says so, and the other side's agreement then finds no offer."""
+    match, store, alice, bob = new_match()
+    store.fail = WriteFailed("disk full", "database or disk is full")
+    assert await match.offer_draw(0) == "Your offer was NOT made: the server's disk is full. Try again later."
+    assert match.draw_offer is None and store.offers == {}
+    store.fail = None
+    assert await match.offer_draw(0) == "Draw offered."
+    assert match.draw_offer == 0 and store.offers == {"draw": 0}
+    assert await match.offer_draw(1) == "Draw agreed."
+    assert match.outcome is not None and match.outcome.termination == Termination.AGREED_DRAW
     match.stop()
 
 
