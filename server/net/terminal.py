@@ -35,7 +35,7 @@ MIN_COLS, MIN_ROWS = 80, 24
 # (telnet NAWS, RLogin window messages, door mode's forwarded NAWS, the
 # browser seat): a size sets the cost of every frame drawn for the caller,
 # so it is bounded before anything is drawn at it.
-SIZE_MIN = (20, 10)      # (cols, rows)
+SIZE_MIN = (1, 1)        # (cols, rows): a tiny window is told its own size
 SIZE_MAX = (255, 255)
 TERM_MAX = 40            # characters of a terminal type kept (a type is a short name)
 

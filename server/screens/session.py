@@ -191,6 +191,22 @@ class Screen:
 _DUE = E.Tick()
 
 
+def too_small_lines(farewell: str, cols: int, rows: int, width: int, height: int) -> list[str]:
+    """What a window too small for the screens says, wrapped to fit in it
+    (short of its last column, where a terminal may wrap): the farewell if
+    one is due, else the longest telling that fits."""
+    tellings = [farewell] if farewell else [
+        f"Your window is {cols}x{rows}. Gatehouse needs at least {MIN_COLS}x{MIN_ROWS}: please enlarge it.",
+        f"Window {cols}x{rows}: enlarge it to {MIN_COLS}x{MIN_ROWS}.",
+        f"Need {MIN_COLS}x{MIN_ROWS}"]
+    step = max(1, width - 1)
+    for text in tellings:
+        lines = textwrap.wrap(text, step)
+        if len(lines) <= height:
+            return lines
+    return lines[:height]
+
+
 class Session:
     __slots__ = ("services", "conn", "node", "origin", "inbox", "user", "handle", "is_sysop",
                  "idle_limit", "decoder", "terminal", "screens", "connected_at", "last_key",
@@ -641,11 +657,8 @@ class Session:
             if (self.terminal.renderer.width, self.terminal.renderer.height) != (width, height):
                 self.terminal.renderer.resize(width, height)
             canvas = Canvas(width, height)
-            msg = farewell or (f"Your window is {cols}x{rows}. Gatehouse needs at least "
-                               f"{MIN_COLS}x{MIN_ROWS}: please enlarge it.")
-            step = max(1, width - 1)
-            for i in range(0, len(msg), step):
-                canvas.text(0, i // step, msg[i:i + step], YELLOW)
+            for y, line in enumerate(too_small_lines(farewell, cols, rows, width, height)):
+                canvas.text(0, y, line, YELLOW)
             self.terminal.show(canvas, None)
             return
         if (self.terminal.renderer.width, self.terminal.renderer.height) != (MIN_COLS, MIN_ROWS):

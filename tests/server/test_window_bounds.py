@@ -87,8 +87,26 @@ def test_the_too_small_screen_is_drawn_on_at_most_80x24_whatever_the_size(size):
     assert canvas.width <= MIN_COLS and canvas.height <= MIN_ROWS
     assert session.terminal.renderer.width <= MIN_COLS and session.terminal.renderer.height <= MIN_ROWS
     assert len(conn.sent) < 4 * MIN_COLS * MIN_ROWS
-    words = "".join(conn.sent.decode("utf-8", "replace").split())    # (wrapped at the width)
-    assert "Gatehouseneedsatleast80x24:pleaseenlargeit." in words
+    if canvas.width > len("Need 80x24"):                  # (the words: the test below)
+        assert "80x24" in conn.sent.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("size, told", [
+    ((60, 20), "Your window is 60x20. Gatehouse needs at least 80x24: please enlarge it."),
+    ((20, 10), "Your window is 20x10. Gatehouse needs at least 80x24: please enlarge it."),
+    ((12, 6), "Window 12x6: enlarge it to 80x24."),
+    ((8, 2), "Need 80x24")])
+def test_a_window_too_small_is_told_its_own_size_in_words_that_fit_in_it(size, told):
+    conn = _FakeConn(*size)
+    session = _session(conn)
+    session._draw()
+    shown = session.terminal.renderer.shown()
+    assert shown is not None
+    canvas, _cursor = shown
+    rows = [line.rstrip() for line in canvas.lines()]
+    assert canvas.width == size[0] and canvas.height == size[1]
+    assert all(len(row) < size[0] for row in rows)          # short of the last column
+    assert " ".join(row for row in rows if row) == told
 
 
 async def test_a_window_dragged_past_the_burst_is_redrawn_once_at_rest_and_the_call_goes_on():
