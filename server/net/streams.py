@@ -15,6 +15,7 @@ from server.net.rlogin import (
     RloginInputFilter,
     is_allowed,
     read_handshake,
+    request_window_size,
 )
 from server.net.telnet import LISTEN_BACKLOG
 from server.net.terminal import clamp_size, clean_term
@@ -122,6 +123,8 @@ async def start_rlogin(host: str, port: int, allow: Sequence[str],
                 return
             writer.write(HANDSHAKE_ACK)
             await writer.drain()
+            if writer.transport.get_write_buffer_size() == 0:      # (else the request overtakes it)
+                request_window_size(writer)       # a client that knows RFC 1282 answers in band
             term = hs.terminal_type or "ansi-bbs"
             conn = StreamConnection(reader, writer, term, peer=address,
                                     input_filter=RloginInputFilter())
