@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Generic
@@ -28,6 +29,8 @@ from server.services.nodes import TAKES_CHALLENGES, N, NodeRegistry
 from server.services.store import AccountKind, Store, WaitingChallengeRow, WriteFailed
 
 __all__ = ["ChallengeState", "Challenge", "ChallengeEvent", "ChallengeBoard", "CHALLENGE_TTL"]
+
+log = logging.getLogger("gatehouse.board")
 
 CHALLENGE_TTL = 600.0     # seconds an unanswered challenge stays open
 MAX_WAITING = 20          # by-turns challenges one caller may have waiting
@@ -63,12 +66,18 @@ class ChallengeBoard(Generic[N]):
         """After a restart: the by-turns challenges waiting in the store."""
         if self._store is None:
             return
+        unknown: list[str] = []
         for row in await self._store.waiting_challenges():
             if row.door in registry():
                 self._open[ChallengeId(row.id)] = Challenge(
                     ChallengeId(row.id), row.challenger, row.target, row.door, row.options,
                     MonoTime(self._clock()), move_seconds=row.move_seconds)
+            else:
+                unknown.append(f"{row.id} ({row.door})")
             self._next = max(self._next, row.id + 1)
+        if unknown:         # kept for a release that has the door again, and said once
+            log.warning("by-turns challenges kept but not shown, for doors this release does not have: %s",
+                        ", ".join(unknown))
 
     # ----- changes ----------------------------------------------------------
     async def offer(self, challenger: str, target: str, door: str,
