@@ -85,7 +85,7 @@ def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False
     """RLogin terminal/speed naming the locked charset: ``ansi-bbs/38400`` (CP437)
     or ``ansi-utf8/38400``; ``time_left``: with the caller's minutes left on
     the BBS (``ansi-bbs;minutes=12/38400``), which the server counts down
-    (0, as some BBSes write for the sysop, is sent as no limit)."""
+    (0 or fewer, as some BBSes write for the sysop, is sent as no limit)."""
     minutes = (f";minutes={min(drop.minutes_left, MAX_MINUTES)}"
                if time_left and drop.minutes_left > 0 else "")
     term = "dumb" if drop.emulation == 0 else _TERMINALS[charset]    # emulation 0: ASCII, no ANSI

@@ -316,6 +316,7 @@ def test_the_callers_time_left_rides_in_the_terminal_field():
     from server.net.rlogin import RloginHandshake
     assert terminal_for(make_drop(minutes_left=12), time_left=True) == "ansi-bbs;minutes=12/38400"
     assert terminal_for(make_drop(minutes_left=0), time_left=True) == "ansi-bbs/38400"   # no limit
+    assert terminal_for(make_drop(minutes_left=-1), time_left=True) == "ansi-bbs/38400"  # (unlimited)
     assert terminal_for(make_drop(minutes_left=12), time_left=False) == "ansi-bbs/38400"
     hs = RloginHandshake("bbs", "Gus", "ansi-bbs;minutes=12", 38400)
     assert (hs.terminal_type, hs.minutes_left) == ("ansi-bbs", 12)
