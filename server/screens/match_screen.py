@@ -89,7 +89,7 @@ KEYS: KeyTable[Seen] = KeyTable([
             frozenset({Seen.WAITING}), "_leave", when="sysop"),
     KeySpec(("v",), "v review", "review the game move by move", frozenset({Seen.OVER}), "_review"),
     KeySpec(("c",), "c chat", "chat (ENTER sends; ENTER on an empty line or ESC closes)",
-            ALL, "_open_chat"),
+            ALL, "_open_chat", when="may_chat"),
     KeySpec(("r", K.CTRL_L), "r redraw", "redraw the whole screen", ALL, "_redraw", label="r, CTRL-L"),
     KeySpec(("?",), "? help", "this help", ALL, "_help"),
     KeySpec(("Q",), "Q resign", "resign (asks y/n first)", SEATED, "_ask_resign"),
@@ -197,6 +197,8 @@ class MatchScreen(Screen):
         return m.turns is None and m.clock.on
 
     def _test(self, name: str) -> bool:
+        if name == "may_chat":
+            return self.me is not None or self.match.hears_watcher(self.session.is_sysop)
         return self.session.is_sysop if name == "sysop" else not self.session.is_sysop
 
     async def on_key(self, key: str) -> Transition:

@@ -88,7 +88,9 @@ class PlainCommands:
         if match.ended:
             return self._say("This game is over: type lobby (or press ENTER) to leave.")
         if screen.me is None:
-            return self._say("You are watching: say TEXT to chat, lobby to leave.")
+            if match.hears_watcher(screen.session.is_sysop):
+                return self._say("You are watching: say TEXT to chat, lobby to leave.")
+            return self._say("You are watching: type lobby (or press ENTER) to leave.")
         if word == "draw":
             screen.banner = await match.offer_draw(screen.me)
             return None

@@ -88,8 +88,9 @@ class ResumeScreen(Screen):
                         DARK_GREY)
             for i, later in enumerate(self.pending[1:9]):
                 who = next((s.name for s in later.seats if s.name.casefold() not in self.names), "?")
+                played = later.state.moves_played()
                 canvas.text(5, 12 + i, f"{later.info.title} against {who} "
-                                       f"({len(later.state.history)} moves)", DARK_GREY)
+                                       f"({played} move{'' if played == 1 else 's'})", DARK_GREY)
         waiting = turns_line(self.session.services.matches.turns_waiting(self.session.handle))
         if waiting:
             canvas.text(3, 21, f"{waiting} by turns: press t in the lobby.", BRIGHT_GREEN)

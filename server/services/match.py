@@ -178,9 +178,7 @@ class Match:
         if not text:
             return None
         watcher = next((w for w in self.watchers if w.name == who), None) if player is None else None
-        if watcher is not None and not (watcher.session is not None and watcher.session.is_sysop) \
-                and all(s.kind == SeatKind.HUMAN for s in self.seats):
-            # no kibitzing: a caller watching two callers does not talk into their game
+        if watcher is not None and not self.hears_watcher(watcher.session is not None and watcher.session.is_sysop):
             return "Watchers do not chat in a game between two callers: they play in peace."
         refused = self.limits.chat(who, address)
         if refused is not None:
@@ -214,6 +212,11 @@ class Match:
             if session.handle and any(s.kind == SeatKind.HUMAN for s in self.seats):
                 self.notify(News.UPDATE, f"{session.handle} is watching.")
         return seat
+
+    def hears_watcher(self, sysop: bool) -> bool:
+        """Whether a watcher may chat into the game: the sysop always; a
+        caller unless both players are callers (no kibitzing: they play in peace)."""
+        return sysop or not all(s.kind == SeatKind.HUMAN for s in self.seats)
 
     def watching(self) -> list[str]:
         """The watchers' names."""

@@ -43,7 +43,10 @@ def test_typed_moves_parse_as_the_doors_declare_them():
 async def test_a_watcher_typing_a_players_word_is_told_they_are_watching():
     match, _store, _alice, _bob = new_match()
     screen = SimpleNamespace(match=match, me=None, banner="",
-                                   session=SimpleNamespace(handle="Carol"))
+                             session=SimpleNamespace(handle="Carol", is_sysop=False))
+    await PlainCommands(screen).run("draw")      # (two callers play: no kibitzing, so no "say")
+    assert screen.banner == "You are watching: type lobby (or press ENTER) to leave."
+    screen.session.is_sysop = True
     await PlainCommands(screen).run("draw")
     assert screen.banner == "You are watching: say TEXT to chat, lobby to leave."
     assert match.draw_offer is None and not match.ended
