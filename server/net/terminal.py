@@ -317,8 +317,10 @@ class Terminal:
             self.redraw()
 
     def too_small(self) -> bool:
+        """Whether the window cannot hold a screen (plain text goes out line
+        by line: a 72-column teletype or a 20-row window takes it)."""
         cols, rows = self.conn.cols, self.conn.rows
-        return 0 < cols < MIN_COLS or 0 < rows < MIN_ROWS
+        return not self.plain and (0 < cols < MIN_COLS or 0 < rows < MIN_ROWS)
 
     async def stop(self) -> None:
         self._latest = None

@@ -272,3 +272,19 @@ async def test_the_lobby_is_a_short_list_for_a_plain_caller(tmp_path):
         await friend.close()
     finally:
         await app.stop()
+
+
+async def test_a_dumb_terminal_smaller_than_80x24_logs_in_line_by_line(tmp_path):
+    """Plain text is printed line by line: a 72-column teletype, or a dumb
+    terminal of 20 rows that tells its size, is never told to enlarge."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        for cols, rows in ((72, 24), (80, 20)):
+            caller = await Caller.connect(app.port, term="dumb", cols=cols, rows=rows)
+            await caller.login(f"Plain{cols}")
+            seen = decode_cp437(bytes(caller.received))
+            assert "enlarge" not in seen and "Who's online" in seen
+            no_escape(bytes(caller.received))
+            await caller.close()
+    finally:
+        await app.stop()
