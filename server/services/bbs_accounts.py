@@ -26,6 +26,7 @@ import contextlib
 import hmac
 import ipaddress
 import logging
+import socket
 import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -117,9 +118,24 @@ def _closest(entries: list[tuple[Network, str, str]], address: str) -> list[tupl
 
 def secret_for(entries: Sequence[str], address: str) -> str | None:
     """The secret to send to ``address`` (the most specific entry; the first
-    of several), or None."""
-    closest = _closest(parse_secrets(entries), address)
-    return closest[0][0] if closest else None
+    of several), or None. A host name (``localhost``) is looked up: the
+    first of its addresses that has a secret."""
+    parsed = parse_secrets(entries)
+    addresses = [address] if _ip(address) is not None else _resolved(address)
+    for one in addresses:
+        closest = _closest(parsed, one)
+        if closest:
+            return closest[0][0]
+    return None
+
+
+def _resolved(host: str) -> list[str]:
+    """The addresses of ``host`` (a name), or [] if it has none."""
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
 
 
 def check_secret(entries: Sequence[str], address: str, hs: RloginHandshake,

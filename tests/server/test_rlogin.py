@@ -262,3 +262,13 @@ def test_allowed_addresses_without_a_secret_are_named_when_any_secret_is_set():
     assert open_without_secret(["127.0.0.0/8"], ["127.0.0.0/9=a", "127.128.0.0/9=b"]) == []
     assert open_without_secret(["10.0.0.5", "10.0.0.0/24"], ["10.0.0.0/16=s"]) == []
     assert open_without_secret(["10.0.0.0/8"], []) == []          # no secrets: nothing to cover
+
+
+def test_door_mode_finds_its_secret_for_a_server_named_localhost():
+    """``[door] server_host = "localhost"``: the secret kept for the loopback
+    address is the one sent (a name is looked up), not none at all."""
+    from server.services.bbs_accounts import secret_for
+    entries = ["127.0.0.1=s3cret", "::1=s3cret6"]
+    assert secret_for(entries, "127.0.0.1") == "s3cret"
+    assert secret_for(entries, "localhost") in ("s3cret", "s3cret6")
+    assert secret_for(entries, "10.0.0.9") is None
