@@ -192,8 +192,8 @@ class Match:
         return None
 
     def _tell_away(self, text: str, but: int | None = None, only: tuple[int, ...] = (0, 1)) -> None:
-        """By turns: tell the seats in ``only`` (but ``but``) who are not at
-        the board, if they are online anywhere else."""
+        """Tell the seats in ``only`` (but ``but``) who are not at the board,
+        if they are online anywhere else (by turns, or a live game they left)."""
         if self._tell is None:
             return
         for seat in self.seats:
@@ -481,15 +481,15 @@ class Match:
         if self.rating is not None and not self.rating.rated and self.rating.why:
             news = f"{news}. Not rated: {self.rating.why}"      # shown on the game-over screen
         self.notify(News.ENDED, news)
-        if self.turns is not None:
-            self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
+        self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
 
     # ----- people coming and going ------------------------------------------
     def attach(self, player: int, session: Node) -> None:
         seat = self.seats[player]
         seat.session = session
+        now, returned_from = time.monotonic(), seat.left_at
         if seat.left_at is not None:
-            seat.away += time.monotonic() - seat.left_at
+            seat.away += now - seat.left_at
         seat.left_at = None
         if self.turns is not None:
             self._bots.drive()
@@ -503,8 +503,16 @@ class Match:
             self._clock_turn()            # each turn goes on with the time it had left
             self.notify(News.RESUMED, f"{seat.name} is back: the game goes on.")
             self._bots.drive()
-        else:
-            self._arm_forfeit()
+            return
+        for other in self.absent():
+            # one who left while this seat was away was waiting for it: their
+            # time to come back starts now, and they hear of it wherever they are
+            if other.left_at is not None and returned_from is not None and other.left_at > returned_from:
+                other.left_at = now
+            self._tell_away(f"{seat.name} is back in game {self.id} ({self.info.title}): press u in the "
+                            f"lobby to resume it (forfeit in {clock_text(self._grace(other))}).",
+                            only=(other.player,))
+        self._arm_forfeit()
 
     @property
     def computers_only(self) -> bool:

@@ -119,10 +119,10 @@ async def test_a_game_that_ended_while_the_resume_question_was_open_is_not_resum
     alice.send("y")
     await alice.expect("GAME OVER")
     await wait_until(lambda: game_status(app, game_id) == "finished", what="the game over")
+    await bob.expect(f"Game {game_id} (Towers) is over: Alice resigned.")     # told where he is
     bob.send("y")
-    text = await bob.expect("That game of Towers is no longer waiting for you.")
-    assert "Who's online" in await bob.expect("Who's online")
-    assert "went wrong" not in text
+    text = await bob.expect("Who's online")
+    assert "went wrong" not in text and "Towers against Alice" not in text
     await alice.close()
     await bob.close()
 

@@ -279,6 +279,34 @@ async def test_leaving_again_without_moving_does_not_start_the_forfeit_time_over
     match.stop()
 
 
+async def test_one_who_left_while_the_other_was_away_is_told_of_the_return_and_gets_the_full_time(monkeypatch):
+    """Bob drops; Alice, told the game waits, goes to the lobby; Bob comes
+    back 9 minutes later. Alice hears of it in the lobby, with the whole
+    forfeit time from then, and of the game's end while she is away."""
+    clock = FakeMonotonic()
+    monkeypatch.setattr("server.services.match.time", clock)
+    nodes: NodeRegistry[FakeSeat] = NodeRegistry(10, 10)
+    alice, bob = seat(nodes, "Alice"), seat(nodes, "Bob")
+    info = registry()["towers"]
+    told: list[tuple[str, str]] = []
+    config = Config(timing=TimingSettings(bot_min_delay=0), server=ServerSettings(forfeit_minutes=10))
+    match = Match(GatedStore(), config, lambda m: None, GameId(1), info,  # type: ignore[arg-type]
+                  info.state_class.from_options(info.resolve_options({"first": 0})),
+                  [Seat(0, SeatKind.HUMAN, "Alice", session=alice), Seat(1, SeatKind.HUMAN, "Bob", session=bob)],
+                  ComputerPlayers(workers=1), tell=lambda handle, event: told.append((handle, event.text)))
+    match.detach(bob)
+    clock.now += 60
+    match.detach(alice)                                  # to the lobby, waiting
+    clock.now += 540
+    match.attach(1, bob)
+    assert told == [("Alice", "Bob is back in game 1 (Towers): press u in the lobby to resume it "
+                              "(forfeit in 10:00).")]
+    assert match.forfeit_deadline() == clock.now + 600
+    await match.resign(1)                                # and the end reaches her too
+    assert told[-1] == ("Alice", "Game 1 (Towers) is over: Bob resigned.")
+    match.stop()
+
+
 async def test_a_turn_goes_on_after_a_suspension_with_the_time_it_had_left(monkeypatch):
     """Five minutes a move: Bob drops 200 s into his turn and comes back
     5 min later; he has 100 s left, not a fresh turn."""
