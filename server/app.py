@@ -63,16 +63,17 @@ class App:
         self.clock = TurnClock(self.store, wall)
         self.doors = config.bound_doors()     # each door with its own folder: two Apps never share one
         self.computer = ComputerPlayers(config.server.computer_workers)
+        self.messages = CallerMessages(self.store, self.nodes, self.limits)
         self.matches = MatchManager(self.store, config, self.ratings, self.limits, doors=self.doors,
-                                    clock=self.clock, tell=self._tell, computer=self.computer)
-        self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits)
+                                    clock=self.clock, tell=self.messages.news, computer=self.computer)
+        self.board = ChallengeBoard(self.nodes, store=self.store, limits=self.limits, news=self.messages.news)
         self.services = Services(
             config=config, store=self.store, nodes=self.nodes,
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(self.doors.values(), config.doors), limits=self.limits,
             accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name),
-            messages=CallerMessages(self.store, self.nodes, self.limits),
+            messages=self.messages,
             shutdown=self.request_stop)
         self.started = time.time()
         self._servers: list[TelnetListener] = []
@@ -90,12 +91,6 @@ class App:
 
     def find_session(self, handle: str) -> Session | None:
         return self.nodes.find(handle)
-
-    def _tell(self, handle: str, event: E.Notice) -> None:
-        """An event for a caller if they are online (by-turns news)."""
-        session = self.nodes.find(handle)
-        if session is not None:
-            session.send(event)
 
     @property
     def port(self) -> int:

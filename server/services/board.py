@@ -39,8 +39,9 @@ MAX_WAITING = 20          # by-turns challenges one caller may have waiting
 class ChallengeBoard(Generic[N]):
     def __init__(self, nodes: NodeRegistry[N], ttl: float = CHALLENGE_TTL,
                  clock: Callable[[], float] = time.monotonic, store: Store | None = None,
-                 limits: AbuseLimits | None = None):
+                 limits: AbuseLimits | None = None, news: Callable[[str, str, bool], None] | None = None):
         self._nodes = nodes
+        self._news = news           # (handle, text, keep): the server's news to a caller, kept if away
         self._store = store
         self._limits = limits if limits is not None else AbuseLimits(clock=clock)
         self.ttl = ttl
@@ -160,6 +161,9 @@ class ChallengeBoard(Generic[N]):
         if challenge.target.casefold() != by.casefold():
             return "Only the one challenged can decline."
         await self._settle(challenge, ChallengeState.DECLINED, tell=(challenge.challenger,))
+        if challenge.by_turns and self._news is not None and self._nodes.find(challenge.challenger) is None:
+            title = registry()[challenge.door].title if challenge.door in registry() else challenge.door
+            self._news(challenge.challenger, f"{challenge.target} declined your {title} challenge.", True)
         return f"You declined {challenge.challenger}'s challenge."
 
     async def accept(self, challenge_id: ChallengeId, by: str) -> tuple[Challenge | None, str]:

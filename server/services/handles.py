@@ -6,7 +6,7 @@ import re
 __all__ = ["RESERVED", "valid_handle"]
 
 _HANDLE_RE = re.compile(r"^[A-Za-z0-9\[][A-Za-z0-9 _\-.\[\]]{1,19}$")
-RESERVED = {"computer", "sysop", "new", "all", "guest", "nobody"}
+RESERVED = {"computer", "sysop", "new", "all", "guest", "nobody", "gatehouse"}   # (gatehouse: its news)
 
 
 def valid_handle(handle: str, sysop_name: str = "Sysop") -> str | None:

@@ -38,7 +38,7 @@ __all__ = ["News", "MatchEvent", "Match"]
 log = logging.getLogger("gatehouse.match")
 
 
-Tell = Callable[[str, E.Notice], None]     # (handle, event): to that caller if online
+Tell = Callable[[str, str, bool], None]     # (handle, text, keep): on their screen, or kept if asked
 DRAW, AUTO_FINISH = "draw", "auto finish"   # the offers a side makes, as the store keeps them
 T = TypeVar("T")
 
@@ -191,15 +191,17 @@ class Match:
             session.send(E.Chat(f"match:{self.id}", who, text))
         return None
 
-    def _tell_away(self, text: str, but: int | None = None, only: tuple[int, ...] = (0, 1)) -> None:
+    def _tell_away(self, text: str, but: int | None = None, only: tuple[int, ...] = (0, 1),
+                   keep: bool = False) -> None:
         """Tell the seats in ``only`` (but ``but``) who are not at the board,
-        if they are online anywhere else (by turns, or a live game they left)."""
+        if they are online anywhere else (by turns, or a live game they left);
+        ``keep``: else at their next call."""
         if self._tell is None:
             return
         for seat in self.seats:
             if seat.kind == SeatKind.HUMAN and seat.session is None and seat.player != but \
                     and seat.player in only:
-                self._tell(seat.name, E.Notice(text))
+                self._tell(seat.name, text, keep)
 
     def watch(self, session: Node) -> Seat:
         """``session`` takes a watcher's seat: it hears every announcement
@@ -481,7 +483,7 @@ class Match:
         if self.rating is not None and not self.rating.rated and self.rating.why:
             news = f"{news}. Not rated: {self.rating.why}"      # shown on the game-over screen
         self.notify(News.ENDED, news)
-        self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.")
+        self._tell_away(f"Game {self.id} ({self.info.title}) is over: {outcome.reason}.", keep=True)
 
     # ----- people coming and going ------------------------------------------
     def attach(self, player: int, session: Node) -> None:

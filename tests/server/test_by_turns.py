@@ -109,7 +109,7 @@ async def towers_by_turns(tmp_path, wall: Wall, days: int = 1, heard: list | Non
     store = await Store(tmp_path / "g.db").open()
     clock = TurnClock(store, wall)
     await clock.load()
-    tell = (lambda handle, event: heard.append((handle, event))) if heard is not None else None
+    tell = (lambda handle, text, keep: heard.append((handle, E.Notice(text)))) if heard is not None else None
     matches = MatchManager(store, Config(timing=TimingSettings(bot_min_delay=0)), clock=clock, tell=tell)
     await matches.restore()
     if matches.live:

@@ -293,7 +293,7 @@ async def test_one_who_left_while_the_other_was_away_is_told_of_the_return_and_g
     match = Match(GatedStore(), config, lambda m: None, GameId(1), info,  # type: ignore[arg-type]
                   info.state_class.from_options(info.resolve_options({"first": 0})),
                   [Seat(0, SeatKind.HUMAN, "Alice", session=alice), Seat(1, SeatKind.HUMAN, "Bob", session=bob)],
-                  ComputerPlayers(workers=1), tell=lambda handle, event: told.append((handle, event.text)))
+                  ComputerPlayers(workers=1), tell=lambda handle, text, keep: told.append((handle, text)))
     match.detach(bob)
     clock.now += 60
     match.detach(alice)                                  # to the lobby, waiting
