@@ -14,6 +14,8 @@ __all__ = ["PagerScreen"]
 
 
 class PagerScreen(Screen):
+    passes_events = True          # a game's chat and news reach the game beneath while help is read
+
     def __init__(self, session: Session, text: str, title: str):
         super().__init__(session)
         self.pager = Pager(text, 21)

@@ -142,6 +142,7 @@ class Screen:
     # do not even hear of it)
     shows_nodes = False
     hears_challenges = False      # says how a challenge ended itself (else the session's notice does)
+    passes_events = False         # only read over the screen beneath (help): its news goes there
 
     def __init__(self, session: Session):
         self.session = session
@@ -597,11 +598,22 @@ class Session:
                 await self._apply(await top.on_event(item))
             case E.MatchEvent(kind=E.News.START) if not top.hears_challenges:
                 await self._to_started_game(item)
+            case E.MatchEvent() | E.Chat() if top.passes_events and len(self.screens) > 1:
+                await self._beneath(item)
             case (E.Tick() | E.Chat() | E.ChatCleared() | E.NodesChanged() | E.Page() | E.MatchEvent()
                   | E.SplitLine() | E.SplitEnd() | E.ChallengeEvent()):
                 await self._apply(await top.on_event(item))
             case _:
                 assert_never(item)
+
+    async def _beneath(self, item: E.MatchEvent | E.Chat) -> None:
+        """A screen that is only read over another (help) passes a game's
+        news and chat to the screen beneath, which keeps them for when it
+        is shown again; a change of screen they bring closes the help first."""
+        transition = await self.screens[-2].on_event(item)
+        if transition is not None:
+            await self.screens.pop().on_close()
+            await self._apply(transition)
 
     async def _to_started_game(self, item: E.MatchEvent) -> None:
         """A game this caller holds a seat in started (their challenge was
