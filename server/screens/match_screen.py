@@ -581,9 +581,11 @@ class MatchScreen(Screen):
         # input / confirmation / keys
         cursor = None
         if self.session.terminal.plain and self.chat_input is None and self.confirm is None:
-            canvas.text(0, 23, "> " + self.typed.line.text, WHITE)     # the messages: the rows above
-            if len(self.typed.line.text) < 36:
+            typed = self.typed.line.text
+            canvas.text(0, 23, "> " + typed, WHITE)     # the messages: the rows above
+            if not typed:
                 canvas.text(40, 23, "help: the commands", DARK_GREY)
+            cursor = (2 + len(typed), 23)       # where the caller types: each key echoed, not the line again
         elif self.chat_input is not None:
             canvas.text(0, 23, "Say: ", YELLOW)
             cursor = self.chat_input.draw(canvas, 5, 23, 74, WHITE, 0)

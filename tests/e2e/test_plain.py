@@ -288,3 +288,38 @@ async def test_a_dumb_terminal_smaller_than_80x24_logs_in_line_by_line(tmp_path)
             await caller.close()
     finally:
         await app.stop()
+
+
+async def test_a_dumb_terminal_typing_a_move_reads_each_key_echoed_once(tmp_path):
+    """Typing `sow 3` key by key in a game: each key comes back as itself
+    (as a line-mode terminal echoes), never the whole command line again."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        line = await Caller.connect(app.port, term="dumb")
+        await line.login("Plain")
+        line.send("p")
+        mark = await until_seen(line, "Choose a door")
+        line.send(door_digit("Awari"))
+        mark = await until_seen(line, "choose your opponent", mark)
+        line.send("1")
+        mark = await until_seen(line, "options", mark)
+        line.send(ENTER)
+        mark = await until_seen(line, "help: the commands", mark)
+        line.send("help" + ENTER)                    # a command typed and done: the typed line is known
+        mark = await until_seen(line, "sow N", mark)
+        line.send("q")
+        mark = await until_seen(line, "> ", mark)
+        line.send("s")
+        await wait_until(lambda: decode_cp437(bytes(line.received[mark:])).endswith("s"), what="s echoed")
+        mark = len(line.received)
+        typed = ""
+        for key in "ow 3":
+            line.send(key)
+            typed += key
+            if key != " ":                               # (a space shows with the key after it)
+                await wait_until(lambda: len(line.received) - mark >= len(typed), what=f"{key!r} echoed")
+        assert decode_cp437(bytes(line.received[mark:])) == "ow 3", bytes(line.received[mark - 40:])
+        no_escape(bytes(line.received))
+        await line.close()
+    finally:
+        await app.stop()
