@@ -50,7 +50,8 @@ from server.services.messages import MAX_MESSAGE
 from server.services.nodes import LOBBY, NodeRegistry, Origin
 from server.services.seats import Seat, SeatKind
 
-__all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news"]
+__all__ = ["LobbyScreen", "idle_text", "idle_minutes", "offer_challenge", "answer_challenge", "challenge_news",
+           "plain_lobby_lines"]
 
 
 class Seen(enum.Enum):
@@ -168,6 +169,18 @@ def idle_text(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}"
 
 
+def plain_lobby_lines(parts: Backdrop, withdraw: str) -> list[str]:
+    """The plain-text lobby's lines above its chat: no clock and no idle
+    minutes, which would have every line printed again each minute."""
+    return [f"Lobby: {parts.header.rsplit(' · ', 1)[0]}", f"Who's online ({parts.online}):",
+            *(f" {text[:-IDLE_WIDTH].rstrip()}" for text, _ in parts.who),
+            "Doors (p to play): " + ", ".join(info.title for info in registry().values()),
+            *([f"{parts.turns} (t)"] if parts.turns else []),
+            f"Sysop: {'available' if parts.sysop else 'not available'}",
+            *(text + hint for text, hint in parts.offers), *(text + withdraw for text in parts.waiting),
+            "Lobby chat (c to talk):"]
+
+
 class Backdrop(NamedTuple):
     """What the lobby shows above its bottom line, as text (see ``LobbyScreen.draw``)."""
     header: str
@@ -197,10 +210,13 @@ def who_rows(nodes: NodeRegistry[Session], rows: int, minute_began: float, clock
         people, count = nodes.first_online(rows)
         kept = _WHO_ROWS[nodes] = (as_of, tuple(
             (other.node, f"{other.node:>3} {other.handle[:20]:<20} {shorten(other.location, 8):<8} "
-                         f"{shown_rating(other):<7} {idle_minutes(max(0.0, minute_began - other.last_key)):>4}")
+                         f"{shown_rating(other):<7} "
+                         f"{idle_minutes(max(0.0, minute_began - other.last_key)):>{IDLE_WIDTH - 1}}")
             for other in people), count)
     return kept[1], kept[2]
 
+
+IDLE_WIDTH = 5        # the who-list's last column: a space and the idle time
 
 _CLOCK: list[tuple[int, str]] = [(-1, "")]    # (the wall's minute, its clock): one for every lobby
 
@@ -646,13 +662,7 @@ class LobbyScreen(Screen):
     def _draw_plain(self, canvas: Canvas, parts: Backdrop) -> None:
         """The lobby as a short list of lines, no boxes (plain text: a screen
         reader reads each line once; a new chat line changes few lines)."""
-        lines = [f"Lobby: {parts.header}", f"Who's online ({parts.online}):",
-                 *(f" {text}" for text, _ in parts.who),
-                 "Doors (p to play): " + ", ".join(info.title for info in registry().values()),
-                 *([f"{parts.turns} (t)"] if parts.turns else []),
-                 f"Sysop: {'available' if parts.sysop else 'not available'}",
-                 *(text + hint for text, hint in parts.offers), *(text + self.WITHDRAW for text in parts.waiting),
-                 "Lobby chat (c to talk):"]
+        lines = plain_lobby_lines(parts, self.WITHDRAW)
         for y, line in enumerate(lines[:23 - self.PLAIN_CHAT]):
             canvas.text(0, y, shorten(line, 79), GREY)
         self.chat.draw(canvas.region(2, min(len(lines), 23 - self.PLAIN_CHAT), 77, self.PLAIN_CHAT))

@@ -49,7 +49,7 @@ from server.services.store import WriteFailed
 if TYPE_CHECKING:
     from server.screens.session import Session
 
-__all__ = ["MatchScreen", "start_match"]
+__all__ = ["MatchScreen", "start_match", "countdown_text"]
 
 SAY_HINT = "(ENTER sends; ENTER on an empty line or ESC closes; PGUP older)"
 # news shown in the banner as well as the log: it asks for an answer (who left
@@ -440,6 +440,9 @@ class MatchScreen(Screen):
         return due
 
     # ----- drawing ----------------------------------------------------------
+    def _span(self, seconds: float, up: bool = True) -> str:
+        return countdown_text(seconds, self.session.terminal.plain, up)
+
     def _turn_text(self) -> tuple[str, int]:
         m = self.match
         if m.outcome is not None:
@@ -449,12 +452,11 @@ class MatchScreen(Screen):
         low = self._clock_left()
         if low is not None:
             who = "You have" if low[0] == self.me else f"{m.names()[low[0]]} has"
-            return f"{who} {clock_text(low[1])} left for this move", BRIGHT_RED
+            return f"{who} {self._span(low[1])} left for this move", BRIGHT_RED
         if m.suspended:
             deadline = m.forfeit_deadline()
             absent = ", ".join(s.name for s in m.absent())
-            left = f" (forfeit in {int(max(0, deadline - time.monotonic())) // 60}:" \
-                   f"{int(max(0, deadline - time.monotonic())) % 60:02d})" if deadline else ""
+            left = f" (forfeit in {self._span(deadline - time.monotonic())})" if deadline else ""
             return f"Waiting for {absent} to return{left}", BRIGHT_RED
         if self.ui.shows_turn:
             return "", BRIGHT_GREEN
@@ -568,7 +570,7 @@ class MatchScreen(Screen):
         last = "" if self.ui.shows_turn or seen is Seen.OVER else self._last_text(76 - len(text))
         left = self.session.clock.left(now)
         if left is not None and left < 600:        # the caller's time on their BBS, under 10 minutes
-            clock = f"Time left {int(left) // 60}:{int(left) % 60:02d} "
+            clock = f"Time left {self._span(left, up=False)} "
             text = f"{text}  {clock}" if len(text) + len(clock) < 76 else text
         x = canvas.text(1, top, shorten(text, 78), colour if colour != BRIGHT_RED else YELLOW, BLUE)
         if last and x < 77:
@@ -602,6 +604,16 @@ class MatchScreen(Screen):
         if cursor is None and seen is not Seen.OVER:
             cursor = self.ui.cursor()
         return cursor
+
+
+def countdown_text(seconds: float, plain: bool, up: bool = True) -> str:
+    """A countdown: "4:59" on a screen (``up``: rounded up); in plain text,
+    where a line that changes is printed again, whole minutes ("5 min",
+    then "under a minute")."""
+    seconds = max(0.0, seconds)
+    if not plain:
+        return clock_text(seconds) if up else f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+    return f"{int(seconds + 59.999) // 60} min" if seconds >= 60 else "under a minute"
 
 
 _KEYS_NOTES = """\
