@@ -256,7 +256,7 @@ def _run(args: argparse.Namespace, config: Config) -> int:
                          max_age_minutes=config.door.max_drop_age_minutes, stdio=args.stdio,
                          secret=secret_for(config.rlogin.secrets, config.door.server_host),
                          charset=args.charset or config.door.charset or None,
-                         time_left=config.door.honour_time_left)
+                         time_left=config.door.honour_time_left, name_field=config.rlogin.name_field)
     if args.command == "user":
         if not _existing_database(config):
             return 1

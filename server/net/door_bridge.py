@@ -116,12 +116,14 @@ async def run_door(drop: DropFile, host: str, port: int,
                    *, tag: str | None = None, timeout: float = 10.0,
                    telnet: bool | None = None, secret: str | None = None,
                    charset: str = "cp437", window: PtyWindow | None = None,
-                   time_left: bool = True) -> int:
+                   time_left: bool = True, name_field: str = "server_user") -> int:
     """Bridge one caller to the Gatehouse RLogin port; returns the exit status.
 
     ``telnet`` defaults to True for comm type 2 (telnet escaping on the caller side).
     ``window`` (a pseudo-terminal's size) is sent after the handshake and on each change.
     ``time_left``: the server ends the call when the drop file's minutes left run out.
+    ``name_field``: the server's ``rlogin.name_field``, the handshake field the
+    caller's alias goes in (the tag or secret goes in the other).
     The caller's writer is left open for the caller of this function to close.
     """
     telnet = drop.comm_type == COMM_TELNET if telnet is None else telnet
@@ -134,9 +136,10 @@ async def run_door(drop: DropFile, host: str, port: int,
                                   f" ({host}:{port}).\r\nPlease try again later.\r\n")
         return EXIT_SERVER
     try:
-        srv_writer.write(build_handshake(client_user_for(drop, tag, secret),
-                                         alias_field(drop.caller_name),
-                                         terminal_for(drop, charset, time_left)))
+        fields = (client_user_for(drop, tag, secret), alias_field(drop.caller_name))
+        if name_field == "client_user":
+            fields = (fields[1], fields[0])
+        srv_writer.write(build_handshake(*fields, terminal_for(drop, charset, time_left)))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)
@@ -239,7 +242,8 @@ async def _pipe(caller_reader: asyncio.StreamReader, caller_writer: asyncio.Stre
 
 def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | None = None,
          max_age_minutes: float | None = None, stdio: bool = False,
-         secret: str | None = None, charset: str | None = None, time_left: bool = True) -> int:
+         secret: str | None = None, charset: str | None = None, time_left: bool = True,
+         name_field: str = "server_user") -> int:
     """Run door mode for one caller; returns the process exit status.
 
     ``stdio=True`` forces stdin/stdout whatever the drop file's comm type
@@ -260,7 +264,7 @@ def main(path: str, host: str = "127.0.0.1", port: int = 2513, *, tag: str | Non
             print(f"gatehouse door: {problem}", file=sys.stderr)
             return EXIT_SETUP
     return asyncio.run(_main(drop, host, port, tag, stdio, secret, charset_for(drop, charset),
-                             time_left))
+                             time_left, name_field))
 
 
 def stdio_problem(stdin: int = 0, stdout: int = 1) -> str | None:
@@ -304,9 +308,10 @@ def _report_drop_error(path: str, exc: DropFileError, stdio: bool) -> None:
 
 
 async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bool,
-                secret: str | None = None, charset: str = "cp437", time_left: bool = True) -> int:
+                secret: str | None = None, charset: str = "cp437", time_left: bool = True,
+                name_field: str = "server_user") -> int:
     if stdio or drop.comm_type == COMM_LOCAL:
-        return await _run_stdio(drop, host, port, tag, secret, charset, time_left)
+        return await _run_stdio(drop, host, port, tag, secret, charset, time_left, name_field)
     handle = drop.comm_handle
     try:
         was_blocking = os.get_blocking(handle)
@@ -319,7 +324,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             return await run_door(drop, host, port, reader, writer, tag=tag, secret=secret,
-                                  charset=charset, time_left=time_left)
+                                  charset=charset, time_left=time_left, name_field=name_field)
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -333,7 +338,7 @@ async def _main(drop: DropFile, host: str, port: int, tag: str | None, stdio: bo
 
 async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
                      secret: str | None = None, charset: str = "cp437",
-                     time_left: bool = True) -> int:
+                     time_left: bool = True, name_field: str = "server_user") -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
@@ -349,7 +354,8 @@ async def _run_stdio(drop: DropFile, host: str, port: int, tag: str | None,
     window = PtyWindow.open(fd, loop)
     with _raw_tty(fd):
         return await run_door(drop, host, port, reader, writer, tag=tag, telnet=False,
-                              secret=secret, charset=charset, window=window, time_left=time_left)
+                              secret=secret, charset=charset, window=window, time_left=time_left,
+                              name_field=name_field)
 
 
 @contextlib.contextmanager

@@ -34,10 +34,11 @@ class DoorCaller:
     """A BBS caller handed to Gatehouse through door mode (``run_door`` on a
     socket pair, as a BBS passes its socket), read through pyte."""
 
-    def __init__(self, app, alias: str, charset: str = "cp437"):
+    def __init__(self, app, alias: str, charset: str = "cp437", name_field: str = "server_user"):
         self.app = app
         self.alias = alias
         self.charset = charset
+        self.name_field = name_field
         self.raw = bytearray()
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.Stream(self.screen)
@@ -49,7 +50,7 @@ class DoorCaller:
         reader, self.writer = await asyncio.open_connection(sock=caller_side)
         self.door = asyncio.create_task(run_door(drop, "127.0.0.1", self.app.rlogin_port,
                                                  door_reader, door_writer, tag="VRT",
-                                                 charset=self.charset))
+                                                 charset=self.charset, name_field=self.name_field))
         self.pump = asyncio.create_task(self._pump(reader))
         return self
 
@@ -99,6 +100,24 @@ async def test_aliases_sharing_their_first_14_characters_stay_two_accounts(tmp_p
         await again.expect("[VRT]Thunderstruck-2")
         await again.goodbye()
         assert bbs_users(app) == ["[VRT]Thunderstruck A", "[VRT]Thunderstruck-2"]
+    finally:
+        await app.stop()
+
+
+async def test_door_mode_follows_a_server_that_reads_the_name_from_client_user(tmp_path):
+    """``[rlogin] name_field = "client_user"`` on the same settings: door mode
+    puts the alias there, so each caller is their own account (not the
+    BBS's tag for everybody, nor refused)."""
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT",
+                                                   "name_field": "client_user"})
+    try:
+        alice = await DoorCaller(app, "Alice", name_field="client_user").start()
+        await alice.expect("[VRT]Alice · node")
+        bob = await DoorCaller(app, "Bob", name_field="client_user").start()
+        await bob.expect("[VRT]Bob · node")
+        await alice.goodbye()
+        await bob.goodbye()
+        assert bbs_users(app) == ["[VRT]Alice", "[VRT]Bob"]
     finally:
         await app.stop()
 
