@@ -68,6 +68,7 @@ CHUNK = 4096
 
 CHARSETS = ("cp437", "utf8")
 _TERMINALS = {"cp437": "ansi-bbs", "utf8": "ansi-utf8"}
+_PLAIN_TERMINALS = {"cp437": "dumb-bbs", "utf8": "dumb-utf8"}
 
 
 def charset_for(drop: DropFile, wanted: str | None = None) -> str:
@@ -88,7 +89,8 @@ def terminal_for(drop: DropFile, charset: str = "cp437", time_left: bool = False
     (0 or fewer, as some BBSes write for the sysop, is sent as no limit)."""
     minutes = (f";minutes={min(drop.minutes_left, MAX_MINUTES)}"
                if time_left and drop.minutes_left > 0 else "")
-    term = "dumb" if drop.emulation == 0 else _TERMINALS[charset]    # emulation 0: ASCII, no ANSI
+    # emulation 0: ASCII, no ANSI; the charset still says what the caller's 8-bit keys are
+    term = _PLAIN_TERMINALS[charset] if drop.emulation == 0 else _TERMINALS[charset]
     speed = drop.baud if 0 < drop.baud <= MAX_SPEED else DEFAULT_SPEED    # (a speed is only told)
     return f"{term}{minutes}/{speed}"
 

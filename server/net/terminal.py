@@ -60,7 +60,7 @@ def small_canvas_size(cols: int, rows: int) -> tuple[int, int]:
     way is drawn no bigger than a normal screen)."""
     return max(1, min(cols, MIN_COLS)), max(1, min(rows, MIN_ROWS))
 
-_BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "ansi-256color-bbs")
+_BBS_TERMS = ("ansi", "ansi-bbs", "pcansi", "syncterm", "netrunner", "cterm", "ansi-256color-bbs", "dumb-bbs")
 
 
 _UTF8_SUFFIXES = ("-utf8", "-utf-8", ".utf8", ".utf-8")
@@ -85,8 +85,12 @@ def charset_for_term(term: str | None) -> str:
 
 def is_plain_term(term: str | None) -> bool:
     """A terminal type that takes no ANSI at all (``dumb``; door mode sends
-    it for DOOR32.SYS emulation 0): such a caller gets plain text only."""
-    return (term or "").strip().lower().split("/")[0] in ("dumb", "plain", "tty", "ascii")
+    ``dumb-bbs`` or ``dumb-utf8`` for DOOR32.SYS emulation 0, naming the
+    charset of the caller's 8-bit keys): such a caller gets plain text only."""
+    name = (term or "").strip().lower().split("/")[0]
+    for suffix in (*_UTF8_SUFFIXES, "-bbs"):
+        name = name.removesuffix(suffix)
+    return name in ("dumb", "plain", "tty", "ascii")
 
 
 _UTF8_TERMS = ("xterm", "rxvt", "linux", "putty", "konsole", "gnome", "alacritty", "kitty", "foot",

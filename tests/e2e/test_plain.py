@@ -189,7 +189,7 @@ async def test_a_dumb_terminal_plays_a_whole_call_without_one_escape_byte(tmp_pa
 
 
 async def test_door_mode_with_emulation_0_and_rlogin_dumb_play_whole_calls_without_escape(tmp_path):
-    """DOOR32.SYS emulation 0 (ASCII): door mode tells the server `dumb`.
+    """DOOR32.SYS emulation 0 (ASCII): door mode tells the server `dumb-bbs`.
     That caller, and an RLogin caller of terminal `dumb`, each chat, play
     Awari to the end and Stratego to a resignation, and go back to the BBS."""
     from server.net.rlogin import build_handshake
@@ -320,5 +320,26 @@ async def test_a_dumb_terminal_typing_a_move_reads_each_key_echoed_once(tmp_path
         assert decode_cp437(bytes(line.received[mark:])) == "ow 3", bytes(line.received[mark - 40:])
         no_escape(bytes(line.received))
         await line.close()
+    finally:
+        await app.stop()
+
+
+async def test_an_emulation_0_door_caller_types_cp437_letters_others_read_as_typed(tmp_path):
+    """A caller of a CP437 BBS with no ANSI types `Grüße aus Köln` in the
+    lobby chat: another caller reads those letters, not replacement marks."""
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
+    try:
+        friend = await Caller.connect(app.port)
+        await friend.login("Friend")
+        door = await TimedCaller(app, "Jorg", minutes=90, emulation=0).start()
+        line = Line(door.raw, door.send)
+        mark = await until_seen(line, "Who's online")
+        door.send("c")
+        mark = await until_seen(line, "Say:", mark)
+        door.writer.write("Grüße aus Köln".encode("cp437") + b"\r")
+        await friend.expect("[VRT]Jorg: Grüße aus Köln")
+        await until_seen(line, "[VRT]Jorg: Gru?e aus Koln", mark)    # (shown to them in ASCII)
+        door.writer.close()
+        await friend.close()
     finally:
         await app.stop()

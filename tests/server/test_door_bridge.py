@@ -97,7 +97,8 @@ def free_port() -> int:
 
 def test_terminal_and_client_user():
     assert terminal_for(make_drop()) == "ansi-bbs/38400"
-    assert terminal_for(make_drop(emulation=0, baud=0)) == "dumb/38400"   # ASCII: no ANSI at all
+    assert terminal_for(make_drop(emulation=0, baud=0)) == "dumb-bbs/38400"   # ASCII: no ANSI, CP437 keys
+    assert terminal_for(make_drop(emulation=0, baud=0), "utf8") == "dumb-utf8/38400"
     assert terminal_for(make_drop(), "utf8") == "ansi-utf8/38400"
     assert terminal_for(make_drop(emulation=4, baud=115200)) == "ansi-bbs/115200"
     assert client_user_for(make_drop(), "VRT") == "[VRT]"
