@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from ansi.cp437 import decode_cp437
+
 HANDSHAKE_ACK = b"\0"
 REFUSAL = b"Gatehouse: "     # after the NUL, then a reason and CR LF: the caller is refused
 WINDOW_REQUEST = b"\x80"  # sent by the server as TCP urgent data
@@ -113,7 +115,8 @@ async def _read_handshake(reader: asyncio.StreamReader) -> RloginHandshake:
     for name in _FIELD_NAMES:
         buf = bytearray()
         while (b := await _read_byte(reader)) != 0:
-            if not 0x20 <= b <= 0x7E:
+            # a BBS sends an alias as it keeps it: 8-bit (CP437 or UTF-8) letters are welcome
+            if b < 0x20 or b == 0x7F or (b > 0x7F and name == "terminal/speed"):
                 raise RloginError(f"{name} contains a non-printable byte 0x{b:02x}")
             buf.append(b)
             if len(buf) > MAX_FIELD:
@@ -121,10 +124,22 @@ async def _read_handshake(reader: asyncio.StreamReader) -> RloginHandshake:
         total += len(buf) + 1
         if total > MAX_TOTAL:
             raise RloginError(f"handshake is longer than {MAX_TOTAL} bytes")
-        fields.append(buf.decode("ascii"))
+        text = _text(bytes(buf))
+        if any(unicodedata.category(c) == "Cc" for c in text):         # (C1 controls in UTF-8)
+            raise RloginError(f"{name} contains a control character")
+        fields.append(text)
     client, server, term = fields
     terminal, speed = _split_terminal(term)
     return RloginHandshake(client, server, terminal, speed)
+
+
+def _text(field: bytes) -> str:
+    """A handshake field as text: UTF-8 if it reads as that, else CP437 (the
+    BBS world's own); a name's control characters never get this far."""
+    try:
+        return field.decode("utf-8")
+    except UnicodeDecodeError:
+        return decode_cp437(field)
 
 
 def _split_terminal(term: str) -> tuple[str, int]:

@@ -165,3 +165,24 @@ async def test_a_new_bbs_caller_the_disk_cannot_record_is_told_why(tmp_path):
         writer.close()
     finally:
         await app.stop()
+
+
+async def test_an_alias_in_8_bit_letters_gets_in_as_door_mode_would_take_it(tmp_path):
+    """A BBS sends its caller's alias as it keeps it: `Jörg` in CP437 (0x94)
+    or in UTF-8. Either gets in, under the same account as door mode's."""
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
+    try:
+        for alias in ("Jörg".encode("cp437"), "Jörg".encode()):
+            reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+            writer.write(b"\0bbs\0" + alias + b"\0ansi-bbs/38400\0")
+            assert await reader.readexactly(1) == b"\0"
+            screen = Screen(reader)
+            text = await screen.expect("Who's online")
+            assert "[VRT]Jorg" in text, text
+            writer.close()
+            await wait_until(lambda: app.find_session("[VRT]Jorg") is None, what="the line closed")
+        assert account(app, "[VRT]Jorg") == ("[VRT]Jorg", "bbs")
+        with sqlite3.connect(tmp_path / "g.db") as con:              # one caller, one account
+            assert con.execute("SELECT COUNT(*) FROM users WHERE kind = 'bbs'").fetchone() == (1,)
+    finally:
+        await app.stop()

@@ -59,6 +59,11 @@ async def test_handshake_empty_client_and_no_speed():
         hs.caller_name("nickname")
 
 
+async def test_an_alias_in_8_bit_letters_is_read_as_utf8_or_else_cp437():
+    for wire in (b"\0a\0J\x94rg\0ansi-bbs/1\0", b"\0a\0J\xc3\xb6rg\0ansi-bbs/1\0"):
+        assert (await read_handshake(feed(wire))).server_user == "Jörg"
+
+
 async def test_build_handshake_round_trip():
     wire = build_handshake("[GH]", "Jörg\x07 the Bold", "ansi-bbs/38400")
     assert wire == b"\0[GH]\0Jorg the Bold\0ansi-bbs/38400\0"
@@ -70,6 +75,7 @@ async def test_build_handshake_round_trip():
     (b"xa\0b\0ansi/1\0", "start with a NUL"),
     (b"\0a\0b\x07\0ansi/1\0", "server-user contains a non-printable byte 0x07"),
     (b"\0a\0b\0ansi\xff/1\0", "terminal/speed contains a non-printable"),
+    (b"\0a\0J\xc2\x85rg\0ansi/1\0", "server-user contains a control character"),
     (b"\0a\0b\0ansi/fast\0", "speed must be a number"),
     (b"\0a\0b", "closed during handshake"),
     (b"", "closed during handshake"),
