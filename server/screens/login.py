@@ -214,7 +214,11 @@ class TitleScreen(Screen):
 
     def draw(self, canvas: Canvas, now: float) -> tuple[int, int] | None:
         state = self.session.services.config.paths.state_dir
-        canvas.blit(title_art(state))          # the sysop's title.ans, cut to 80x20, or ours
+        plain = self.session.terminal.plain
+        if plain:                              # art in ASCII is rows of # and ?: a name is enough
+            canvas.text(2, 19, "GATEHOUSE", WHITE)
+        else:
+            canvas.blit(title_art(state))      # the sysop's title.ans, cut to 80x20, or ours
         canvas.fill(0, 20, 80, 4)
         how = "in your browser" if self.session.origin == Origin.WEB else "by telnet"
         canvas.text(2, 20, footer_line(state) or WELCOME.format(how=how), BRIGHT_CYAN)
@@ -230,7 +234,8 @@ class TitleScreen(Screen):
         if self.stage == Stage.REGISTER:
             return (2 + len(prompt), 22)
         x = 2 + len(prompt)
-        canvas.text(2, 23, f"Node {self.session.node}  charset {self.session.charset}", DARK_GREY)
+        if not plain:                          # (plain text is ASCII whatever the charset)
+            canvas.text(2, 23, f"Node {self.session.node}  charset {self.session.charset}", DARK_GREY)
         if self.secret:    # a password never leaves the server, not even its letters
             canvas.text(x, 22, "*" * len(self.input.text), WHITE)
             return (x + self.input.pos, 22)

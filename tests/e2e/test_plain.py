@@ -343,3 +343,20 @@ async def test_an_emulation_0_door_caller_types_cp437_letters_others_read_as_typ
         await friend.close()
     finally:
         await app.stop()
+
+
+async def test_a_dumb_terminal_logs_in_to_words_not_title_art(tmp_path):
+    """The title art in ASCII is rows of # and ?: a screen reader would read
+    twenty lines of it. Plain text shows the name, the welcome and the
+    prompts, each once."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        caller = await Caller.connect(app.port, term="dumb")
+        await caller.login("Plain")
+        seen = decode_cp437(bytes(caller.received))
+        before = seen[:seen.index("Welcome to Gatehouse")]
+        assert "##" not in before and before.strip("-\r\n ").strip() == "GATEHOUSE", before
+        assert "charset" not in seen and seen.count("Handle (new callers: pick one):") == 1, seen
+        await caller.close()
+    finally:
+        await app.stop()
