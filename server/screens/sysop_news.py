@@ -71,4 +71,4 @@ class SysopNews:
                 self.session.terminal.bell()
                 title = registry()[ch.door].title
                 self.session.show_notice(f"{ch.challenger} challenges you to {title}: "
-                                         "answer on the console (q).")
+                                         "answer it on the console.")      # (the key line says how)

@@ -144,7 +144,7 @@ async def test_news_reaches_the_sysop_in_a_game_and_q_steps_out_and_back(app, co
     await bob.expect("Who places first")
     bob.send(DOWN * 2 + ENTER)
     await console.expect("Bob challenges you to Towers")
-    assert "answer on the console" in console.line(0)
+    assert "answer it on the console." in console.line(0) and "q console" in console.line(23)
     # step out: the game waits, Alice is told
     console.send("q")
     text = await console.expect("Sysop console")
