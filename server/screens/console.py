@@ -349,6 +349,8 @@ class SysopScreen(Screen):
         if match is None:
             self.message = f"{caller.handle} is not playing."
             return None
+        if match in self._pending():     # the sysop's own game, stepped out of: the seat, not a watch
+            return Push(ResumeScreen(self.session, [match], names=self._names()))
         match.watch(self.session)        # which tells the players, in the game's log
         return Push(MatchScreen(self.session, match, None))
 

@@ -153,6 +153,15 @@ async def test_news_reaches_the_sysop_in_a_game_and_q_steps_out_and_back(app, co
     assert match.suspended and not match.ended
     console.send("n")                             # decline Bob from the console
     await bob.expect("Sysop declined your challenge.")
+    while " Alice: " not in console.line(13):      # w on Alice, the opponent: his own seat back
+        before = console.line(13)
+        console.send(DOWN)
+        await wait_until(lambda seen=before: console.line(13) != seen, what="the selection moved")
+    console.send("w")
+    await console.expect("Resume it now?")
+    console.send("n")
+    await console.expect("Sysop console")
+    assert "Sysop" not in match.watching()
     console.send("u")
     await console.expect("Resume it now?")
     console.send("y")
