@@ -139,8 +139,8 @@ class ChallengeScreen(Screen):
             return None
         count = {Step.DOOR: len(self.doors), Step.OPPONENT: len(self.opponents),
                  Step.OPTIONS: len(self._rows()) if self.info else 0}[self.step]
-        if key in (K.UP, K.DOWN):
-            self.index = (self.index + (1 if key == K.DOWN else -1)) % max(1, count)
+        if key in (K.UP, K.DOWN, K.TAB):     # (TAB: the next line, for a terminal with no arrows)
+            self.index = (self.index + (-1 if key == K.UP else 1)) % max(1, count)
             return None
         if self.step == Step.OPTIONS and key in (K.LEFT, K.RIGHT, " "):
             self._cycle(self._rows()[self.index][1], -1 if key == K.LEFT else 1)
@@ -288,7 +288,7 @@ class ChallengeScreen(Screen):
         hint = {Step.DOOR: "UP/DOWN or a digit to choose, ENTER to pick, ESC back"
                         + ("  e: board editor" if editor else ""),
                 Step.OPPONENT: "UP/DOWN or a digit, ENTER to pick, ESC back",
-                Step.OPTIONS: "UP/DOWN choose a line, LEFT/RIGHT change it, ENTER "
+                Step.OPTIONS: "UP/DOWN/TAB: a line  LEFT/RIGHT/SPACE: change it  ENTER "
                            + ("starts the game" if self.opponent in (COMPUTER, WATCH)
                               else "sends the challenge")}
         canvas.text(2, 21, self.message, YELLOW)

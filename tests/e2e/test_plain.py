@@ -360,3 +360,27 @@ async def test_a_dumb_terminal_logs_in_to_words_not_title_art(tmp_path):
         await caller.close()
     finally:
         await app.stop()
+
+
+async def test_a_terminal_with_no_arrows_sets_the_options_with_tab_and_space(tmp_path):
+    """A teletype has no arrow keys: TAB goes to the next option line and
+    SPACE changes it (the line shown between < and >)."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        line = await Caller.connect(app.port, term="dumb")
+        await line.login("Plain")
+        line.send("p")
+        mark = await until_seen(line, "Choose a door")
+        line.send(door_digit("Stratego"))
+        mark = await until_seen(line, "choose your opponent", mark)
+        line.send("1")
+        mark = await until_seen(line, "TAB: a line", mark)
+        line.send("\t")
+        mark = await until_seen(line, "< Seed: not X-Y, Y-X, X-Y again >", mark)
+        line.send(" ")
+        await until_seen(line, "Two-square rule", mark)
+        assert "< Seed: not X-Y" not in decode_cp437(bytes(line.received[mark:]))   # changed
+        no_escape(bytes(line.received))
+        await line.close()
+    finally:
+        await app.stop()
