@@ -16,6 +16,22 @@ async def open_by_turns_game(caller: Caller) -> None:
     await caller.expect("Towers")
 
 
+async def alice_offers_a_draw_by_turns(app, first: int = 0) -> int:
+    """Alice on, a Towers game by turns with Bob (``first`` to move), her
+    draw offer made and stored, and her line closed: the game's id."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    info = registry()["towers"]
+    seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
+    match = await app.matches.create(info, info.resolve_options({"first": first}), seats, 86400.0)
+    await open_by_turns_game(alice)
+    alice.send("=")
+    await alice.expect("Draw offered.")
+    assert db_rows(app, OFFERS, match.id) == [("draw", 0)]
+    await alice.close()
+    return match.id
+
+
 async def test_a_draw_offer_by_turns_outlasts_a_restart_and_is_accepted(tmp_path):
     db = tmp_path / "gatehouse.db"
     app = await start_app(db)
@@ -23,17 +39,7 @@ async def test_a_draw_offer_by_turns_outlasts_a_restart_and_is_accepted(tmp_path
         bob = await Caller.connect(app.port)
         await bob.login("Bob")
         await bob.log_off()
-        alice = await Caller.connect(app.port)
-        await alice.login("Alice")
-        info = registry()["towers"]
-        seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
-        match = await app.matches.create(info, info.resolve_options({}), seats, 86400.0)
-        game_id = match.id
-        await open_by_turns_game(alice)
-        alice.send("=")
-        await alice.expect("Draw offered.")
-        assert db_rows(app, OFFERS, game_id) == [("draw", 0)]
-        await alice.close()
+        game_id = await alice_offers_a_draw_by_turns(app)
     finally:
         await app.stop()
 
@@ -58,17 +64,7 @@ async def test_a_move_answers_a_draw_offer_by_turns_for_good(tmp_path):
     db = tmp_path / "gatehouse.db"
     app = await start_app(db)
     try:
-        alice = await Caller.connect(app.port)
-        await alice.login("Alice")
-        info = registry()["towers"]
-        seats = [Seat(0, SeatKind.HUMAN, "Alice"), Seat(1, SeatKind.HUMAN, "Bob")]
-        match = await app.matches.create(info, info.resolve_options({"first": 1}), seats, 86400.0)
-        game_id = match.id
-        await open_by_turns_game(alice)
-        alice.send("=")
-        await alice.expect("Draw offered.")
-        assert db_rows(app, OFFERS, game_id) == [("draw", 0)]
-        await alice.close()
+        game_id = await alice_offers_a_draw_by_turns(app, first=1)
         bob = await Caller.connect(app.port)
         await bob.login("Bob")
         await open_by_turns_game(bob)

@@ -290,19 +290,24 @@ async def test_a_dumb_terminal_smaller_than_80x24_logs_in_line_by_line(tmp_path)
         await app.stop()
 
 
+async def plain_options(app, door: str) -> tuple[Caller, int]:
+    """A new dumb-terminal caller at the options of ``door`` against the computer."""
+    line = await Caller.connect(app.port, term="dumb")
+    await line.login("Plain")
+    line.send("p")
+    mark = await until_seen(line, "Choose a door")
+    line.send(door_digit(door))
+    mark = await until_seen(line, "choose your opponent", mark)
+    line.send("1")
+    return line, await until_seen(line, "options", mark)
+
+
 async def test_a_dumb_terminal_typing_a_move_reads_each_key_echoed_once(tmp_path):
     """Typing `sow 3` key by key in a game: each key comes back as itself
     (as a line-mode terminal echoes), never the whole command line again."""
     app = await start_app(tmp_path / "g.db")
     try:
-        line = await Caller.connect(app.port, term="dumb")
-        await line.login("Plain")
-        line.send("p")
-        mark = await until_seen(line, "Choose a door")
-        line.send(door_digit("Awari"))
-        mark = await until_seen(line, "choose your opponent", mark)
-        line.send("1")
-        mark = await until_seen(line, "options", mark)
+        line, mark = await plain_options(app, "Awari")
         line.send(ENTER)
         mark = await until_seen(line, "help: the commands", mark)
         line.send("help" + ENTER)                    # a command typed and done: the typed line is known
@@ -367,14 +372,8 @@ async def test_a_terminal_with_no_arrows_sets_the_options_with_tab_and_space(tmp
     SPACE changes it (the line shown between < and >)."""
     app = await start_app(tmp_path / "g.db")
     try:
-        line = await Caller.connect(app.port, term="dumb")
-        await line.login("Plain")
-        line.send("p")
-        mark = await until_seen(line, "Choose a door")
-        line.send(door_digit("Stratego"))
-        mark = await until_seen(line, "choose your opponent", mark)
-        line.send("1")
-        mark = await until_seen(line, "TAB: a line", mark)
+        line, mark = await plain_options(app, "Stratego")
+        assert "TAB: a line" in decode_cp437(bytes(line.received))
         line.send("\t")
         mark = await until_seen(line, "< Seed: not X-Y, Y-X, X-Y again >", mark)
         line.send(" ")
