@@ -261,6 +261,15 @@ class NoNawsLine:
         return bytes(out)
 
 
+async def registered(app: App, *handles: str) -> None:
+    """Each of ``handles`` calls once, registers and logs off (an account
+    that is not on)."""
+    for handle in handles:
+        caller = await Caller.connect(app.port)
+        await caller.login(handle)
+        await caller.log_off()
+
+
 async def connect_without_naws(port: int, term: str = "xterm", cols: int = 80, rows: int = 24) -> Caller:
     """A caller whose client never reports its window (no NAWS), in a
     window of ``cols`` x ``rows``."""

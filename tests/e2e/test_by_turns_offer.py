@@ -4,7 +4,7 @@ answers it (the record forgets it with the move)."""
 from doors import registry
 from server.services.seats import Seat, SeatKind
 
-from .harness import ENTER, Caller, db_rows, game_status, start_app, towers_move, wait_until
+from .harness import ENTER, Caller, db_rows, game_status, registered, start_app, towers_move, wait_until
 
 OFFERS = "SELECT kind, player FROM game_offers WHERE game_id = ?"
 
@@ -36,9 +36,7 @@ async def test_a_draw_offer_by_turns_outlasts_a_restart_and_is_accepted(tmp_path
     db = tmp_path / "gatehouse.db"
     app = await start_app(db)
     try:
-        bob = await Caller.connect(app.port)
-        await bob.login("Bob")
-        await bob.log_off()
+        await registered(app, "Bob")
         game_id = await alice_offers_a_draw_by_turns(app)
     finally:
         await app.stop()

@@ -4,7 +4,7 @@ shown nor played, and the sysop's log says so once at start."""
 import logging
 import sqlite3
 
-from .harness import Caller, start_app
+from .harness import Caller, registered, start_app
 
 FINISHED = '{"winner": 0, "termination": "resign", "reason": "Bob resigned"}'
 
@@ -13,9 +13,7 @@ async def test_games_and_challenges_for_a_missing_door_are_kept_and_named_in_the
     db = tmp_path / "gatehouse.db"
     app = await start_app(db)
     try:
-        bob = await Caller.connect(app.port)
-        await bob.login("Bob")
-        await bob.log_off()
+        await registered(app, "Bob")
     finally:
         await app.stop()
     with sqlite3.connect(db) as con:

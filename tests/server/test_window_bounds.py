@@ -76,14 +76,19 @@ def _session(conn: _FakeConn) -> Session:
     return Session(services, conn, NodeId(1))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("size", [(79, 65535), (65535, 23), (1, 65535), (79, 255), (20, 10), (1, 1)])
-def test_the_too_small_screen_is_drawn_on_at_most_80x24_whatever_the_size(size):
+def _too_small(size: tuple[int, int]) -> tuple[_FakeConn, Session, Any]:
+    """A session whose window is ``size``, drawn once: (conn, session, the canvas shown)."""
     conn = _FakeConn(*size)
     session = _session(conn)
     session._draw()
     shown = session.terminal.renderer.shown()
     assert shown is not None
-    canvas, _cursor = shown
+    return conn, session, shown[0]
+
+
+@pytest.mark.parametrize("size", [(79, 65535), (65535, 23), (1, 65535), (79, 255), (20, 10), (1, 1)])
+def test_the_too_small_screen_is_drawn_on_at_most_80x24_whatever_the_size(size):
+    conn, session, canvas = _too_small(size)
     assert canvas.width <= MIN_COLS and canvas.height <= MIN_ROWS
     assert session.terminal.renderer.width <= MIN_COLS and session.terminal.renderer.height <= MIN_ROWS
     assert len(conn.sent) < 4 * MIN_COLS * MIN_ROWS
@@ -97,12 +102,7 @@ def test_the_too_small_screen_is_drawn_on_at_most_80x24_whatever_the_size(size):
     ((12, 6), "Window 12x6: enlarge it to 80x24."),
     ((8, 2), "Need 80x24")])
 def test_a_window_too_small_is_told_its_own_size_in_words_that_fit_in_it(size, told):
-    conn = _FakeConn(*size)
-    session = _session(conn)
-    session._draw()
-    shown = session.terminal.renderer.shown()
-    assert shown is not None
-    canvas, _cursor = shown
+    _conn, _session_, canvas = _too_small(size)
     rows = [line.rstrip() for line in canvas.lines()]
     assert canvas.width == size[0] and canvas.height == size[1]
     assert all(len(row) < size[0] for row in rows)          # short of the last column
