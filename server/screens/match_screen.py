@@ -300,7 +300,9 @@ class MatchScreen(Screen):
         result = self.ui.on_key(key, time.monotonic())
         if isinstance(result, Submit) and self.me is not None:
             reason = await self.match.submit(self.me, result.action)
-            if reason is not None and reason.startswith(_WAITS_FOR):
+            if reason is None:
+                self._refresh()     # the next key typed ahead is judged on the board this one made
+            elif reason.startswith(_WAITS_FOR):
                 self.banner = reason             # the server's: gone when the player is back
             elif reason is not None:
                 self.ui.message = reason
