@@ -191,6 +191,7 @@ class StrategoState(GameState[Action, "StrategoObservation"]):
             if all(self.ready):
                 self.phase = Phase.PLAY
                 self.turn = 0
+                self._end_if_stuck(1)         # an army that walled itself in loses at once
         else:
             self._apply_move(player, action)
 
@@ -224,12 +225,17 @@ class StrategoState(GameState[Action, "StrategoObservation"]):
                 self._outcome = Outcome(player, Termination.RULES, "flag captured")
                 return
         self.turn = 1 - player
-        nxt = self.turn
+        self._end_if_stuck(player)
+
+    def _end_if_stuck(self, other: int) -> None:
+        """The side to move that cannot move or strike loses; if ``other``
+        cannot either, neither wins."""
+        board, nxt = self.board, self.turn
         if not has_move(board, nxt, self.options, self.own_moves(nxt)):
-            if not has_move(board, player, self.options, self.own_moves(player)):
+            if not has_move(board, other, self.options, self.own_moves(other)):
                 self._outcome = Outcome(None, Termination.RULES, "neither side can move")
             else:
-                self._outcome = Outcome(player, Termination.RULES, "opponent cannot move")
+                self._outcome = Outcome(other, Termination.RULES, "opponent cannot move")
 
     def outcome(self) -> Outcome | None:
         return self._outcome

@@ -315,6 +315,32 @@ def test_cannot_move_loses():
     assert s.to_move() == ()
 
 
+WALLED = ["BB12BBS3BB", "3444555566", "6677778888", "899999999F"]   # bombs where a way out would be
+OPEN = ["9955556666", "7777888889", "9999912334", "44SBBBBBBF"]
+
+
+def set_up_and_ready(red: list[str], blue: list[str]) -> StrategoState:
+    s = StrategoState({})
+    s.apply(0, Fill(setup_from_text(0, "\n".join(red))))
+    s.apply(1, Fill(setup_from_text(1, "\n".join(blue))))
+    s.apply(0, Ready())
+    s.apply(1, Ready())
+    return s
+
+
+def test_an_army_walled_in_by_its_own_bombs_loses_as_play_begins():
+    s = set_up_and_ready(WALLED, OPEN)
+    out = s.outcome()
+    assert out is not None and out.winner == 1 and out.reason == "opponent cannot move"
+    assert s.to_move() == ()
+
+
+def test_both_armies_walled_in_is_a_draw_as_play_begins():
+    s = set_up_and_ready(WALLED, WALLED)
+    out = s.outcome()
+    assert out is not None and out.winner is None and out.reason == "neither side can move"
+
+
 def test_two_square_can_leave_no_move():
     s = position({"A1": (0, "F"), "A3": (0, "5"), "A4": (0, "B"), "B3": (0, "B"),
                   "J10": (1, "F"), "A9": (1, "5")})
