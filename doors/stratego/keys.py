@@ -40,9 +40,11 @@ class StrategoUI(StrategoView):
 
     @property
     def text_input(self) -> bool:
-        """True while the setup-name prompt wants every printable key (a hint
-        for the server to pass c, r, Q, = and ? through)."""
-        return self.mode == SetupMode.SAVE
+        """True while the setup panel asks something that takes every key
+        (a name to save under, a setup to load, "Ready? y/n"): a hint for
+        the server to pass ESC, c, r, Q, = and ? through, so ESC cancels
+        the question, never leaves a game by turns."""
+        return self.mode in (SetupMode.SAVE, SetupMode.LOAD, SetupMode.READY)
 
     # ----- server calls -----------------------------------------------------
     def update(self, obs: StrategoObservation, last: tuple[Player, Action] | None, now: float) -> None:
