@@ -29,6 +29,15 @@ def test_to_ascii_keeps_letters_and_drops_the_rest():
     assert to_ascii("Ünïcödé ─│┌ ☺ \x1b") == "Unicode -|+ ? ?"
 
 
+def test_a_stratego_board_in_ascii_tells_hidden_pieces_from_lakes():
+    """The enemy's hidden pieces (■) and the lakes (≈) are two things to a
+    screen reader, not one "?"."""
+    row = " 6   ·  · ≈≈≈≈≈≈ ·  · ≈≈≈≈≈≈ ·  · "
+    hidden = "10   ■  ■  ■  ■  ■  ■  ■  ■  ■  ■ "
+    assert "?" not in to_ascii(row) and "~~~~~~" in to_ascii(row)
+    assert to_ascii(hidden).split()[1:] == ["#"] * 10
+
+
 def test_typed_moves_parse_as_the_doors_declare_them():
     stratego = registry()["stratego"]
     state = stratego.new_game({})
