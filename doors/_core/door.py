@@ -243,11 +243,14 @@ class TextCommand:
     ``parse_action`` (``sow 3`` -> ``parse_action("3")``), or else the
     whole line (``place d4 M``, the record's own notation). With ``key``,
     the word alone presses that key on the door's own screen (``random``:
-    the key that fills a setup at random)."""
+    the key that fills a setup at random); with ``typed`` too, the words
+    after it are then typed on that screen, and ENTER if it still asks
+    (``save mine``: the key that saves a setup, then its name)."""
     word: str                                  # "sow"
     usage: str                                 # "sow N"
     meaning: str                               # "sow hole N (1-6, as numbered on your row)"
     key: str = ""                              # the word alone stands for this key of the door's screen
+    typed: bool = False                        # the words after it are typed after the key
 
 
 @dataclasses.dataclass(frozen=True)

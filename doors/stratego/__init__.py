@@ -105,6 +105,10 @@ INFO = Door(
                    TextCommand("place", "place d4 B", "set up: put a piece of that rank (1-9, S, B, F) on d4"),
                    TextCommand("remove", "remove d4", "set up: take the piece off d4"),
                    TextCommand("random", "random", "set up: the pieces still to place, at random", key="R"),
+                   TextCommand("save", "save NAME", "set up: keep all 40 pieces as they stand under NAME",
+                               key="W", typed=True),
+                   TextCommand("load", "load N", "set up: saved setup N (load alone lists them)",
+                               key="L", typed=True),
                    TextCommand("ready", "ready", "set up: done, when all 40 pieces stand")),
     settings=(DoorSetting("reveal_seconds", 3.0, low=0, high=60, ui_attribute="REVEAL_SECONDS"),),
 )

@@ -295,6 +295,11 @@ class MatchScreen(Screen):
             self.banner = "This game's record cannot be replayed."
             return None
 
+    @property
+    def door_asks(self) -> bool:
+        """Whether the door's screen asks something that takes every key (a name)."""
+        return self.ui.text_input
+
     async def to_door(self, key: str) -> Transition:
         """``key`` to the door's own screen, and what it asks of the match."""
         result = self.ui.on_key(key, time.monotonic())

@@ -6,6 +6,7 @@ moves; ``help``, ``say TEXT``, ``draw``, ``resign``, ``board`` and
 plain renderer (the lines that changed)."""
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Protocol
 
 from ansi import keys as K
@@ -40,6 +41,9 @@ class GameScreen(Protocol):
 
     async def to_door(self, key: str) -> Transition: ...
 
+    @property
+    def door_asks(self) -> bool: ...
+
 
 class PlainCommands:
     """The typed line of a game screen in plain text."""
@@ -53,7 +57,9 @@ class PlainCommands:
         rows = [(c.usage, c.meaning) for c in info.text_commands]
         rows.append(("a move as the record writes it", "as `gatehouse games` and replays show"))
         lines = [f"Type a command and press ENTER ({info.title}):", ""]
-        lines += [f"  {usage:<32} {meaning}" for usage, meaning in rows + list(SERVER_WORDS)]
+        for usage, meaning in rows + list(SERVER_WORDS):     # the meaning wrapped under itself
+            said = textwrap.wrap(meaning, 78 - 35) or [""]
+            lines += [f"  {usage:<32} {said[0]}", *(" " * 35 + more for more in said[1:])]
         return "\n".join(lines) + "\f" + info.help_text
 
     async def on_key(self, key: str) -> Transition:
@@ -100,6 +106,13 @@ class PlainCommands:
         command = next((c for c in match.info.text_commands if c.word == word), None)
         if command is not None and command.key and not rest:
             return await screen.to_door(command.key)     # "random": the door's own key for it
+        if command is not None and command.key and command.typed:
+            transition = await screen.to_door(command.key)     # "save mine": W, then the name
+            for key in rest:
+                transition = await screen.to_door(key) or transition
+            if screen.door_asks:
+                transition = await screen.to_door(K.ENTER) or transition
+            return transition
         tries = [rest, line] if command is not None else [line]
         for notation in tries:               # "sow 3" -> "3"; "place d4 M" as it stands
             try:

@@ -10,7 +10,7 @@ import time
 
 from ansi.cp437 import decode_cp437
 
-from .harness import ENTER, Caller, db_rows, door_digit, game_state, moves_of, start_app, wait_until
+from .harness import ENTER, Caller, active_game, db_rows, door_digit, game_state, moves_of, start_app, wait_until
 from .test_time_left import TimedCaller
 
 
@@ -379,6 +379,34 @@ async def test_a_terminal_with_no_arrows_sets_the_options_with_tab_and_space(tmp
         line.send(" ")
         await until_seen(line, "Two-square rule", mark)
         assert "< Seed: not X-Y" not in decode_cp437(bytes(line.received[mark:]))   # changed
+        no_escape(bytes(line.received))
+        await line.close()
+    finally:
+        await app.stop()
+
+
+async def test_a_dumb_terminal_saves_and_loads_a_stratego_setup_by_typed_commands(tmp_path):
+    """`save NAME` keeps the 40 pieces as they stand, `load N` brings saved
+    setup N back: the named setups a full-screen caller has with W and L."""
+    app = await start_app(tmp_path / "g.db")
+    try:
+        line, mark = await plain_options(app, "Stratego")
+        line.send(ENTER)
+        mark = await until_seen(line, "place your 40 pieces", mark)
+        line.send("random" + ENTER)
+        mark = await until_seen(line, "You: 40/40", mark)
+        line.send("save mine" + ENTER)
+        mark = await until_seen(line, "Setup saved as mine", mark)
+        game_id = active_game(app, "Plain")[0]
+        saved = [(piece.rank if piece else None) for piece in game_state(app, game_id).board[:40]]
+        line.send("remove a4" + ENTER)
+        mark = await until_seen(line, "You: 39/40", mark)
+        line.send("load 1" + ENTER)
+        mark = await until_seen(line, "You: 40/40", mark)
+        await wait_until(lambda: [(p.rank if p else None) for p in game_state(app, game_id).board[:40]] == saved,
+                         what="the saved setup back on the board")
+        line.send("help" + ENTER)
+        await until_seen(line, "save NAME", mark)
         no_escape(bytes(line.received))
         await line.close()
     finally:

@@ -79,3 +79,13 @@ def test_the_typed_line_is_echoed_as_typed_not_reprinted_for_each_key():
     canvas.fill(0, 0, 80, 24)
     canvas.text(0, 0, "Password:", WHITE)
     assert r.render(canvas, (10, 0)) == b"\r\nPassword:\r\n"
+
+
+def test_the_typed_commands_help_fits_80_columns_and_names_every_piece():
+    """Each command's line is cut by no screen: the Flag's key (F) is there."""
+    for info in registry().values():
+        screen = SimpleNamespace(match=SimpleNamespace(info=info))
+        page = PlainCommands(screen).help_text().split("\f")[0]   # type: ignore[arg-type]
+        assert all(len(row) <= 78 for row in page.splitlines()), page
+        if info.key == "stratego":
+            assert "(1-9, S, B, F)" in " ".join(page.split()), page
