@@ -143,6 +143,7 @@ class SysopScreen(Screen):
         self.input: LineInput | None = None
         self.mode = Mode.BROWSE            # what the keys are for: the table's, or the input line
         self.message = ""
+        self.addressee: Session | None = None     # the caller a message or a kick being typed is for
 
     # ----- nodes ----------------------------------------------------------------
     def _nodes(self) -> list[Session]:
@@ -290,12 +291,14 @@ class SysopScreen(Screen):
         return Push(open_split_chat(self.session, caller)) if caller is not None else None
 
     async def _message(self, key: str) -> Transition:
-        if self._caller() is not None:
+        self.addressee = self._caller()
+        if self.addressee is not None:
             self.input, self.mode = LineInput(70), Mode.MESSAGE
         return None
 
     async def _kick(self, key: str) -> Transition:
-        if self._caller() is not None:
+        self.addressee = self._caller()
+        if self.addressee is not None:
             self.input, self.mode = LineInput(60), Mode.KICK
         return None
 
@@ -332,8 +335,9 @@ class SysopScreen(Screen):
                 self.session.services.lobby.message(self.session.handle, text, but=self.session)
                 self.message = "Message sent to everybody."
             return None
-        caller = self._caller()
-        if caller is None:
+        caller, self.addressee = self.addressee, None      # the one chosen as typing began, never another
+        if caller is None or caller.closed or caller not in self._nodes():
+            self.message = f"{caller.handle if caller else 'That caller'} has gone: nothing sent."
             return None
         if mode is Mode.MESSAGE and text:
             self.session.services.lobby.message(self.session.handle, text, to=caller)

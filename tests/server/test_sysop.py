@@ -192,6 +192,30 @@ async def test_message_then_kick_shows_the_reason_to_the_caller(app, console):
     await alice.close()
 
 
+async def test_a_kick_typed_for_a_caller_who_hangs_up_meanwhile_reaches_nobody(app, console):
+    """Alice selected, k, the reason typed; she hangs up before ENTER: the
+    kick is not turned on Bob (the next node), and the console says why."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    bob = await Caller.connect(app.port)
+    await bob.login("Bob")
+    await console.expect("Bob")
+    while " Alice: " not in console.line(13):
+        before = console.line(13)
+        console.send(DOWN)
+        await wait_until(lambda seen=before: console.line(13) != seen, what="the selection moved")
+    console.send("k")
+    await console.expect("Kick, reason:")
+    console.send("spamming")
+    await alice.close()
+    await wait_until(lambda: "Alice" not in node_rows(console), what="Alice off the node list")
+    console.send(ENTER)
+    await console.expect("Alice has gone: nothing sent.")
+    assert not bob.closed and app.find_session("Bob") is not None
+    assert "Disconnected" not in bob.text()
+    await bob.close()
+
+
 async def test_the_sysop_challenges_a_caller_and_watches_her_game(app, console):
     alice = await Caller.connect(app.port)
     await alice.login("Alice")
