@@ -429,6 +429,10 @@ class MatchScreen(Screen):
     def shows_game(self, game: GameId) -> bool:
         return self.match.id == game
 
+    def hold_clock(self, held: bool) -> None:
+        if self.me is not None:
+            self.match.hold(self.me, held)
+
     async def on_close(self) -> None:
         self.match.detach(self.session, why=self.session.leaving_why)
 

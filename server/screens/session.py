@@ -183,6 +183,10 @@ class Screen:
         """Whether this screen is the board of game ``game``."""
         return False
 
+    def hold_clock(self, held: bool) -> None:
+        """A screen over this one keeps the caller from it (the sysop's
+        chat): a game's time per move stands still while ``held``."""
+
     async def on_close(self) -> None:
         """The session is ending (dropped or quit) while this screen is open."""
 

@@ -48,6 +48,19 @@ class SplitChatScreen(Screen):
         self.message = ""
         self.ended = False
         self.location = (f"chat with {peer.handle}" if sysop_side else "chat with the sysop")
+        self._holding: Screen | None = None     # the caller's screen beneath, its game clock held
+
+    async def on_start(self) -> Transition:
+        if not self.sysop_side:           # the caller cannot play while the sysop talks: no clock runs
+            self._holding = self._below()
+            if self._holding is not None:
+                self._holding.hold_clock(True)
+        return None
+
+    def _let_go(self) -> None:
+        if self._holding is not None:
+            self._holding.hold_clock(False)
+            self._holding = None
 
     def _mine(self) -> ChatPane:
         return self.top if self.sysop_side else self.bottom
@@ -57,6 +70,7 @@ class SplitChatScreen(Screen):
 
     def _done(self) -> Transition:
         self.ended = True
+        self._let_go()
         return Replace(self.later) if self.later is not None else Pop(None)
 
     async def on_key(self, key: str) -> Transition:
@@ -98,6 +112,7 @@ class SplitChatScreen(Screen):
         return screens[i - 1] if i > 0 else None
 
     async def on_close(self) -> None:
+        self._let_go()
         if self.sysop_side and not self.ended:
             self.peer.send(SplitEnd(self.chat))
 

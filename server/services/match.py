@@ -101,6 +101,7 @@ class Match:
         self.clock = MoveClock(config.move_seconds(info.key) if turns is None else 0.0,
                                [s.player for s in seats if s.kind == SeatKind.HUMAN])
         self._clock_timer: asyncio.TimerHandle | None = None
+        self._held: set[int] = set()        # players the sysop is chatting with: no clock runs
         self._unwatched: asyncio.Task[None] | None = None
         for seat in seats:
             if seat.kind == SeatKind.BOT:
@@ -289,7 +290,7 @@ class Match:
         clocks of the sides to move, and the timer for the first to run out."""
         if self.autoplay or self.ended or self._ending:
             self.clock.stop()
-        elif self.suspended:
+        elif self.suspended or self._held:
             self.clock.pause(time.monotonic())
         else:
             self.clock.turn(self.state.to_move(), time.monotonic(), mover)
@@ -300,6 +301,16 @@ class Match:
         if due is not None:
             self._clock_timer = asyncio.get_running_loop().call_later(
                 max(0.0, due - time.monotonic()), lambda: asyncio.ensure_future(self._out_of_time()))
+
+    def hold(self, player: int, held: bool) -> None:
+        """The sysop chats with ``player`` over their board (``held``), or
+        no longer: a live game's time per move stands still meanwhile."""
+        if held:
+            self._held.add(player)
+        else:
+            self._held.discard(player)
+        if self.turns is None and not self.ended:
+            self._clock_turn()
 
     def move_time_left(self, player: int) -> float | None:
         """Seconds ``player`` has left for this move in a live game, or None."""

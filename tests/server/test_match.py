@@ -329,6 +329,23 @@ async def test_a_turn_goes_on_after_a_suspension_with_the_time_it_had_left(monke
     match.stop()
 
 
+async def test_the_time_per_move_stands_still_while_the_sysop_chats_with_the_player(monkeypatch):
+    """Bob's turn, 100 s used; the sysop chats with him for 1000 s over his
+    board: his turn goes on with 200 s left, not lost on time."""
+    clock = FakeMonotonic()
+    monkeypatch.setattr("server.services.match.time", clock)
+    match, _store, _alice, _bob = new_match()
+    match.go()
+    assert await match.submit(0, match.state.legal_actions(0)[0]) is None
+    clock.now += 100
+    match.hold(1, True)
+    assert match.move_time_left(1) is None
+    clock.now += 1000
+    match.hold(1, False)
+    assert match.move_time_left(1) == 200
+    match.stop()
+
+
 async def test_an_offer_the_disk_refuses_is_not_made_and_one_stored_stands():
     """An offer stands only once stored (a restart keeps it); a refused
     write says so, and the other side's agreement then finds no offer."""

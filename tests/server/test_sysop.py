@@ -19,6 +19,7 @@ from tests.e2e.harness import (
     Caller,
     door_digit,
     start_app,
+    start_vs_computer,
     wait_until,
 )
 
@@ -136,6 +137,24 @@ async def test_split_screen_chat_on_both_sides_and_the_caller_gets_the_lobby_bac
     await alice.settle()
     assert masked(alice.text()) == before
     await console.expect("Sysop console")
+    await alice.close()
+
+
+async def test_a_chat_from_the_sysop_over_a_callers_turn_stops_her_clock(app, console):
+    """Alice cannot move while the sysop chats with her (only he ends it):
+    her time per move stands still until the chat ends."""
+    alice = await Caller.connect(app.port)
+    await alice.login("Alice")
+    await console.expect("Alice")
+    game_id, _level = await start_vs_computer(alice, app, "Alice", "Towers")
+    match = app.matches.live[game_id]
+    await wait_until(lambda: match.move_time_left(0) is not None, what="Alice's clock running")
+    console.send("c")
+    await alice.expect("The sysop is chatting with you")
+    await wait_until(lambda: match.move_time_left(0) is None, what="her clock held")
+    console.send(ESC)
+    await alice.expect_gone("chatting with you")
+    await wait_until(lambda: match.move_time_left(0) is not None, what="her clock going on")
     await alice.close()
 
 
