@@ -140,10 +140,14 @@ class RatingBook:
         self._lock = asyncio.Lock()
 
     async def load(self) -> None:
-        """Read the ratings, then rate the finished games not yet rated."""
-        self._ratings = {}
-        for p, d, r, dev, vol in await self.store.all_ratings():
-            self._ratings.setdefault(p, {})[d] = Rating(r, dev, vol)
+        """Read the ratings, then rate the finished games not yet rated. A
+        game ending meanwhile (a reload after a rename) waits, and nobody
+        ever reads the book half filled."""
+        async with self._lock:
+            ratings: dict[str, dict[str, Rating]] = {}
+            for p, d, r, dev, vol in await self.store.all_ratings():
+                ratings.setdefault(p, {})[d] = Rating(r, dev, vol)
+            self._ratings = ratings
         await self.catch_up()
 
     # ----- what screens read (no waiting) ------------------------------------

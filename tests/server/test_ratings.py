@@ -1,5 +1,6 @@
 """Ratings: which games count, what a game does to the ratings, the
 computer's anchors, and the migration from the schema before ratings."""
+import asyncio
 import dataclasses
 import sqlite3
 
@@ -10,9 +11,9 @@ from doors._core.game import Outcome, Termination
 from server.services import schema as schema_module
 from server.services import store as store_module
 from server.services.glicko2 import Game, Rating, rate, rate_game
-from server.services.ratings import RatingBook, computer_anchor
+from server.services.ratings import GameFacts, RatingBook, computer_anchor
 from server.services.schema import MIGRATIONS
-from server.services.store import Store, hash_password
+from server.services.store import NewRating, RatingWrite, Store, hash_password
 
 
 async def finished(store, door, players, winner, termination=Termination.RULES, reason="done"):
@@ -151,5 +152,32 @@ async def test_migration_from_schema_2_rates_the_games_already_played(tmp_path):
         assert book.get("Bob", "towers").rating == pytest.approx(bob.rating)
         assert not (await book.record(2)).rated             # the aborted one
         assert await book.catch_up() == 0                   # nothing is rated twice
+    finally:
+        await store.close()
+
+
+async def test_a_game_ending_while_the_book_reloads_is_rated_from_the_players_rating(tmp_path):
+    """A rename on the console reloads the book; a game that ends meanwhile
+    is rated from Alice's 1900, not from a new player's 1500."""
+    store = await Store(tmp_path / "g.db").open()
+    try:
+        book = RatingBook(store)
+        first = await store.create_game("towers", {}, ("Alice", "computer:3"))
+        await store.finish_game(first, {"winner": 0, "termination": "normal", "reason": "x"}, rating=RatingWrite(
+            True, new=(NewRating("alice", "towers", "Alice", 1900.0, 60.0, 0.06),)))
+        await book.load()
+        game_id = await store.create_game("towers", {}, ("Alice", "computer:3"))
+        facts = GameFacts(game_id, "towers", ("Alice", "computer:3"),
+                          {"winner": 0, "termination": "normal", "reason": "x"}, (10, 10))
+
+        async def write(change: RatingWrite) -> None:
+            await store.finish_game(game_id, facts.outcome, rating=change)
+        reload = asyncio.create_task(book.load())
+        await asyncio.sleep(0)                       # the reload has begun
+        assert book.get("Alice", "towers") is not None                      # never read half filled
+        result = await book.finish(facts, write)
+        await reload
+        assert result.before is not None and result.before[0] == pytest.approx(1900.0)
+        assert book.get("Alice", "towers").rating > 1900.0
     finally:
         await store.close()
