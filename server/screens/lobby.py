@@ -409,7 +409,8 @@ class LobbyScreen(Screen):
         if self.chat_input is not None:
             text = self.chat_input.handle(key)
             if text is not None and self.input_mode == "page":
-                self.message = app.lobby.page_sysop(self.session.handle, text) if text.strip() else ""
+                self.message = (app.lobby.page_sysop(self.session.handle, text, self.session.own_address)
+                                if text.strip() else "")
                 self.chat_input = None
             elif text is not None and self.input_mode in ("to", "message"):
                 await self._message_to(text)

@@ -16,7 +16,9 @@ from server.config import Config
 
 from .addresses import address_key
 
-__all__ = ["KeyedRate", "AbuseLimits"]
+__all__ = ["KeyedRate", "AbuseLimits", "PAGES", "PAGE_SECONDS"]
+
+PAGES, PAGE_SECONDS = 3, 300.0      # pages to the sysop, per account and per address
 
 
 class KeyedRate:
@@ -79,6 +81,7 @@ class AbuseLimits:
         self._challenges = KeyedRate(challenges, challenge_seconds, clock)
         self.new_accounts = new_accounts
         self._accounts = KeyedRate(new_accounts, account_seconds, clock)
+        self._pages = KeyedRate(PAGES, PAGE_SECONDS, clock)      # each rings the console's bell
 
     @classmethod
     def from_config(cls, config: Config) -> AbuseLimits:
@@ -93,6 +96,14 @@ class AbuseLimits:
         if address is not None and not self._chat_address.take("a:" + address_key(address)):
             return "Slow down: too much chat from your address."
         self._chat_account.take("h:" + handle.casefold())
+        return None
+
+    def page(self, handle: str, address: str | None) -> str | None:
+        """None if ``handle`` at ``address`` may page the sysop once more, else why not."""
+        keys = ["h:" + handle.casefold()] + ([] if address is None else ["a:" + address_key(address)])
+        if not self._pages.take(*keys):
+            return (f"You paged the sysop {PAGES} times in {PAGE_SECONDS // 60:g} minutes: "
+                    "they have seen it; please wait.")
         return None
 
     def challenge(self, handle: str) -> str | None:

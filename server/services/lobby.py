@@ -53,8 +53,13 @@ class LobbyChat(Generic[N]):
         self._nodes.broadcast(E.ChatCleared("lobby"))
         log.info("lobby chat cleared by %s", by)
 
-    def page_sysop(self, handle: str, reason: str) -> str:
-        """A caller pages the sysop; returns what to tell the caller."""
+    def page_sysop(self, handle: str, reason: str, address: str | None = "") -> str:
+        """A caller (at ``address``) pages the sysop; returns what to tell
+        the caller. A few pages each, or one caller's pages ring the bell
+        without end and push everyone else's out of the kept twenty."""
+        refused = self._limits.page(handle, address)
+        if refused is not None:
+            return refused
         reason = clean_chat(reason)[:60]
         page = E.Page(handle, reason, WallTime(self._clock()))
         self.pages = (self.pages + [page])[-20:]

@@ -79,3 +79,20 @@ async def test_pages_reach_the_consoles_or_wait_for_one():
     assert [p.reason.startswith("help") and "\x1b" not in p.reason for p in chat.pages] == [True, False]
     assert chat.pages[1].reason == "again" and chat.pages[0].at == 1234.0
     assert [e.reason for e in sysop.inbox if isinstance(e, E.Page)] == ["again"]
+
+
+async def test_one_caller_cannot_ring_the_console_without_end():
+    """A few pages each: the fourth in five minutes is refused, rings no
+    bell, and pushes nobody else's page out; another caller still pages."""
+    nodes: NodeRegistry[FakeSeat] = NodeRegistry(10, 10)
+    sysop = seat(nodes, "Sysop", is_sysop=True)
+    chat = LobbyChat(nodes, clock=lambda: 1234.0)
+    assert chat.page_sysop("Bob", "my game froze", "10.0.0.2") == "The sysop has been paged."
+    for n in range(3):
+        assert chat.page_sysop("Mallory", f"hey {n}", "10.0.0.9") == "The sysop has been paged."
+    for address in ("10.0.0.9", "10.0.0.10"):                  # nor from another address
+        refused = chat.page_sysop("Mallory", "hey again", address)
+        assert refused.startswith("You paged the sysop 3 times in 5 minutes"), refused
+    assert [p.handle for p in chat.pages] == ["Bob", "Mallory", "Mallory", "Mallory"]
+    assert len([e for e in sysop.inbox if isinstance(e, E.Page)]) == 4
+    assert chat.page_sysop("Carol", "hello", "10.0.0.3") == "The sysop has been paged."
