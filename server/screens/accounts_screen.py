@@ -11,7 +11,7 @@ from ansi import keys as K
 from ansi.canvas import BLUE, BRIGHT_CYAN, BRIGHT_RED, DARK_GREY, GREY, RED, WHITE, YELLOW, Canvas, shorten
 from ansi.widgets import LineInput
 from server.screens.session import Pop, Screen, Session, Transition
-from server.services.accounts import AccountError
+from server.services.accounts import MAX_PASSWORD, AccountError
 from server.services.store_accounts import AccountRow
 from server.services.store_users import AccountKind
 
@@ -62,7 +62,7 @@ class AccountsScreen(Screen):
             await self._act(self.session.services.accounts.unban(row.handle, self.session.handle))
         elif key in ("r", "b", "B", "n"):
             self.mode = {"r": "password", "b": "ban", "B": "address", "n": "rename"}[key]
-            self.input = LineInput(64 if key == "r" else 40)
+            self.input = LineInput(MAX_PASSWORD if key == "r" else 40)
         return None
 
     async def _typed(self, key: str) -> Transition:

@@ -20,6 +20,7 @@ from ansi.widgets import LineInput
 from server.screens.arrival import after_login
 from server.screens.board_look import footer_line, title_art
 from server.screens.session import Quit, Replace, Screen, SessionEvent, Transition
+from server.services.accounts import MAX_PASSWORD
 from server.services.handles import valid_handle
 from server.services.nodes import Origin
 from server.services.store import AccountKind, Store, UserRow, WriteFailed, check_password, hash_password
@@ -106,7 +107,7 @@ class TitleScreen(Screen):
         self.message = message
         secret = stage in (Stage.PASSWORD, Stage.NEW_PASSWORD, Stage.CONFIRM)
         self.secret = secret
-        self.input = LineInput(64 if secret else 20)
+        self.input = LineInput(MAX_PASSWORD if secret else 20)
 
     async def on_key(self, key: str) -> Transition:
         self.deadline = time.monotonic() + self.session.services.config.limits.title_seconds

@@ -25,10 +25,11 @@ from server.services.ratings import RatingBook
 from server.services.store import AccountKind, Store, handle_key, handle_skeleton, hash_password
 from server.services.store_accounts import AccountRow, BanRow
 
-__all__ = ["Accounts", "AccountError", "MIN_PASSWORD"]
+__all__ = ["Accounts", "AccountError", "MIN_PASSWORD", "MAX_PASSWORD"]
 
 log = logging.getLogger("gatehouse.accounts")
 MIN_PASSWORD = 6
+MAX_PASSWORD = 64         # what the login line takes: a longer one could never be typed
 
 
 class AccountError(Exception):
@@ -64,6 +65,9 @@ class Accounts(Generic[N]):
             raise AccountError(f"{name} is a {kind} account: it has no password here.")
         if len(password) < MIN_PASSWORD:
             raise AccountError(f"A password is at least {MIN_PASSWORD} characters.")
+        if len(password) > MAX_PASSWORD or not password.isprintable():
+            raise AccountError(f"A password is at most {MAX_PASSWORD} printable characters "
+                               "(the most the login line takes).")
         salt, digest = await asyncio.to_thread(hash_password, password)
         await self.store.set_password(handle_key(name), salt, digest)
         log.info("password of %s reset by %s", name, by)

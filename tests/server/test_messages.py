@@ -53,6 +53,14 @@ async def test_a_reset_password_works_and_a_rename_waits_for_the_games_to_end(tm
     assert await accounts.reset_password("alice", "new-secret", "Sysop") == "New password set for Alice."
     user = await store.get_user("Alice")
     assert user is not None and check_password("new-secret", user.pw_salt, user.pw_hash)
+    for unusable in ("x" * 65, "new-secret\x07"):          # one the login line could never take
+        try:
+            await accounts.reset_password("alice", unusable, "Sysop")
+            raise AssertionError(f"set {unusable!r}")
+        except AccountError as exc:
+            assert str(exc).startswith("A password is at most 64 printable characters"), exc
+    user = await store.get_user("Alice")
+    assert user is not None and check_password("new-secret", user.pw_salt, user.pw_hash)   # kept
     game = await store.create_game("towers", {}, ("Alice", "Bob"))
     try:
         await accounts.rename("Alice", "Alicia", "Sysop")
