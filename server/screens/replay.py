@@ -8,7 +8,7 @@ from ansi.canvas import BLUE, CYAN, WHITE, YELLOW, Canvas, shorten, wrap
 from ansi.render import DiffRenderer
 from doors import registry
 from doors._core.door import DOOR_ROWS
-from doors._core.game import Outcome
+from doors._core.game import Outcome, Termination
 from server.services.seats import seat_names
 from server.services.store import GameRow
 
@@ -70,7 +70,8 @@ def replay_canvases(game: GameRow, moves: list[tuple[int, str]],
     if ended is not None:
         ui.outcome = ended
         for canvas in frames(total, "", ended):
-            who = "a draw" if ended.winner is None else f"{names[ended.winner]} won"
+            who = (f"{names[ended.winner]} won" if ended.winner is not None
+                   else "no result" if ended.termination == Termination.ABORTED else "a draw")
             lines = wrap(f"Result: {who} ({ended.reason})", 78)[:2]
             canvas.fill(0, 21, 80, 3)
             canvas.text(1, 23 - len(lines), f"Move {total} of {total}", CYAN)

@@ -126,3 +126,17 @@ def test_gatehouse_replay_keeps_the_header_on_80x24(tmp_path, capsysbinary):
     stream.feed(out.decode("utf-8"))
     assert screen.display[0].startswith("STRATEGO")
     assert "Result: Alice won (Carol resigned)" in "\n".join(screen.display)
+
+
+def test_a_replay_of_an_aborted_game_ends_in_no_result_as_the_game_did(tmp_path, capsysbinary):
+    """An aborted game ("neither side moved in time") is not a draw: its
+    replay says "no result", as the game screen and My games do."""
+    async def make():
+        store, gid, *_ = await stored_game(tmp_path)
+        await store.finish_game(gid, Outcome(None, Termination.ABORTED, "neither side moved in time").to_json())
+        await store.close()
+        return gid
+    gid = asyncio.run(make())
+    assert main(["replay", str(gid), "--delay", "0", "--db", str(tmp_path / "g.db")]) == 0
+    out = capsysbinary.readouterr().out.decode("utf-8")
+    assert "Result: no result (neither side moved in time)" in out and "a draw" not in out
