@@ -72,7 +72,7 @@ class App:
             board=self.board, lobby=LobbyChat(self.nodes, limits=self.limits),
             matches=self.matches, ratings=self.ratings, login_guard=self.login_guard,
             jobs=DoorJobs(self.doors.values(), config.doors), limits=self.limits,
-            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name),
+            accounts=Accounts(self.store, self.nodes, self.ratings, config.sysop.name, self.login_guard),
             messages=self.messages,
             shutdown=self.request_stop)
         self.started = time.time()

@@ -20,6 +20,7 @@ from typing import Generic
 from server.services.addresses import address_key
 from server.services.chat import clean_chat
 from server.services.handles import valid_handle
+from server.services.login_guard import LoginGuard
 from server.services.nodes import N, NodeRegistry
 from server.services.ratings import RatingBook
 from server.services.store import AccountKind, Store, handle_key, handle_skeleton, hash_password
@@ -43,10 +44,12 @@ class Accounts(Generic[N]):
     refused while they are on, and the ratings follow a rename at once."""
 
     def __init__(self, store: Store, nodes: NodeRegistry[N] | None = None,
-                 ratings: RatingBook | None = None, sysop_name: str = "Sysop"):
+                 ratings: RatingBook | None = None, sysop_name: str = "Sysop",
+                 login_guard: LoginGuard | None = None):
         self.store = store
         self._nodes = nodes
         self._ratings = ratings
+        self._login_guard = login_guard
         self._sysop_name = sysop_name
 
     async def list(self) -> list[AccountRow]:
@@ -117,6 +120,8 @@ class Accounts(Generic[N]):
             raise AccountError(f"{new} is taken.") from None
         if self._ratings is not None:
             await self._ratings.load()
+        if self._login_guard is not None:    # the addresses it called from: home, under the new name
+            await self._login_guard.load()
         log.info("%s renamed %s by %s", name, new, by)
         return f"{name} is now {new}."
 

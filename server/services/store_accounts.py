@@ -64,7 +64,8 @@ class AccountsRecord(StoreCore):
                              new_skeleton: str) -> None:
         """The account, its finished games' seats, its ratings, its ban, the
         messages kept for it and the addresses it logged in from (the rating
-        rule on shared addresses) follow the new handle, in one commit;
+        rule on shared addresses, the login guard's known addresses) follow
+        the new handle, in one commit;
         sqlite3.IntegrityError if the new handle is taken."""
         await self.transaction([
             ("UPDATE users SET handle=?, handle_key=?, skeleton=? WHERE handle_key=?",
@@ -75,6 +76,7 @@ class AccountsRecord(StoreCore):
             ("UPDATE bans SET handle_key=?, handle=? WHERE handle_key=?", (new_key, new, old_key)),
             ("UPDATE messages SET to_key=? WHERE to_key=?", (new_key, old_key)),
             ("UPDATE OR REPLACE address_logins SET player=? WHERE player=?", (new_key, old_key)),
+            ("UPDATE OR REPLACE known_addresses SET account=? WHERE account=?", (new.casefold(), old.casefold())),
         ])
 
     # ----- bans -----------------------------------------------------------------

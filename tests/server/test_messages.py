@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from server.services import events as E
 from server.services.accounts import AccountError, Accounts
+from server.services.login_guard import LoginGuard
 from server.services.messages import MAX_KEPT, CallerMessages
 from server.services.nodes import NodeRegistry
 from server.services.store import Store, check_password
@@ -71,4 +72,21 @@ async def test_a_reset_password_works_and_a_rename_waits_for_the_games_to_end(tm
     assert await accounts.rename("Alice", "Alicia", "Sysop") == "Alice is now Alicia."
     assert (await store.get_game(game)).players == ("Alicia", "Bob")
     assert await store.get_user("Alice") is None and await store.get_user("alicia") is not None
+    await store.close()
+
+
+async def test_a_renamed_caller_keeps_the_addresses_they_call_from(tmp_path):
+    """Someone guessing at Alicia's password from elsewhere makes her wait
+    only away from home: the home address she logged in from as Alice is
+    still hers after the rename."""
+    store = await store_with(tmp_path, "Alice")
+    guard = LoginGuard(clock=lambda: 1000.0, store=store)
+    await guard.logged_in("10.0.0.1", "Alice")
+    accounts = Accounts(store, login_guard=guard)
+    assert await accounts.rename("Alice", "Alicia", "Sysop") == "Alice is now Alicia."
+    for _ in range(4):
+        guard.failed("192.0.2.9", "Alicia")
+    assert guard.wait_for("192.0.2.8", "Alicia") > 0          # the account's back-off binds elsewhere
+    assert guard.wait_for("10.0.0.1", "Alicia") == 0          # not at home
+    assert (await store.known_addresses()) == {"alicia": ["10.0.0.1"]}
     await store.close()
