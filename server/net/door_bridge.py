@@ -48,6 +48,7 @@ from server.net.door32 import (
 )
 from server.net.pty_window import PtyWindow
 from server.net.rlogin import (
+    QUOTED,
     REFUSAL,
     WindowSize,
     alias_field,
@@ -141,7 +142,8 @@ async def run_door(drop: DropFile, host: str, port: int,
         fields = (client_user_for(drop, tag, secret), alias_field(drop.caller_name))
         if name_field == "client_user":
             fields = (fields[1], fields[0])
-        srv_writer.write(build_handshake(*fields, terminal_for(drop, charset, time_left)))
+        term, _, speed = terminal_for(drop, charset, time_left).rpartition("/")
+        srv_writer.write(build_handshake(*fields, f"{term};{QUOTED}/{speed}"))     # (the name is quoted)
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)

@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from ansi.cp437 import decode_cp437
 
+QUOTED = "quoted"         # door mode's terminal parameter: the name field is quote_alias's
 HANDSHAKE_ACK = b"\0"
 REFUSAL = b"Gatehouse: "     # after the NUL, then a reason and CR LF: the caller is refused
 WINDOW_REQUEST = b"\x80"  # sent by the server as TCP urgent data
@@ -73,6 +74,18 @@ class RloginHandshake:
     def terminal_type(self) -> str:
         """The terminal type without door mode's parameters."""
         return self.terminal.split(";")[0]
+
+    @property
+    def quoted(self) -> bool:
+        """Whether the caller's name is ``quote_alias``'s (door mode says so,
+        ``ansi-bbs;quoted/38400``); a BBS's own RLogin sends it as it is."""
+        return QUOTED in self.terminal.split(";")[1:]
+
+    def alias(self, name_field: str = "server_user") -> str:
+        """The caller's name as the BBS knows it: unquoted only if door mode
+        quoted it (``Al%69ce`` from a BBS is that name, not ``Alice``)."""
+        name = self.caller_name(name_field)
+        return unquote_alias(name) if self.quoted else name
 
     def caller_name(self, name_field: str = "server_user") -> str:
         """The raw caller name from the configured field (not sanitised)."""

@@ -37,7 +37,6 @@ from server.net.rlogin import (
     RloginHandshake,
     bbs_handle,
     normalize_tag,
-    unquote_alias,
 )
 from server.services.handles import RESERVED, valid_handle
 from server.services.store import AccountKind, Store, UserRow, WriteFailed
@@ -183,7 +182,7 @@ def bbs_tag(cfg: Config, address: str, hs: RloginHandshake) -> str:
     if reason:
         raise RloginError(reason)
     own = normalize_tag(tag or _allow_tag(cfg.rlogin.allow, address) or cfg.rlogin.tag)
-    alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field)).strip().casefold()
+    alias = hs.alias(cfg.rlogin.name_field).strip().casefold()
     for other in bbs_tags(cfg):
         if other != own and alias.startswith(other.casefold()):
             raise RloginError(f"the caller's name {alias!r} carries {other}, another BBS's tag "
@@ -195,7 +194,7 @@ async def admit_bbs_caller(store: Store, cfg: Config, address: str, hs: RloginHa
     """The handle of the caller a BBS hands over in ``hs``; RloginError
     (with the reason) if they may not come in."""
     tag = bbs_tag(cfg, address, hs)
-    alias = unquote_alias(hs.caller_name(cfg.rlogin.name_field))
+    alias = hs.alias(cfg.rlogin.name_field)
     try:
         return await bbs_account(store, cfg, alias, tag)
     except WriteFailed as exc:

@@ -186,3 +186,22 @@ async def test_an_alias_in_8_bit_letters_gets_in_as_door_mode_would_take_it(tmp_
             assert con.execute("SELECT COUNT(*) FROM users WHERE kind = 'bbs'").fetchone() == (1,)
     finally:
         await app.stop()
+
+
+async def test_a_bbs_name_with_a_percent_code_is_its_own_account(tmp_path):
+    """A BBS's own RLogin sends its caller's name as it is: `Al%69ce` is a
+    caller of that name, not Alice (only door mode quotes names, and says so)."""
+    app = await start_app(tmp_path / "g.db", rlogin={"enabled": True, "port": 0, "tag": "VRT"})
+    try:
+        for alias, shown in (("Alice", "[VRT]Alice · node"), ("Al%69ce", "[VRT]Al_69ce · node")):
+            reader, writer = await asyncio.open_connection("127.0.0.1", app.rlogin_port)
+            writer.write(build_handshake("mybbs", alias, "ansi-bbs/38400"))
+            assert await reader.readexactly(1) == b"\0"
+            screen = Screen(reader)
+            await screen.expect(shown)
+            writer.close()
+        with sqlite3.connect(tmp_path / "g.db") as con:
+            handles = sorted(h for (h,) in con.execute("SELECT handle FROM users WHERE kind = 'bbs'"))
+        assert handles == ["[VRT]Al_69ce", "[VRT]Alice"]
+    finally:
+        await app.stop()

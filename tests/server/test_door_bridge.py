@@ -130,7 +130,7 @@ async def test_bridge_handshake_and_bytes_both_ways():
         c_writer.write(b"hello \xff\xff" + IAC_NAWS_132x50 + b"world\r\0")
         echoed = await read_until(c_reader, b"world\r")
         assert echoed == b"hello \xff\xffworld\r"        # 0xff doubled again towards the caller
-        assert gh.handshakes == [RloginHandshake("[VRT]", "DarkRider", "ansi-bbs;minutes=60", 38400)]
+        assert gh.handshakes == [RloginHandshake("[VRT]", "DarkRider", "ansi-bbs;minutes=60;quoted", 38400)]
         assert bytes(gh.received) == b"hello \xffworld\r"   # IAC/NAWS stripped, CR NUL -> CR
         assert gh.sizes == [WindowSize(50, 132, 0, 0)]
         c_writer.close()                                 # caller hangs up
