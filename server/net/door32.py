@@ -121,6 +121,8 @@ def read_text(path: str | os.PathLike[str]) -> str:
     """The file's text (CP437); DropFileError if missing, unreadable or huge."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file() and not p.is_dir():     # a pipe or a device: open would wait
+            raise DropFileError(f"drop file is not a regular file: {p}")
         with p.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:

@@ -132,6 +132,15 @@ def test_load_directory(tmp_path):
         load_door32(tmp_path)
 
 
+def test_load_a_named_pipe_says_so_and_never_waits(tmp_path):
+    """A FIFO opened for reading waits for a writer: the door would hang
+    with nothing said. It is refused at once."""
+    fifo = tmp_path / "DOOR32.SYS"
+    os.mkfifo(fifo)
+    with pytest.raises(DropFileError, match="drop file is not a regular file"):
+        load_door32(fifo)
+
+
 def test_load_stale(tmp_path):
     """A per-node file left by the previous caller (the BBS did not write a
     new one) is refused: it must be written within the window before the door starts."""
