@@ -17,7 +17,7 @@ from typing import Protocol
 from ansi.keys import ARROWS, BACKSPACE, DELETE, ENTER, ESC, HOME
 from doors._core.door import Request, Submit
 
-from .position import KNIGHT, PASS, PAWN, PROMOTIONS, Move, square_name
+from .position import KNIGHT, PASS, PAWN, PROMOTIONS, ROOK, Move, square_name
 from .rules import KingdomState
 
 __all__ = ["KingdomKeyTarget", "KEY_HELP", "PROMO_NAMES", "handle_key"]
@@ -122,7 +122,9 @@ def _enter(ui: KingdomKeyTarget, obs: KingdomState, me: int) -> Submit[Move] | N
             doubles = [m for m in moves if m.to == sq and m.mid >= 0]
             if doubles:
                 quiet = [m for m in doubles if board[m.mid] == 0]
-                if len(doubles) == 1 or len(quiet) == len(doubles):
+                # the way matters on an enemy rook: it is converted and the knight stays at the first landing
+                converts = board[sq] & 7 == ROOK and board[sq] >> 4 != me
+                if len(doubles) == 1 or (len(quiet) == len(doubles) and not converts):
                     return _submit(ui, obs, me, doubles[0])
                 ui.message = "Several ways there: Enter on the first landing square first."
                 return None

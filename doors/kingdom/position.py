@@ -217,9 +217,11 @@ class Position:
         return self._safe_for(self.turn, frm, t, leave)
 
     def in_check(self, p: int | None = None) -> bool:
+        """Whether ``p``'s king is attacked; a king inside his castle is
+        never in check (the castle may be taken, which is another threat)."""
         p = self.turn if p is None else p
         k = self.kings[p]
-        return k >= 0 and self.attacked(k, 1 - p)
+        return k >= 0 and self.board[k] & 7 == KING and self.attacked(k, 1 - p)
 
     # ----- move generation --------------------------------------------------
     def moves(self) -> list[Move]:

@@ -68,7 +68,10 @@ class KingdomUI(DoorUI[Move, KingdomState]):
 
     # ----- events ---------------------------------------------------------------
     def update(self, obs: KingdomState, last: tuple[Player, Move] | None, now: float) -> None:
+        moved = self.obs is None or obs is None or len(obs.history) != len(self.obs.history)
         super().update(obs, last, now)
+        if not moved:          # a redraw, help closed, a notice: the half-made move stays
+            return
         self.selected = self.mid = -1
         self.pass_armed = False
         if last is not None and obs is not None:

@@ -131,6 +131,44 @@ def test_knight_straight_to_a_double_jump_square():
     assert out.action.to == parse_square("j14") and out.action.mid >= 0
 
 
+def test_knight_two_ways_to_an_enemy_rook_asks_which_way():
+    """On an enemy rook the knight stays at its first landing (the rook is
+    converted): the way decides where it ends, so the player chooses it."""
+    ui = ui_for(make({"j9": "N", "j13": "r"}))
+    goto(ui, "j9")
+    press(ui, ENTER)
+    goto(ui, "j13")
+    assert press(ui, ENTER) is None
+    assert ui.message == "Several ways there: Enter on the first landing square first."
+    goto(ui, "i11")
+    press(ui, ENTER)
+    goto(ui, "j13")
+    assert ui.obs.action_to_str(press(ui, ENTER).action) == "j9-i11-j13"
+
+
+def test_a_redraw_or_a_notice_keeps_the_half_made_move():
+    """r, CTRL-L, help closed or a notice refresh the screen with the same
+    position: the selected piece stays selected."""
+    state = make({"j9": "N"})
+    ui = ui_for(state)
+    goto(ui, "j9")
+    press(ui, ENTER)
+    ui.update(state.clone(), None, 1.0)               # the same position, drawn again
+    assert ui.selected == parse_square("j9")
+    goto(ui, "i11")
+    assert press(ui, ENTER) is None and ui.mid == parse_square("i11")   # a first landing, kept going
+    ui.update(state.clone(), None, 2.0)
+    assert ui.mid == parse_square("i11")
+
+
+def test_a_king_inside_his_castle_is_never_shown_in_check():
+    ui = ui_for(make({"e1": "C", "e10": "q"}))
+    assert not ui.obs.pos.in_check(0)
+    assert "CHECK" not in "\n".join(draw(ui).lines())
+    ui = ui_for(make({"e1": "K", "e10": "q"}))
+    assert ui.obs.pos.in_check(0) and "CHECK" in "\n".join(draw(ui).lines())
+
+
 def test_promotion_choice_from_panel():
     ui = ui_for(make({"c18": "P"}))
     assert press(ui, "p", "p") is None and ui.promo == "N"
