@@ -86,9 +86,9 @@ async def step(callers, action, expect):
     return [bytes(c.received[m:]) for c, m in zip(callers, marks, strict=True)]
 
 
-async def play_scripted_game(app, blue_setup: str):
-    """Returns Red's (snapshot, bytes) after each step before the flag strike,
-    the game's id, and both callers."""
+async def stratego_challenge_accepted(app):
+    """Alice challenges Bob to Stratego from the lobby with its default
+    options and Bob accepts: (red, blue, the game's id), both at setup."""
     red, blue = await two_in_lobby(app)
     red.send("p" + door_digit("Stratego"))
     await red.expect("choose your opponent")
@@ -99,6 +99,15 @@ async def play_scripted_game(app, blue_setup: str):
     blue.send("y")
     await red.expect("Both players move now")
     await blue.expect("Both players move now")
+    game = active_game(app, "Alice")
+    assert game is not None
+    return red, blue, game[0]
+
+
+async def play_scripted_game(app, blue_setup: str):
+    """Returns Red's (snapshot, bytes) after each step before the flag strike,
+    the game's id, and both callers."""
+    red, blue, _game_id = await stratego_challenge_accepted(app)
     game = active_game(app, "Alice")
     assert game is not None and game[1] == "Bob"
     game_id = game[0]

@@ -6,9 +6,8 @@ offered the game with its play moves counted (not the setup) and is not
 shown the last strike again."""
 from __future__ import annotations
 
-from .harness import DOWN, ENTER, Caller, active_game, door_digit, menu_number, moves_of, start_app, wait_until
-from .test_stratego import BLUE, RED, counts, cursor_on, keys_between
-from .test_two_callers import two_in_lobby
+from .harness import ENTER, Caller, moves_of, start_app, wait_until
+from .test_stratego import BLUE, RED, counts, cursor_on, keys_between, stratego_challenge_accepted
 
 HIDDEN = "■"
 DELETE = "\x7f"          # what the DELETE key (or ^?) sends
@@ -22,18 +21,7 @@ def board_cells(caller: Caller) -> str:
 async def stratego_in_play(app):
     """Alice (Red) and Bob (Blue) set up by keys, as the seed's help says,
     and start playing. Returns (the game's id, red, blue)."""
-    red, blue = await two_in_lobby(app)
-    red.send("p" + door_digit("Stratego"))
-    await red.expect("choose your opponent")
-    red.send(DOWN * (menu_number(red, "Bob") - 1) + ENTER)
-    await red.expect("Scout strike")
-    red.send(DOWN * 2 + ENTER)
-    await blue.expect("Alice challenges you to Stratego")
-    blue.send("y")
-    await red.expect("Both players move now")
-    game = active_game(app, "Alice")
-    assert game is not None
-    game_id = game[0]
+    red, blue, game_id = await stratego_challenge_accepted(app)
     # the cursor stays on the square where a piece was placed
     await red.expect("A: after placing, cursor stays put")
     # each step waits for Red's screen to show the last one, not only for the

@@ -2,28 +2,12 @@
 line that delivers many keys at once) are each judged on the board the key
 before made: nothing placed is thrown away, and ENTER after the fortieth
 piece asks to confirm."""
-from .harness import DOWN, ENTER, RIGHT, active_game, door_digit, game_state, menu_number, moves_of, wait_until
-from .test_stratego import RED
-from .test_two_callers import two_in_lobby
-
-
-async def stratego_setup(app):
-    red, blue = await two_in_lobby(app)
-    red.send("p" + door_digit("Stratego"))
-    await red.expect("choose your opponent")
-    red.send(DOWN * (menu_number(red, "Bob") - 1) + ENTER)
-    await red.expect("Scout strike")
-    red.send(DOWN * 2 + ENTER)
-    await blue.expect("Alice challenges you to Stratego")
-    blue.send("y")
-    await red.expect("Both players move now")
-    game = active_game(app, "Alice")
-    assert game is not None
-    return red, blue, game[0]
+from .harness import ENTER, RIGHT, game_state, moves_of, wait_until
+from .test_stratego import RED, stratego_challenge_accepted
 
 
 async def test_forty_pieces_and_enter_in_one_packet_ask_to_confirm(app):
-    red, blue, _game_id = await stratego_setup(app)
+    red, blue, _game_id = await stratego_challenge_accepted(app)
     red.send("A")
     await red.expect("cursor steps on")
     red.send(RED + ENTER)
@@ -34,7 +18,7 @@ async def test_forty_pieces_and_enter_in_one_packet_ask_to_confirm(app):
 
 
 async def test_pieces_placed_then_a_random_fill_typed_ahead_keep_their_squares(app):
-    red, blue, game_id = await stratego_setup(app)
+    red, blue, game_id = await stratego_challenge_accepted(app)
     red.send("1" + RIGHT + "2" + RIGHT + "F" + "R")            # Marshal A4, General B4, Flag C4, fill
     await wait_until(lambda: sum(1 for p, _ in moves_of(app, game_id) if p == 0) >= 4, what="the fill stored")
     await red.expect("40/40")
