@@ -102,6 +102,18 @@ def client_user_for(drop: DropFile, tag: str | None, secret: str | None = None) 
     return secret or normalize_tag(tag) or drop.bbs_name or "BBS"
 
 
+def handshake_for(drop: DropFile, tag: str | None, secret: str | None, charset: str,
+                  time_left: bool, name_field: str = "server_user") -> bytes:
+    """The RLogin handshake for the drop file's caller: the alias quoted (and
+    the terminal field says so) in the field ``name_field`` names, the tag or
+    secret in the other."""
+    fields = (client_user_for(drop, tag, secret), alias_field(drop.caller_name))
+    if name_field == "client_user":
+        fields = (fields[1], fields[0])
+    term, _, speed = terminal_for(drop, charset, time_left).rpartition("/")
+    return build_handshake(*fields, f"{term};{QUOTED}/{speed}")
+
+
 async def _say(writer: asyncio.StreamWriter, text: str) -> None:
     """Write plain ASCII text (CP437-safe) to the caller, with no control
     character but CR and LF (a BBS name from the drop file is shown as
@@ -139,11 +151,7 @@ async def run_door(drop: DropFile, host: str, port: int,
                                   f" ({host}:{port}).\r\nPlease try again later.\r\n")
         return EXIT_SERVER
     try:
-        fields = (client_user_for(drop, tag, secret), alias_field(drop.caller_name))
-        if name_field == "client_user":
-            fields = (fields[1], fields[0])
-        term, _, speed = terminal_for(drop, charset, time_left).rpartition("/")
-        srv_writer.write(build_handshake(*fields, f"{term};{QUOTED}/{speed}"))     # (the name is quoted)
+        srv_writer.write(handshake_for(drop, tag, secret, charset, time_left, name_field))
         await srv_writer.drain()
         async with asyncio.timeout(timeout):
             ack = await srv_reader.read(1)

@@ -17,13 +17,20 @@ async def heard_while_reading(carol, bob) -> None:
     await bob.expect("ESC close")                  # still reading the help
 
 
-async def test_chat_and_a_draw_offer_sent_while_help_is_read_are_on_the_board_after(app):
+async def bob_reads_help_in_a_game(app):
+    """Alice and Bob in a game of Towers, Bob reading its help, Carol in the
+    lobby: (alice, bob, carol)."""
     alice, bob = await two_in_lobby(app)
     carol = await Caller.connect(app.port)
     await carol.login("Carol")
     await alice_challenges_bob(app, alice, bob)
     bob.send("?")
     await bob.expect("ESC close")
+    return alice, bob, carol
+
+
+async def test_chat_and_a_draw_offer_sent_while_help_is_read_are_on_the_board_after(app):
+    alice, bob, carol = await bob_reads_help_in_a_game(app)
     alice.send("c" + "hello bob" + ENTER + ESC)
     await alice.expect("Alice: hello bob")
     await heard_while_reading(carol, bob)
@@ -41,12 +48,7 @@ async def test_chat_and_a_draw_offer_sent_while_help_is_read_are_on_the_board_af
 
 
 async def test_a_game_that_ends_while_help_is_read_shows_its_whole_end(app):
-    alice, bob = await two_in_lobby(app)
-    carol = await Caller.connect(app.port)
-    await carol.login("Carol")
-    await alice_challenges_bob(app, alice, bob)
-    bob.send("?")
-    await bob.expect("ESC close")
+    alice, bob, carol = await bob_reads_help_in_a_game(app)
     alice.send("Qy")
     text = await alice.expect("Not rated")
     await heard_while_reading(carol, bob)
